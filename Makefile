@@ -1,0 +1,131 @@
+# inferscope — build, run, test.
+# Layers: engine/ (no SDL) -> viz/ (SDL drawing) -> src/ (app, CLI). Each layer is a
+# static library; engine/ is compiled WITHOUT the SDL flags so an SDL include there
+# fails the build. Sources are found by wildcard: adding a file needs no Makefile edit.
+
+CC      ?= cc
+BUILD   ?= build
+# -march=native: the binary is built on the machine that runs it (make run / CI).
+OPT     ?= -O2 -march=native
+SAN     ?=
+
+WARN     = -std=c17 -Wall -Wextra -Wpedantic -Werror
+CPPFLAGS = -D_DEFAULT_SOURCE -Iengine -Iviz -Isrc -MMD -MP
+# third-party headers via -isystem so their warnings never break -Werror
+isys     = $(patsubst -I%,-isystem %,$(1))
+ENGINE_PKGS = libpcre2-8 libcjson openblas
+APP_PKGS    = sdl2 SDL2_ttf
+ENGINE_CFLAGS := $(call isys,$(shell pkg-config --cflags $(ENGINE_PKGS) 2>/dev/null))
+APP_CFLAGS    := $(call isys,$(shell pkg-config --cflags $(APP_PKGS) 2>/dev/null)) -isystem /usr/include/stb
+LIBS          := $(shell pkg-config --libs $(APP_PKGS) $(ENGINE_PKGS) 2>/dev/null) -lm
+
+ifeq ($(SAN),1)
+  OPT   = -O1 -g -march=native
+  SANFL = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+CFLAGS_ALL = $(WARN) $(OPT) -g -fopenmp $(SANFL)
+
+ENGINE_SRC := $(wildcard engine/*.c)
+VIZ_SRC    := $(wildcard viz/*.c)
+APP_SRC    := $(filter-out src/main.c,$(wildcard src/*.c))
+TEST_SRC   := $(wildcard tests/test_*.c)
+ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
+VIZ_OBJ    := $(VIZ_SRC:%.c=$(BUILD)/%.o)
+APP_OBJ    := $(APP_SRC:%.c=$(BUILD)/%.o)
+TEST_BIN   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+LIBENGINE  := $(BUILD)/libengine.a
+LIBVIZ     := $(BUILD)/libviz.a
+LIBAPP     := $(BUILD)/libapp.a
+ALL_LIBS    = $(LIBAPP) $(LIBVIZ) $(LIBENGINE)
+BIN        := $(BUILD)/inferscope
+
+.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak
+.DEFAULT_GOAL := all
+# keep object files of test programs (otherwise make deletes them as intermediates)
+.SECONDARY:
+
+# all: build the app (build/inferscope)
+all: $(BIN)
+
+# run: install missing packages, build, open the app on the bundled model
+run: deps
+	@$(MAKE) --no-print-directory all
+	./$(BIN)
+
+# test: the whole suite, normal build and again under ASan+UBSan; one summary line
+test: deps-test
+	@$(MAKE) --no-print-directory all tests
+	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 all tests
+	@tests/run.sh build build-asan
+
+# asan: only the sanitizer run of the suite
+asan: deps-test
+	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 all tests
+	@tests/run.sh build-asan
+
+# bench: speed figures (medians) of the engine and tokenizer; not part of the tests
+bench: deps
+	@$(MAKE) --no-print-directory all $(BUILD)/bench
+	./$(BUILD)/bench
+
+# deps: install the Debian packages needed to build and run (idempotent)
+deps:
+	@scripts/install-deps.sh
+
+# deps-test: the same plus what the tests use (Xvfb, xdotool, ImageMagick, clang)
+deps-test:
+	@scripts/install-deps.sh --test
+
+# tests: build every test binary (tests/test_*.c)
+tests: $(TEST_BIN)
+
+# gpt2: opt-in download of real GPT-2 weights (SIZE=124M|355M|774M|1558M)
+gpt2:
+	@scripts/download-gpt2.sh $(SIZE)
+
+$(BUILD)/engine/%.o: engine/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS_ALL) $(ENGINE_CFLAGS) -c $< -o $@
+
+$(BUILD)/viz/%.o: viz/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS_ALL) $(ENGINE_CFLAGS) $(APP_CFLAGS) -c $< -o $@
+
+$(BUILD)/src/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS_ALL) $(ENGINE_CFLAGS) $(APP_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS_ALL) $(ENGINE_CFLAGS) $(APP_CFLAGS) -c $< -o $@
+
+$(BUILD)/tools/%.o: tools/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS_ALL) $(ENGINE_CFLAGS) $(APP_CFLAGS) -c $< -o $@
+
+$(LIBENGINE): $(ENGINE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBVIZ): $(VIZ_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBAPP): $(APP_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(BUILD)/src/main.o $(ALL_LIBS)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(ALL_LIBS)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench: $(BUILD)/tools/bench/bench.o $(ALL_LIBS)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS)
+
+# clean: remove every build output
+clean:
+	rm -rf build build-asan build-fuzz
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs the Debian packages inferscope needs to build, run and test.
+# Idempotent: packages that pkg-config (or a file check) already finds are skipped,
+# so a second run does nothing. apt-get runs as root, through sudo otherwise.
+# Usage: scripts/install-deps.sh [--test]   (--test adds what the test suite uses)
+set -euo pipefail
+
+want=()
+need_pc() { pkg-config --exists "$1" 2>/dev/null || want+=("$2"); }
+need_file() { [ -e "$1" ] || want+=("$2"); }
+need_cmd() { command -v "$1" >/dev/null 2>&1 || want+=("$2"); }
+
+need_cmd cc build-essential
+need_cmd make build-essential
+need_cmd pkg-config pkg-config
+need_pc sdl2 libsdl2-dev
+need_pc SDL2_ttf libsdl2-ttf-dev
+need_pc libpcre2-8 libpcre2-dev
+need_pc libcjson libcjson-dev
+need_pc openblas libopenblas-dev
+need_file /usr/include/stb/stb_image_write.h libstb-dev
+
+if [ "${1:-}" = "--test" ]; then
+  need_cmd xvfb-run xvfb
+  need_cmd xauth xauth
+  need_cmd xdotool xdotool
+  need_file /usr/bin/compare imagemagick
+  need_cmd curl curl
+  need_cmd python3 python3
+  need_file /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
+  need_cmd clang clang
+fi
+
+if [ ${#want[@]} -eq 0 ]; then
+  exit 0
+fi
+# de-duplicate
+mapfile -t want < <(printf '%s\n' "${want[@]}" | sort -u)
+echo "install-deps: installing ${want[*]}"
+if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${want[@]}"

@@ -1,0 +1,61 @@
+/* cli.h — the command-line front end: one function per subcommand (src/cmd_*.c),
+ * plus the small helpers they share (src/cli_common.c). Every command takes its own
+ * argv (argv[0] = command name), prints --help, returns the process exit status:
+ * 0 ok, 2 for any error (one line on stderr: "inferscope CMD: problem"). */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+
+int cmd_tokenize(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_generate(int argc, char **argv);
+int cmd_next(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+/* The window (no subcommand). argv holds the global options (--model, --prompt...). */
+int app_main(int argc, char **argv);
+
+/* Bytes read from a file or stdin; `data` is owned (free with cli_bytes_free) and
+ * always NUL-terminated one past `len` for convenience (the text may contain NULs). */
+typedef struct CliBytes {
+    uint8_t *data;
+    size_t len;
+} CliBytes;
+
+/* Reads a whole file ("-" = standard input). Errors name the path. */
+int cli_read_file(const char *path, CliBytes *out, ErrorMsg *err);
+void cli_bytes_free(CliBytes *b);
+
+/* Prints "inferscope CMD: message" to stderr and returns 2 (the error exit status). */
+int cli_fail(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Writes s[0..n) as a JSON string literal (with quotes). Valid UTF-8 passes through;
+ * control characters and invalid bytes are escaped (\u00XX for bytes that are not
+ * UTF-8, so nothing is lost or mangled silently). */
+void cli_json_string(FILE *f, const uint8_t *s, size_t n);
+
+/* The assets folder: $INFERSCOPE_ASSETS, else <dir of the executable>/../assets,
+ * else ./assets. Returned pointer is valid for the life of the process. */
+const char *cli_assets_dir(void);
+
+/* The bundled model's directory (assets/models/<name>) — the default for --model. */
+const char *cli_default_model_dir(void);
+
+/* The tokenizer folder (assets/tokenizer). */
+const char *cli_tokenizer_dir(void);
+
+/* Parses a comma- or space-separated list of token ids ("7454,2402,257").
+ * *ids is malloc'd (caller frees). Each id must be in [0, vocab). */
+int cli_parse_ids(const char *s, int vocab, int **ids, size_t *n, ErrorMsg *err);
+
+#endif

@@ -1,0 +1,193 @@
+/* cli_common.c — helpers shared by the subcommands: reading input bytes, the error
+ * line, JSON string escaping, where the assets are. No model logic here. */
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int cli_read_file(const char *path, CliBytes *out, ErrorMsg *err) {
+    out->data = NULL;
+    out->len = 0;
+    int is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) return error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    if (!is_stdin) {
+        struct stat st;
+        if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+            fclose(f);
+            return error_set(err, "%s: is a directory, not a file", path);
+        }
+    }
+    size_t cap = 4096, len = 0;
+    uint8_t *buf = malloc(cap + 1);
+    if (!buf) {
+        if (!is_stdin) fclose(f);
+        return error_set(err, "%s: out of memory", path);
+    }
+    for (;;) {
+        if (len == cap) {
+            uint8_t *nb = realloc(buf, cap * 2 + 1);
+            if (!nb) {
+                free(buf);
+                if (!is_stdin) fclose(f);
+                return error_set(err, "%s: out of memory", path);
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    int bad = ferror(f);
+    if (!is_stdin) fclose(f);
+    if (bad) {
+        free(buf);
+        return error_set(err, "%s: read error", path);
+    }
+    buf[len] = 0;
+    out->data = buf;
+    out->len = len;
+    return 0;
+}
+
+void cli_bytes_free(CliBytes *b) {
+    free(b->data);
+    b->data = NULL;
+    b->len = 0;
+}
+
+int cli_fail(const char *cmd, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "inferscope %s: %s\n", cmd, msg);
+    return 2;
+}
+
+/* Length of the valid UTF-8 sequence starting at s (1..4), or 0 if invalid. */
+static size_t utf8_seq_len(const uint8_t *s, size_t n) {
+    uint8_t c = s[0];
+    size_t k;
+    uint32_t cp;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) { k = 2; cp = c & 0x1F; }
+    else if (c >= 0xE0 && c <= 0xEF) { k = 3; cp = c & 0x0F; }
+    else if (c >= 0xF0 && c <= 0xF4) { k = 4; cp = c & 0x07; }
+    else return 0;
+    if (n < k) return 0;
+    for (size_t i = 1; i < k; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF))) return 0;
+    if (cp >= 0xD800 && cp <= 0xDFFF) return 0;
+    return k;
+}
+
+void cli_json_string(FILE *f, const uint8_t *s, size_t n) {
+    fputc('"', f);
+    for (size_t i = 0; i < n;) {
+        uint8_t c = s[i];
+        if (c == '"' || c == '\\') { fputc('\\', f); fputc(c, f); i++; continue; }
+        if (c == '\n') { fputs("\\n", f); i++; continue; }
+        if (c == '\r') { fputs("\\r", f); i++; continue; }
+        if (c == '\t') { fputs("\\t", f); i++; continue; }
+        if (c < 0x20 || c == 0x7F) { fprintf(f, "\\u%04x", c); i++; continue; }
+        size_t k = utf8_seq_len(s + i, n - i);
+        if (k == 0) { fprintf(f, "\\u%04x", c); i++; continue; } /* raw byte, visible */
+        fwrite(s + i, 1, k, f);
+        i += k;
+    }
+    fputc('"', f);
+}
+
+static int is_dir(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *cli_assets_dir(void) {
+    static char dir[PATH_MAX];
+    if (dir[0]) return dir;
+    const char *env = getenv("INFERSCOPE_ASSETS");
+    if (env && *env) {
+        snprintf(dir, sizeof dir, "%s", env);
+        return dir;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            char cand[PATH_MAX + 16];
+            snprintf(cand, sizeof cand, "%s/../assets", exe);
+            if (is_dir(cand) && strlen(cand) < sizeof dir) {
+                snprintf(dir, sizeof dir, "%s", cand);
+                return dir;
+            }
+        }
+    }
+    snprintf(dir, sizeof dir, "assets");
+    return dir;
+}
+
+const char *cli_default_model_dir(void) {
+    static char dir[PATH_MAX + 32];
+    if (!dir[0]) snprintf(dir, sizeof dir, "%s/models/stories16m", cli_assets_dir());
+    return dir;
+}
+
+const char *cli_tokenizer_dir(void) {
+    static char dir[PATH_MAX + 32];
+    if (!dir[0]) snprintf(dir, sizeof dir, "%s/tokenizer", cli_assets_dir());
+    return dir;
+}
+
+int cli_parse_ids(const char *s, int vocab, int **ids, size_t *n, ErrorMsg *err) {
+    *ids = NULL;
+    *n = 0;
+    size_t cap = 16, len = 0;
+    int *v = malloc(cap * sizeof *v);
+    if (!v) return error_set(err, "--ids: out of memory");
+    const char *p = s;
+    while (*p) {
+        while (*p == ',' || *p == ' ' || *p == '\t' || *p == '\n') p++;
+        if (!*p) break;
+        char *end;
+        errno = 0;
+        long x = strtol(p, &end, 10);
+        if (end == p || errno || (*end && *end != ',' && *end != ' ' && *end != '\t' && *end != '\n')) {
+            free(v);
+            return error_set(err, "--ids: '%.20s' is not a token id", p);
+        }
+        if (x < 0 || x >= vocab) {
+            free(v);
+            return error_set(err, "--ids: token id %ld is outside the vocabulary [0, %d)", x, vocab);
+        }
+        if (len == cap) {
+            int *nv = realloc(v, cap * 2 * sizeof *v);
+            if (!nv) { free(v); return error_set(err, "--ids: out of memory"); }
+            v = nv;
+            cap *= 2;
+        }
+        v[len++] = (int)x;
+        p = end;
+    }
+    if (len == 0) {
+        free(v);
+        return error_set(err, "--ids: no token ids given");
+    }
+    *ids = v;
+    *n = len;
+    return 0;
+}

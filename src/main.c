@@ -1,0 +1,47 @@
+/* main.c — entry point: `inferscope COMMAND ...` runs a CLI command (src/cmd_*.c);
+ * `inferscope [--model DIR] [--prompt TEXT] ...` with no command opens the window. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct Command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} Command;
+
+static const Command COMMANDS[] = {
+    {"tokenize", cmd_tokenize, "show how text becomes GPT-2 tokens (ids, pieces, bytes, merges)"},
+    {"info", cmd_info, "describe a checkpoint: config, parameters, dtype, size, load time"},
+    {"generate", cmd_generate, "generate text token by token"},
+    {"next", cmd_next, "the next-token table at every sampler stage"},
+    {"eval", cmd_eval, "mean loss and perplexity of a model over a text file"},
+    {"dump", cmd_dump, "write intermediate tensors as NumPy .npy files"},
+    {"export", cmd_export, "render figures (PNG) headless"},
+};
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "inferscope — watch GPT-2 think, one token at a time\n\n"
+            "usage: inferscope [--model DIR] [--prompt TEXT] [--seed S] ...   open the window\n"
+            "       inferscope COMMAND [options]                             run a command\n\n"
+            "commands:\n");
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        fprintf(f, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    fprintf(f, "\n`inferscope COMMAND --help` describes each command.\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc >= 2 && argv[1][0] != '-') {
+        for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+            if (strcmp(argv[1], COMMANDS[i].name) == 0) return COMMANDS[i].run(argc - 1, argv + 1);
+        fprintf(stderr, "inferscope: unknown command '%s' (see inferscope --help)\n", argv[1]);
+        return 2;
+    }
+    return app_main(argc, argv);
+}
