@@ -101,7 +101,7 @@ $(BUILD)/tests/%.o: tests/%.c
 
 $(BUILD)/tools/%.o: tools/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS_ALL) $(ENGINE_CFLAGS) $(APP_CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) -Itools/bench $(CFLAGS_ALL) $(ENGINE_CFLAGS) $(APP_CFLAGS) -c $< -o $@
 
 $(LIBENGINE): $(ENGINE_OBJ)
 	@mkdir -p $(dir $@)
@@ -121,7 +121,8 @@ $(BIN): $(BUILD)/src/main.o $(ALL_LIBS)
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(ALL_LIBS)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS)
 
-$(BUILD)/bench: $(BUILD)/tools/bench/bench.o $(ALL_LIBS)
+BENCH_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/bench/*.c))
+$(BUILD)/bench: $(BENCH_OBJ) $(ALL_LIBS)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS)
 
 # clean: remove every build output
