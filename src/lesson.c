@@ -1,0 +1,332 @@
+/* lesson.c — parser for `.lesson` files (format: lesson.h, lessons/README.md).
+ * One directive per line, `#` starts a comment line. Everything is validated here
+ * (numbers, ranges, UTF-8, ask/reveal pairing) so a lesson is never opened half-way;
+ * checks that need the model (layer/head counts) happen when it is run. */
+#include "lesson.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const PANEL_NAMES[LPANEL_COUNT] = {"frame", "tokens", "attention", "probs", "text"};
+
+int lesson_panel_from_name(const char *s, size_t n) {
+    for (int i = 0; i < LPANEL_COUNT; i++)
+        if (strlen(PANEL_NAMES[i]) == n && memcmp(PANEL_NAMES[i], s, n) == 0) return i;
+    return -1;
+}
+
+const char *lesson_panel_name(int panel) {
+    return (panel >= 0 && panel < LPANEL_COUNT) ? PANEL_NAMES[panel] : "?";
+}
+
+void lesson_free(Lesson *l) {
+    if (!l) return;
+    for (size_t i = 0; i < l->n_dir; i++) free(l->dir[i].text);
+    free(l->dir);
+    free(l->beat_end);
+    memset(l, 0, sizeof *l);
+}
+
+/* Offset of the first invalid UTF-8 byte in s[0..n), or n if all valid. */
+static size_t utf8_first_invalid(const unsigned char *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        size_t k;
+        unsigned long cp;
+        if (c < 0x80) { i++; continue; }
+        if (c >= 0xC2 && c <= 0xDF) { k = 2; cp = c & 0x1F; }
+        else if (c >= 0xE0 && c <= 0xEF) { k = 3; cp = c & 0x0F; }
+        else if (c >= 0xF0 && c <= 0xF4) { k = 4; cp = c & 0x07; }
+        else return i;
+        if (n - i < k) return i;
+        for (size_t j = 1; j < k; j++) {
+            if ((s[i + j] & 0xC0) != 0x80) return i;
+            cp = (cp << 6) | (s[i + j] & 0x3F);
+        }
+        if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+            (cp >= 0xD800 && cp <= 0xDFFF))
+            return i;
+        i += k;
+    }
+    return n;
+}
+
+typedef struct Parser {
+    const char *path;
+    int line;
+    ErrorMsg *err;
+    Lesson *l;
+    size_t cap_dir, cap_beat;
+} Parser;
+
+static int fail(Parser *p, const char *fmt, const char *a) {
+    char msg[300];
+    snprintf(msg, sizeof msg, fmt, a);
+    return error_set(p->err, "%s:%d: %s", p->path, p->line, msg);
+}
+
+static int push_dir(Parser *p, LessonDirective d) {
+    if (p->l->n_dir == p->cap_dir) {
+        size_t nc = p->cap_dir ? p->cap_dir * 2 : 32;
+        LessonDirective *nd = realloc(p->l->dir, nc * sizeof *nd);
+        if (!nd) return fail(p, "out of memory%s", "");
+        p->l->dir = nd;
+        p->cap_dir = nc;
+    }
+    p->l->dir[p->l->n_dir++] = d;
+    return 0;
+}
+
+static int end_beat(Parser *p) {
+    Lesson *l = p->l;
+    /* an empty beat (two pauses in a row, or a pause at the start) adds no slide */
+    size_t start = l->n_beats ? l->beat_end[l->n_beats - 1] : 0;
+    if (l->n_dir == start) return 0;
+    if (l->n_beats == p->cap_beat) {
+        size_t nc = p->cap_beat ? p->cap_beat * 2 : 16;
+        size_t *nb = realloc(l->beat_end, nc * sizeof *nb);
+        if (!nb) return fail(p, "out of memory%s", "");
+        l->beat_end = nb;
+        p->cap_beat = nc;
+    }
+    l->beat_end[l->n_beats++] = l->n_dir;
+    return 0;
+}
+
+/* Decodes TEXT: surrounding double quotes are removed (so spaces at the ends can be
+ * kept, e.g. force " time"), and inside quotes \n \t \" \\ are escapes. */
+static int parse_text(Parser *p, const char *s, size_t n, char **out, size_t *out_len) {
+    int quoted = n >= 2 && s[0] == '"' && s[n - 1] == '"';
+    if (quoted) { s++; n -= 2; }
+    char *t = malloc(n + 1);
+    if (!t) return fail(p, "out of memory%s", "");
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (quoted && s[i] == '\\' && i + 1 < n) {
+            char e = s[++i];
+            if (e == 'n') t[k++] = '\n';
+            else if (e == 't') t[k++] = '\t';
+            else if (e == '"' || e == '\\') t[k++] = e;
+            else { free(t); return fail(p, "unknown escape \\%s in quoted text (use \\n \\t \\\" \\\\)", (char[]){e, 0}); }
+        } else {
+            t[k++] = s[i];
+        }
+    }
+    t[k] = 0;
+    *out = t;
+    *out_len = k;
+    return 0;
+}
+
+static int parse_long(Parser *p, const char *arg, long lo, long hi, const char *what, long *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(arg, &end, 10);
+    if (end == arg || *end || errno) return fail(p, "%s needs a whole number", what);
+    if (v < lo || v > hi) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%s %ld is out of range [%ld, %ld]", what, v, lo, hi);
+        return fail(p, "%s", msg);
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_double(Parser *p, const char *arg, double lo, double hi, const char *what, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || errno || !isfinite(v)) return fail(p, "%s needs a number", what);
+    if (v < lo || v > hi) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%s %g is out of range [%g, %g]", what, v, lo, hi);
+        return fail(p, "%s", msg);
+    }
+    *out = v;
+    return 0;
+}
+
+typedef struct OpName {
+    const char *name;
+    LessonOp op;
+    int arg; /* 0 none, 1 optional, 2 required */
+} OpName;
+
+static const OpName OPS[] = {
+    {"title", LOP_TITLE, 2},     {"model", LOP_MODEL, 2},   {"prompt", LOP_PROMPT, 2},
+    {"seed", LOP_SEED, 2},       {"temperature", LOP_TEMPERATURE, 2},
+    {"top_k", LOP_TOP_K, 2},     {"top_p", LOP_TOP_P, 2},   {"greedy", LOP_GREEDY, 2},
+    {"step", LOP_STEP, 1},       {"back", LOP_BACK, 1},     {"home", LOP_HOME, 0},
+    {"force", LOP_FORCE, 2},     {"reroll", LOP_REROLL, 0}, {"layer", LOP_LAYER, 2},
+    {"head", LOP_HEAD, 2},       {"panel", LOP_PANEL, 2},   {"caption", LOP_CAPTION, 2},
+    {"highlight", LOP_HIGHLIGHT, 2}, {"bpe", LOP_BPE, 2},   {"ask", LOP_ASK, 2},
+    {"reveal", LOP_REVEAL, 0},   {"pause", LOP_PAUSE, 0},
+};
+
+static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
+    /* directive word */
+    size_t w = 0;
+    while (w < n && s[w] != ' ' && s[w] != '\t') w++;
+    char word[32];
+    if (w >= sizeof word) return fail(p, "unknown directive (too long)%s", "");
+    memcpy(word, s, w);
+    word[w] = 0;
+    const OpName *op = NULL;
+    for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; i++)
+        if (strcmp(OPS[i].name, word) == 0) op = &OPS[i];
+    if (!op) return fail(p, "unknown directive '%s' (see lessons/README.md)", word);
+    size_t a = w;
+    while (a < n && (s[a] == ' ' || s[a] == '\t')) a++;
+    size_t alen = n - a;
+    const char *arg = s + a;
+    if (op->arg == 2 && alen == 0) return fail(p, "'%s' needs an argument", word);
+    if (op->arg == 0 && alen != 0) return fail(p, "'%s' takes no argument", word);
+    char abuf[256] = {0};
+    if (alen < sizeof abuf) memcpy(abuf, arg, alen);
+
+    LessonDirective d = {.op = op->op, .line = p->line};
+    int rc = 0;
+    switch (op->op) {
+    case LOP_TITLE: case LOP_PROMPT: case LOP_CAPTION: case LOP_ASK:
+        rc = parse_text(p, arg, alen, &d.text, &d.text_len);
+        if (!rc && d.text_len == 0) { free(d.text); return fail(p, "'%s' text is empty", word); }
+        if (!rc && op->op == LOP_ASK) {
+            if (*open_ask) { free(d.text); return fail(p, "'ask' before the previous question was revealed%s", ""); }
+            *open_ask = 1;
+        }
+        break;
+    case LOP_MODEL: {
+        const char *suffix = " or-bundled";
+        size_t sl = strlen(suffix);
+        if (alen > sl && memcmp(arg + alen - sl, suffix, sl) == 0) { d.flag = 1; alen -= sl; }
+        rc = parse_text(p, arg, alen, &d.text, &d.text_len);
+        break;
+    }
+    case LOP_FORCE:
+        if (alen >= 2 && arg[0] == '#') {
+            d.flag = 1;
+            rc = parse_long(p, abuf + 1, 0, 1000000, "force #id", &d.n);
+        } else {
+            rc = parse_text(p, arg, alen, &d.text, &d.text_len);
+        }
+        break;
+    case LOP_SEED: {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(abuf, &end, 10);
+        if (end == abuf || *end || errno || abuf[0] == '-') return fail(p, "seed needs a whole number >= 0%s", "");
+        d.n = (long)(v & 0x7fffffffffffffffULL);
+        break;
+    }
+    case LOP_TEMPERATURE: rc = parse_double(p, abuf, 0.0, 100.0, "temperature", &d.x); break;
+    case LOP_TOP_P: rc = parse_double(p, abuf, 0.0, 1.0, "top_p", &d.x); break;
+    case LOP_TOP_K: rc = parse_long(p, abuf, 0, 1000000, "top_k", &d.n); break;
+    case LOP_GREEDY:
+        if (strcmp(abuf, "on") == 0) d.flag = 1;
+        else if (strcmp(abuf, "off") == 0) d.flag = 0;
+        else return fail(p, "greedy takes 'on' or 'off'%s", "");
+        break;
+    case LOP_STEP: case LOP_BACK:
+        d.n = 1;
+        if (alen) rc = parse_long(p, abuf, 1, 100000, word, &d.n);
+        break;
+    case LOP_LAYER: case LOP_HEAD: case LOP_BPE:
+        rc = parse_long(p, abuf, 0, 100000, word, &d.n);
+        break;
+    case LOP_PANEL:
+        d.kind = lesson_panel_from_name(arg, alen);
+        if (d.kind < 0) return fail(p, "unknown panel '%s' (frame, tokens, attention, probs, text)", abuf);
+        break;
+    case LOP_HIGHLIGHT: {
+        if (strcmp(abuf, "none") == 0) { d.kind = LHL_NONE; break; }
+        char *sp = strchr(abuf, ' ');
+        if (!sp) return fail(p, "highlight takes: none | panel NAME | token N | bar N%s", "");
+        *sp = 0;
+        const char *rest = sp + 1;
+        while (*rest == ' ') rest++;
+        if (strcmp(abuf, "panel") == 0) {
+            d.kind = LHL_PANEL;
+            d.panel = lesson_panel_from_name(rest, strlen(rest));
+            if (d.panel < 0) return fail(p, "unknown panel '%s'", rest);
+        } else if (strcmp(abuf, "token") == 0) {
+            d.kind = LHL_TOKEN;
+            rc = parse_long(p, rest, 0, 100000, "highlight token", &d.n);
+        } else if (strcmp(abuf, "bar") == 0) {
+            d.kind = LHL_BAR;
+            rc = parse_long(p, rest, 1, 100, "highlight bar", &d.n);
+        } else {
+            return fail(p, "highlight takes: none | panel NAME | token N | bar N, not '%s'", abuf);
+        }
+        break;
+    }
+    case LOP_REVEAL:
+        if (!*open_ask) return fail(p, "'reveal' without a question ('ask') before it%s", "");
+        *open_ask = 0;
+        if (end_beat(p)) return -1; /* reveal starts a new beat */
+        break;
+    case LOP_HOME: case LOP_REROLL: case LOP_PAUSE: break;
+    }
+    if (rc) { free(d.text); return -1; }
+    if (op->op == LOP_PAUSE) return end_beat(p);
+    if (push_dir(p, d)) { free(d.text); return -1; }
+    return 0;
+}
+
+int lesson_parse(Lesson *out, const char *path, const char *text, size_t len, ErrorMsg *err) {
+    memset(out, 0, sizeof *out);
+    snprintf(out->path, sizeof out->path, "%s", path);
+    Parser p = {.path = path, .err = err, .l = out};
+    int open_ask = 0, have_prompt = 0;
+    size_t bad = utf8_first_invalid((const unsigned char *)text, len);
+    size_t i = 0;
+    while (i < len) {
+        size_t e = i;
+        while (e < len && text[e] != '\n') e++;
+        p.line++;
+        if (bad >= i && bad < e + (e < len)) {
+            char msg[64];
+            snprintf(msg, sizeof msg, "invalid UTF-8 at byte %zu of the line", bad - i + 1);
+            fail(&p, "%s", msg);
+            goto fail;
+        }
+        if (memchr(text + i, 0, e - i)) { fail(&p, "NUL byte in the line%s", ""); goto fail; }
+        size_t s = i, t = e;
+        while (s < t && (text[s] == ' ' || text[s] == '\t')) s++;
+        while (t > s && (text[t - 1] == ' ' || text[t - 1] == '\t' || text[t - 1] == '\r')) t--;
+        if (s < t && text[s] != '#') {
+            if (parse_line(&p, text + s, t - s, &open_ask)) goto fail;
+            if (out->n_dir && out->dir[out->n_dir - 1].op == LOP_PROMPT) have_prompt = 1;
+            if (out->n_dir && out->dir[out->n_dir - 1].op == LOP_TITLE) out->title = out->dir[out->n_dir - 1].text;
+        }
+        i = e + 1;
+    }
+    if (open_ask) { p.line++; fail(&p, "the file ends with a question that is never revealed ('reveal' missing)%s", ""); goto fail; }
+    if (!have_prompt) { error_set(err, "%s: the lesson has no 'prompt' line", path); goto fail; }
+    if (end_beat(&p)) goto fail;
+    return 0;
+fail:
+    lesson_free(out);
+    return -1;
+}
+
+int lesson_load(Lesson *out, const char *path, ErrorMsg *err) {
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f) return error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    /* lessons are small; refuse anything absurd instead of reading it all */
+    enum { MAX_LESSON = 1 << 20 };
+    char *buf = malloc(MAX_LESSON + 1);
+    if (!buf) { fclose(f); return error_set(err, "%s: out of memory", path); }
+    size_t n = fread(buf, 1, MAX_LESSON + 1, f);
+    int rerr = ferror(f);
+    fclose(f);
+    if (rerr) { free(buf); return error_set(err, "%s: read error (is it a directory?)", path); }
+    if (n > MAX_LESSON) { free(buf); return error_set(err, "%s: larger than 1 MiB, not a lesson file", path); }
+    int rc = lesson_parse(out, path, buf, n, err);
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,119 @@
+/* test_lesson.c — the lesson parser: beats, arguments, and one exact error line
+ * (file:line: problem) for each kind of mistake a teacher can make. */
+#include <glob.h>
+#include <string.h>
+
+#include "check.h"
+#include "lesson.h"
+
+static int parse(const char *text, Lesson *l, ErrorMsg *err) {
+    return lesson_parse(l, "t.lesson", text, strlen(text), err);
+}
+
+static void expect_error(const char *text, const char *want) {
+    Lesson l;
+    ErrorMsg err = {{0}};
+    int rc = parse(text, &l, &err);
+    CHECK(rc == -1, "should fail: %s", want);
+    CHECK(strstr(err.text, want) != NULL, "error '%s' should contain '%s'", err.text, want);
+    CHECK(l.n_dir == 0 && l.dir == NULL, "nothing left allocated after an error");
+}
+
+static void test_beats(void) {
+    const char *text =
+        "# teacher's notes\n"
+        "title Sampling\n"
+        "prompt \"Once upon a\"\n"
+        "seed 42\n"
+        "temperature 0.7\n"
+        "caption What comes next?\n"
+        "pause\n"
+        "ask Which token comes next?\n"
+        "reveal\n"
+        "step 3\n"
+        "force \" time\"\n"
+        "force #640\n"
+        "highlight bar 2\n"
+        "highlight panel attention\n"
+        "  layer 1  \n"
+        "pause\n"
+        "pause\n";
+    Lesson l;
+    ErrorMsg err = {{0}};
+    CHECK(parse(text, &l, &err) == 0, "valid lesson parses: %s", err.text);
+    CHECK(l.n_beats == 3, "3 beats (pause, reveal, pause; empty beat dropped), got %zu", l.n_beats);
+    CHECK(l.title && strcmp(l.title, "Sampling") == 0, "title");
+    CHECK(l.n_dir == 13, "13 directives, got %zu", l.n_dir);
+    if (l.n_dir == 13) {
+        CHECK(strcmp(l.dir[1].text, "Once upon a") == 0, "quotes removed");
+        CHECK(l.dir[2].n == 42 && l.dir[2].line == 4, "seed and its line");
+        CHECK_CLOSE(l.dir[3].x, 0.7, 1e-12, 0, "temperature");
+        CHECK(l.beat_end[0] == 5 && l.beat_end[1] == 6, "beat boundaries %zu %zu", l.beat_end[0], l.beat_end[1]);
+        CHECK(l.dir[8].op == LOP_FORCE && strcmp(l.dir[8].text, " time") == 0 && l.dir[8].flag == 0, "force by text keeps the space");
+        CHECK(l.dir[9].flag == 1 && l.dir[9].n == 640, "force by id");
+        CHECK(l.dir[10].kind == LHL_BAR && l.dir[10].n == 2, "highlight bar");
+        CHECK(l.dir[11].kind == LHL_PANEL && l.dir[11].panel == LPANEL_ATTENTION, "highlight panel");
+        CHECK(l.dir[12].op == LOP_LAYER && l.dir[12].n == 1, "indented line");
+    }
+    lesson_free(&l);
+}
+
+static void test_errors(void) {
+    expect_error("prompt a\nstpe 3\n", "t.lesson:2: unknown directive 'stpe'");
+    expect_error("prompt a\ntemperature -1\n", "t.lesson:2: temperature -1 is out of range");
+    expect_error("prompt a\ntop_p 1.5\n", "t.lesson:2: top_p 1.5 is out of range");
+    expect_error("prompt a\ntop_k x\n", "t.lesson:2: top_k needs a whole number");
+    expect_error("prompt a\nstep 0\n", "t.lesson:2: step 0 is out of range");
+    expect_error("prompt a\ngreedy maybe\n", "t.lesson:2: greedy takes 'on' or 'off'");
+    expect_error("prompt a\npanel heatmap\n", "t.lesson:2: unknown panel 'heatmap'");
+    expect_error("prompt a\nreveal\n", "t.lesson:2: 'reveal' without a question");
+    expect_error("prompt a\nask Next?\nstep 1\n", "t.lesson:4: the file ends with a question");
+    expect_error("prompt a\nask A?\nask B?\n", "t.lesson:3: 'ask' before the previous question");
+    expect_error("prompt a\ncaption\n", "t.lesson:2: 'caption' needs an argument");
+    expect_error("prompt a\nhome now\n", "t.lesson:2: 'home' takes no argument");
+    expect_error("step 2\n", "t.lesson: the lesson has no 'prompt' line");
+    expect_error("prompt \"bad \\q escape\"\n", "t.lesson:1: unknown escape \\q");
+    expect_error("prompt ok\ncaption caf\xC3\n", "t.lesson:2: invalid UTF-8 at byte 12 of the line");
+    expect_error("prompt ok\nhighlight token x\n", "t.lesson:2: highlight token needs a whole number");
+}
+
+static void test_files(void) {
+    Lesson l;
+    ErrorMsg err = {{0}};
+    CHECK(lesson_load(&l, "tests/fixtures/lessons/bad_directive.lesson", &err) == -1, "fixture fails");
+    CHECK(strcmp(err.text, "tests/fixtures/lessons/bad_directive.lesson:4: unknown directive 'stpe' (see lessons/README.md)") == 0,
+          "exact message: %s", err.text);
+    CHECK(lesson_load(&l, "tests/fixtures/lessons/bad_no_reveal.lesson", &err) == -1, "no reveal fails");
+    CHECK(lesson_load(&l, "tests/fixtures/lessons/bad_utf8.lesson", &err) == -1, "bad utf8 fails");
+    CHECK(strstr(err.text, "bad_utf8.lesson:1: invalid UTF-8 at byte 11") != NULL, "utf8 message: %s", err.text);
+    CHECK(lesson_load(&l, "tests/fixtures/lessons/missing.lesson", &err) == -1, "missing file fails");
+    CHECK(strstr(err.text, "missing.lesson: cannot open") != NULL, "missing message: %s", err.text);
+    CHECK(lesson_load(&l, "tests/fixtures/lessons", &err) == -1, "directory fails");
+    CHECK(strstr(err.text, "tests/fixtures/lessons:") != NULL, "directory message: %s", err.text);
+}
+
+/* Every lesson shipped in lessons/ parses and has at least 3 beats and a title. */
+static void test_shipped_lessons(void) {
+    glob_t g;
+    CHECK(glob("lessons/*.lesson", 0, NULL, &g) == 0 && g.gl_pathc == 8, "eight lessons shipped");
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        Lesson l;
+        ErrorMsg err = {{0}};
+        int rc = lesson_load(&l, g.gl_pathv[i], &err);
+        CHECK(rc == 0, "%s parses: %s", g.gl_pathv[i], err.text);
+        if (rc == 0) {
+            CHECK(l.n_beats >= 3, "%s has %zu beats", g.gl_pathv[i], l.n_beats);
+            CHECK(l.title != NULL, "%s has a title", g.gl_pathv[i]);
+        }
+        lesson_free(&l);
+    }
+    globfree(&g);
+}
+
+int main(void) {
+    test_shipped_lessons();
+    test_beats();
+    test_errors();
+    test_files();
+    return check_summary("test_lesson");
+}
