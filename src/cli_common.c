@@ -131,8 +131,9 @@ const char *cli_assets_dir(void) {
             *slash = 0;
             char cand[PATH_MAX + 16];
             snprintf(cand, sizeof cand, "%s/../assets", exe);
-            if (is_dir(cand) && strlen(cand) < sizeof dir) {
-                snprintf(dir, sizeof dir, "%s", cand);
+            size_t len = strlen(cand);
+            if (is_dir(cand) && len < sizeof dir) {
+                memcpy(dir, cand, len + 1);
                 return dir;
             }
         }

@@ -1,0 +1,154 @@
+/* gpt2_config.c — config.json -> Gpt2Config, with every number checked before any
+ * shape is computed from it. Reads the file itself (the engine does not use the
+ * CLI's helpers) with a size cap, and parses it with cJSON. Not the weight loader. */
+#include "gpt2_config.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A GPT-2 config.json is < 1 KB; anything above 1 MB is not one. */
+#define CONFIG_MAX_BYTES ((size_t)1 << 20)
+
+/* Whole file into a NUL-terminated malloc'd buffer (*out owned by the caller). */
+static int read_small_file(const char *path, char **out, size_t *len, ErrorMsg *err) {
+    *out = NULL;
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(fp);
+        return error_set(err, "%s: not a regular file", path);
+    }
+    if ((size_t)st.st_size > CONFIG_MAX_BYTES) {
+        fclose(fp);
+        return error_set(err, "%s: %lld bytes is too large for a config.json", path,
+                         (long long)st.st_size);
+    }
+    size_t cap = (size_t)st.st_size;
+    char *buf = malloc(cap + 1);
+    if (!buf) {
+        fclose(fp);
+        return error_set(err, "%s: out of memory", path);
+    }
+    size_t n = fread(buf, 1, cap, fp);
+    int bad = ferror(fp);
+    fclose(fp);
+    if (bad) {
+        free(buf);
+        return error_set(err, "%s: read error", path);
+    }
+    buf[n] = 0;
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+/* One integer field: must be a JSON number with an integral value that fits an int. */
+static int get_int(const cJSON *root, const char *key, int *out, int *present, const char *path,
+                   ErrorMsg *err) {
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key);
+    *present = j != NULL && !cJSON_IsNull(j);
+    if (!*present) return 0;
+    if (!cJSON_IsNumber(j)) return error_set(err, "%s: \"%s\" must be an integer", path, key);
+    double v = j->valuedouble;
+    if (v != floor(v) || v < -2147483648.0 || v > 2147483647.0)
+        return error_set(err, "%s: \"%s\" must be an integer", path, key);
+    *out = (int)v;
+    return 0;
+}
+
+int gpt2_config_check(const Gpt2Config *c, const char *where, ErrorMsg *err) {
+    struct {
+        const char *key;
+        int v, max;
+    } f[] = {
+        {"n_layer", c->n_layer, GPT2_MAX_LAYERS},       {"n_head", c->n_head, GPT2_MAX_HEADS},
+        {"n_embd", c->n_embd, GPT2_MAX_EMBD},           {"n_positions", c->n_positions, GPT2_MAX_POSITIONS},
+        {"vocab_size", c->vocab_size, GPT2_MAX_VOCAB},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        if (f[i].v <= 0) return error_set(err, "%s: %s = %d must be positive", where, f[i].key, f[i].v);
+        if (f[i].v > f[i].max)
+            return error_set(err, "%s: %s = %d is above the supported maximum %d", where, f[i].key,
+                             f[i].v, f[i].max);
+    }
+    /* Multi-head attention splits the C channels into NH heads of HS = C/NH each. */
+    if (c->n_embd % c->n_head != 0)
+        return error_set(err, "%s: n_embd = %d is not divisible by n_head = %d", where, c->n_embd,
+                         c->n_head);
+    if (!(c->ln_eps > 0.0f && c->ln_eps < 1.0f))
+        return error_set(err, "%s: layer_norm_epsilon = %g must be in (0, 1)", where, (double)c->ln_eps);
+    return 0;
+}
+
+size_t gpt2_config_n_params(const Gpt2Config *c, int tied) {
+    size_t C = (size_t)c->n_embd, L = (size_t)c->n_layer;
+    size_t V = (size_t)c->vocab_size, NP = (size_t)c->n_positions;
+    /* per block: ln_1 (2C) + c_attn (C*3C + 3C) + attn c_proj (C*C + C) + ln_2 (2C)
+     *            + c_fc (C*4C + 4C) + mlp c_proj (4C*C + C) = 12C^2 + 13C */
+    size_t block = 12 * C * C + 13 * C;
+    size_t n = V * C + NP * C + L * block + 2 * C;
+    if (!tied) n += V * C;
+    return n;
+}
+
+int gpt2_config_load(Gpt2Config *c, const char *path, ErrorMsg *err) {
+    memset(c, 0, sizeof *c);
+    char *text;
+    size_t len = 0;
+    if (read_small_file(path, &text, &len, err) != 0) return -1;
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    free(text);
+    if (!root) return error_set(err, "%s: not valid JSON", path);
+    int rc = -1, present;
+    Gpt2Config t = {0};
+    if (!cJSON_IsObject(root)) {
+        error_set(err, "%s: not a JSON object", path);
+        goto done;
+    }
+    const char *required[] = {"n_layer", "n_head", "n_embd", "vocab_size"};
+    int *dest[] = {&t.n_layer, &t.n_head, &t.n_embd, &t.vocab_size};
+    for (size_t i = 0; i < 4; i++) {
+        if (get_int(root, required[i], dest[i], &present, path, err) != 0) goto done;
+        if (!present) {
+            error_set(err, "%s: missing \"%s\"", path, required[i]);
+            goto done;
+        }
+    }
+    /* n_positions is the modern name of the context length; very old configs only
+     * have n_ctx (and HF keeps both equal). */
+    if (get_int(root, "n_positions", &t.n_positions, &present, path, err) != 0) goto done;
+    if (!present) {
+        if (get_int(root, "n_ctx", &t.n_positions, &present, path, err) != 0) goto done;
+        if (!present) {
+            error_set(err, "%s: missing \"n_positions\" (and \"n_ctx\")", path);
+            goto done;
+        }
+    }
+    /* The MLP width is 4C in every GPT-2; n_inner (null = 4C) could change it, and
+     * Gpt2LayerWeights assumes 4C. Say so clearly rather than fail on a shape later. */
+    int n_inner;
+    if (get_int(root, "n_inner", &n_inner, &present, path, err) != 0) goto done;
+    if (present && n_inner != 4 * t.n_embd) {
+        error_set(err, "%s: n_inner = %d is not supported (only 4 * n_embd = %d)", path, n_inner,
+                  4 * t.n_embd);
+        goto done;
+    }
+    const cJSON *eps = cJSON_GetObjectItemCaseSensitive(root, "layer_norm_epsilon");
+    if (eps && !cJSON_IsNumber(eps)) {
+        error_set(err, "%s: \"layer_norm_epsilon\" must be a number", path);
+        goto done;
+    }
+    t.ln_eps = eps ? (float)eps->valuedouble : 1e-5f;
+    if (gpt2_config_check(&t, path, err) != 0) goto done;
+    *c = t;
+    rc = 0;
+done:
+    cJSON_Delete(root);
+    return rc;
+}

@@ -1,0 +1,176 @@
+/* gpt2_forward.c — the forward pass of GPT-2 over a chunk of consecutive positions,
+ * writing each activation straight into the trace (or into scratch when the trace does
+ * not keep it), so capturing costs no copies. Prefill runs chunks of up to
+ * GPT2_TRACE_CHUNK rows; a decode step is a chunk of one row. Same code, same math.
+ * Not the kernels (kernels.c) and not the bookkeeping of names (gpt2_trace.c). */
+#include "gpt2_forward.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "kernels.h"
+
+/* Where one activation of one layer lives for rows [t0, t0+R): the trace's buffer when
+ * captured (layer block of max_pos rows of `width` floats), else the scratch. */
+static float *slot(float *cap, float *scratch, size_t layer, size_t max_pos, size_t width, size_t t0) {
+    return cap ? cap + (layer * max_pos + t0) * width : scratch;
+}
+
+/* Causal self-attention of layer l for queries t0..t0+R-1 against keys 0..t (per query t).
+ * q comes from the qkv rows; k and v of all earlier positions (and of this chunk) are
+ * already in the cache. Writes pattern (always), scores (if kept) and z (R, C). */
+static void attention(Gpt2Trace *tr, size_t l, const float *qkv, float *z, size_t t0, size_t R) {
+    const size_t NH = (size_t)tr->cfg.n_head, C = (size_t)tr->cfg.n_embd, HS = C / NH;
+    const size_t T = (size_t)tr->max_pos, P = gpt2_tri_row(T);
+    /* scaled dot-product attention: scores = q.k / sqrt(HS) (Vaswani et al. 2017, eq. 1) */
+    const float scale = (float)(1.0 / sqrt((double)HS));
+    const long items = (long)(R * NH);
+    /* one (query row, head) pair per item; interleaved so long and short rows of the
+     * causal triangle are spread over the threads */
+#pragma omp parallel for schedule(static, 1) if (items > 1)
+    for (long it = 0; it < items; it++) {
+        size_t r = (size_t)it / NH, h = (size_t)it % NH, t = t0 + r;
+        const float *q = qkv + r * 3 * C + h * HS;
+        const float *K = tr->k + ((l * NH + h) * T) * HS; /* (T, HS) keys of head h */
+        const float *Vv = tr->v + ((l * NH + h) * T) * HS;
+        float *p = tr->pattern + (l * NH + h) * P + gpt2_tri_row(t); /* row t: t+1 entries */
+        for (size_t j = 0; j <= t; j++) p[j] = kern_dot(q, K + j * HS, HS) * scale;
+        if (tr->attn_scores) memcpy(tr->attn_scores + (l * NH + h) * P + gpt2_tri_row(t), p, (t + 1) * sizeof *p);
+        /* keys j > t are masked: they are simply not part of the row, so the softmax runs
+         * over 0..t and the pattern's upper triangle is exactly zero by construction */
+        kern_softmax(p, t + 1);
+        float *zr = z + r * C + h * HS; /* head h's slice of the concatenated output */
+        memset(zr, 0, HS * sizeof *zr);
+        for (size_t j = 0; j <= t; j++) kern_axpy(zr, p[j], Vv + j * HS, HS);
+    }
+}
+
+/* Forward of positions t0..t0+R-1 (tokens already in tr->ids). want_logits: compute the
+ * logits of the last row even when the trace does not keep all of them. */
+static void forward_chunk(const Gpt2Model *m, Gpt2Trace *tr, size_t t0, size_t R, int want_logits) {
+    const Gpt2Config *cfg = &m->config;
+    const Gpt2Weights *w = &m->w;
+    const size_t L = (size_t)cfg->n_layer, C = (size_t)cfg->n_embd, V = (size_t)cfg->vocab_size;
+    const size_t NH = (size_t)cfg->n_head, HS = C / NH, T = (size_t)tr->max_pos;
+    const float eps = cfg->ln_eps;
+
+    /* embeddings: resid_pre of block 0 = wte[token] + wpe[position] */
+    float *x = slot(tr->resid, tr->s_x, 0, T, C, t0);
+    for (size_t r = 0; r < R; r++) {
+        const float *te = w->wte + (size_t)tr->ids[t0 + r] * C, *pe = w->wpe + (t0 + r) * C;
+        kern_add(x + r * C, te, pe, C);
+        if (tr->embed) {
+            memcpy(tr->embed + (t0 + r) * C, te, C * sizeof(float));
+            memcpy(tr->pos_embed + (t0 + r) * C, pe, C * sizeof(float));
+        }
+    }
+
+    for (size_t l = 0; l < L; l++) {
+        const Gpt2LayerWeights *lw = &w->layers[l];
+        /* without the RESID capture the stream lives in s_x and is updated in place:
+         * resid_post overwrites resid_pre, which is no longer needed by then */
+        float *xin = slot(tr->resid, tr->s_x, l, T, C, t0);
+        float *xout = slot(tr->resid, tr->s_x, l + 1, T, C, t0);
+
+        /* --- attention sub-block: resid_mid = resid_pre + c_proj(attn(ln_1(resid_pre))) --- */
+        float *ln1 = slot(tr->ln1, tr->s_ln, l, T, C, t0);
+        kern_layernorm(ln1, xin, lw->ln1_w, lw->ln1_b, eps, R, C);
+        float *qkv = tr->s_qkv; /* (R, 3C): q | k | v, each C wide, head h at h*HS */
+        kern_matmul(qkv, ln1, lw->qkv_w, lw->qkv_b, R, C, 3 * C);
+        /* split into heads: the cache is (NH, T, HS) per layer so that decode reads one
+         * head's keys as one contiguous run */
+        for (size_t r = 0; r < R; r++) {
+            const float *row = qkv + r * 3 * C;
+            for (size_t h = 0; h < NH; h++) {
+                size_t dst = ((l * NH + h) * T + t0 + r) * HS;
+                memcpy(tr->k + dst, row + C + h * HS, HS * sizeof(float));
+                memcpy(tr->v + dst, row + 2 * C + h * HS, HS * sizeof(float));
+                if (tr->q) memcpy(tr->q + dst, row + h * HS, HS * sizeof(float));
+            }
+        }
+        float *z = slot(tr->z, tr->s_z, l, T, C, t0);
+        attention(tr, l, qkv, z, t0, R);
+        float *attn_out = slot(tr->attn_out, tr->s_proj, l, T, C, t0);
+        kern_matmul(attn_out, z, lw->attn_proj_w, lw->attn_proj_b, R, C, C);
+        float *mid = slot(tr->resid_mid, tr->s_mid, l, T, C, t0);
+        kern_add(mid, xin, attn_out, R * C);
+
+        /* --- MLP sub-block: resid_post = resid_mid + c_proj(gelu(c_fc(ln_2(resid_mid)))) --- */
+        float *ln2 = slot(tr->ln2, tr->s_ln, l, T, C, t0);
+        kern_layernorm(ln2, mid, lw->ln2_w, lw->ln2_b, eps, R, C);
+        float *pre = slot(tr->mlp_pre, tr->s_fc, l, T, 4 * C, t0);
+        kern_matmul(pre, ln2, lw->fc_w, lw->fc_b, R, C, 4 * C);
+        float *post = slot(tr->mlp_post, tr->s_gelu, l, T, 4 * C, t0);
+        kern_gelu(post, pre, R * 4 * C);
+        float *mlp_out = slot(tr->mlp_out, tr->s_proj, l, T, C, t0);
+        kern_matmul(mlp_out, post, lw->fc_proj_w, lw->fc_proj_b, R, 4 * C, C);
+        kern_add(xout, mid, mlp_out, R * C);
+    }
+
+    /* --- final LayerNorm and unembedding: logits = ln_f(x) @ wte^T --- */
+    const float *xf = slot(tr->resid, tr->s_x, L, T, C, t0);
+    float *lnf = tr->ln_final ? tr->ln_final + t0 * C : tr->s_ln;
+    if (tr->capture & GPT2_CAP_LOGITS) {
+        kern_layernorm(lnf, xf, w->lnf_w, w->lnf_b, eps, R, C);
+        kern_matmul_wt(tr->logits + t0 * V, lnf, w->lm_head, R, C, V);
+        return;
+    }
+    /* Only the newest row's logits are kept: the other rows of a prompt would cost a
+     * (R, V) product (as much as the rest of the model at T=256) for nothing. */
+    if (tr->ln_final) kern_layernorm(lnf, xf, w->lnf_w, w->lnf_b, eps, R, C);
+    if (!want_logits) return;
+    const float *last = xf + (R - 1) * C;
+    float *lnl = lnf + (R - 1) * C;
+    if (!tr->ln_final) kern_layernorm(lnl, last, w->lnf_w, w->lnf_b, eps, 1, C);
+    kern_matmul_wt(tr->logits, lnl, w->lm_head, 1, C, V);
+    tr->logits_pos = (int)(t0 + R - 1);
+}
+
+static int check_inputs(const Gpt2Model *m, const Gpt2Trace *tr, size_t start, const int *ids, size_t n,
+                        ErrorMsg *err) {
+    const Gpt2Config *a = &m->config, *b = &tr->cfg;
+    if (!tr->mem) return error_set(err, "forward: the trace is not initialised (gpt2_trace_init)");
+    if (!m->w.wte || !m->w.layers) return error_set(err, "forward: the model has no weights loaded");
+    if (a->n_layer != b->n_layer || a->n_head != b->n_head || a->n_embd != b->n_embd ||
+        a->vocab_size != b->vocab_size || a->n_positions != b->n_positions)
+        return error_set(err, "forward: the trace was sized for another model (L=%d C=%d, model L=%d C=%d)",
+                         b->n_layer, b->n_embd, a->n_layer, a->n_embd);
+    if (n == 0) return error_set(err, "forward: the prompt is empty (need at least one token)");
+    size_t total = start + n;
+    if (total > (size_t)a->n_positions)
+        return error_set(err, "prompt of %zu tokens exceeds the model's context of %d", total, a->n_positions);
+    if (total > (size_t)tr->max_pos)
+        return error_set(err, "prompt of %zu tokens exceeds the trace's capacity of %d positions", total,
+                         tr->max_pos);
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] < 0 || ids[i] >= a->vocab_size)
+            return error_set(err, "forward: token id %d at position %zu is outside the vocabulary 0..%d", ids[i],
+                             start + i, a->vocab_size - 1);
+    return 0;
+}
+
+int gpt2_extend(const Gpt2Model *m, Gpt2Trace *tr, const int *ids, size_t n, ErrorMsg *err) {
+    size_t start = tr->mem ? (size_t)tr->n_pos : 0;
+    if (check_inputs(m, tr, start, ids, n, err)) return -1;
+    memcpy(tr->ids + start, ids, n * sizeof *ids);
+    size_t chunk = (size_t)tr->chunk;
+    for (size_t done = 0; done < n; done += chunk) {
+        size_t R = n - done < chunk ? n - done : chunk;
+        forward_chunk(m, tr, start + done, R, done + R == n);
+    }
+    tr->n_pos = (int)(start + n);
+    return 0;
+}
+
+int gpt2_prefill(const Gpt2Model *m, Gpt2Trace *tr, const int *ids, size_t n, ErrorMsg *err) {
+    if (check_inputs(m, tr, 0, ids, n, err)) {
+        if (tr->mem) gpt2_trace_truncate(tr, 0);
+        return -1;
+    }
+    gpt2_trace_truncate(tr, 0);
+    return gpt2_extend(m, tr, ids, n, err);
+}
+
+int gpt2_step(const Gpt2Model *m, Gpt2Trace *tr, int id, ErrorMsg *err) {
+    return gpt2_extend(m, tr, &id, 1, err);
+}

@@ -1,0 +1,303 @@
+/* gpt2_trace.c — allocation, truncation and name lookup of the per-position activation
+ * store (see gpt2_trace.h for the layout and the names). The numbers inside are written
+ * by gpt2_forward.c; nothing here does model math. */
+#include "gpt2_trace.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* ---- carving one allocation ---------------------------------------------------------
+ * Every buffer is carved from one mmap'd block at 64-byte (cache line) alignment. The
+ * same walk runs twice: once with base == NULL to measure, once to hand out pointers. */
+typedef struct Carve {
+    char *base;  /* NULL while measuring */
+    size_t off;  /* bytes used so far */
+} Carve;
+
+static void *carve_bytes(Carve *c, size_t bytes) {
+    size_t off = c->off;
+    c->off += (bytes + 63) & ~(size_t)63;
+    return c->base ? c->base + off : NULL;
+}
+
+static float *carve(Carve *c, size_t nfloats) { return carve_bytes(c, nfloats * sizeof(float)); }
+
+/* Hands out every buffer of tr (sized from tr->cfg, max_pos, capture, chunk); returns the bytes. */
+static size_t trace_plan(Gpt2Trace *tr, char *base) {
+    Carve c = {base, 0};
+    const size_t L = (size_t)tr->cfg.n_layer, C = (size_t)tr->cfg.n_embd;
+    const size_t V = (size_t)tr->cfg.vocab_size, T = (size_t)tr->max_pos;
+    const size_t P = gpt2_tri_row(T); /* T(T+1)/2 */
+    const size_t NH = (size_t)tr->cfg.n_head, R = (size_t)tr->chunk;
+    const unsigned cap = tr->capture;
+    /* `carve` returns NULL while measuring, so the optional pointers stay NULL then */
+#define OPT(bit, n) ((cap & (bit)) ? carve(&c, (n)) : NULL)
+    tr->ids = carve_bytes(&c, T * sizeof(int));
+    tr->k = carve(&c, L * T * C);
+    tr->v = carve(&c, L * T * C);
+    tr->pattern = carve(&c, L * NH * P);
+    tr->embed = OPT(GPT2_CAP_EMBED, T * C);
+    tr->pos_embed = OPT(GPT2_CAP_EMBED, T * C);
+    tr->resid = OPT(GPT2_CAP_RESID, (L + 1) * T * C);
+    tr->resid_mid = OPT(GPT2_CAP_RESID_MID, L * T * C);
+    tr->ln1 = OPT(GPT2_CAP_LN, L * T * C);
+    tr->ln2 = OPT(GPT2_CAP_LN, L * T * C);
+    tr->ln_final = OPT(GPT2_CAP_LN, T * C);
+    tr->q = OPT(GPT2_CAP_Q, L * T * C);
+    tr->attn_scores = OPT(GPT2_CAP_SCORES, L * NH * P);
+    tr->z = OPT(GPT2_CAP_Z, L * T * C);
+    tr->attn_out = OPT(GPT2_CAP_ATTN_OUT, L * T * C);
+    tr->mlp_out = OPT(GPT2_CAP_MLP_OUT, L * T * C);
+    tr->mlp_pre = OPT(GPT2_CAP_MLP, L * T * 4 * C);
+    tr->mlp_post = OPT(GPT2_CAP_MLP, L * T * 4 * C);
+    tr->logits = carve(&c, ((cap & GPT2_CAP_LOGITS) ? T : 1) * V);
+#undef OPT
+    tr->s_x = carve(&c, R * C);
+    tr->s_mid = carve(&c, R * C);
+    tr->s_ln = carve(&c, R * C);
+    tr->s_qkv = carve(&c, R * 3 * C);
+    tr->s_z = carve(&c, R * C);
+    tr->s_proj = carve(&c, R * C);
+    tr->s_fc = carve(&c, R * 4 * C);
+    tr->s_gelu = carve(&c, R * 4 * C);
+    return c.off;
+}
+
+static int config_ok(const Gpt2Config *cfg) {
+    return cfg->n_layer > 0 && cfg->n_head > 0 && cfg->n_embd > 0 && cfg->n_positions > 0 &&
+           cfg->vocab_size > 0 && cfg->n_embd % cfg->n_head == 0;
+}
+
+size_t gpt2_trace_bytes(const Gpt2Config *cfg, int max_pos, unsigned capture) {
+    Gpt2Trace t;
+    memset(&t, 0, sizeof t);
+    t.cfg = *cfg;
+    t.max_pos = max_pos;
+    t.capture = capture & GPT2_CAP_ALL;
+    t.chunk = max_pos < GPT2_TRACE_CHUNK ? max_pos : GPT2_TRACE_CHUNK;
+    return trace_plan(&t, NULL);
+}
+
+int gpt2_trace_init(Gpt2Trace *tr, const Gpt2Config *cfg, int max_pos, unsigned capture, ErrorMsg *err) {
+    memset(tr, 0, sizeof *tr);
+    if (!config_ok(cfg))
+        return error_set(err, "trace: invalid model config (L=%d NH=%d C=%d)", cfg->n_layer,
+                         cfg->n_head, cfg->n_embd);
+    if (max_pos < 1 || max_pos > cfg->n_positions)
+        return error_set(err, "trace: context of %d positions is outside 1..%d (the model's context)",
+                         max_pos, cfg->n_positions);
+    tr->cfg = *cfg;
+    tr->max_pos = max_pos;
+    tr->capture = capture & GPT2_CAP_ALL;
+    tr->chunk = max_pos < GPT2_TRACE_CHUNK ? max_pos : GPT2_TRACE_CHUNK;
+    size_t bytes = trace_plan(tr, NULL);
+    /* Anonymous mmap: zero-filled and lazily committed, so a 1024-position trace costs
+     * RAM only for the positions actually computed. Huge pages cut TLB misses when
+     * decode streams through the KV cache. */
+    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) {
+        Gpt2Config keep = *cfg;
+        memset(tr, 0, sizeof *tr);
+        return error_set(err, "trace: out of memory reserving %.1f MB for %d positions of a %d-layer model",
+                         (double)bytes / 1e6, max_pos, keep.n_layer);
+    }
+#ifdef MADV_HUGEPAGE
+    (void)madvise(mem, bytes, MADV_HUGEPAGE); /* advisory: failure only costs speed */
+#endif
+    tr->mem = mem;
+    tr->mem_bytes = bytes;
+    trace_plan(tr, mem);
+    tr->n_pos = 0;
+    tr->logits_pos = -1;
+    return 0;
+}
+
+void gpt2_trace_free(Gpt2Trace *tr) {
+    if (!tr) return;
+    if (tr->mem) munmap(tr->mem, tr->mem_bytes);
+    memset(tr, 0, sizeof *tr);
+}
+
+void gpt2_trace_truncate(Gpt2Trace *tr, int n_pos) {
+    if (n_pos < 0) n_pos = 0;
+    if (n_pos >= tr->n_pos) return;
+    tr->n_pos = n_pos;
+    /* without per-position logits the newest row belonged to a forgotten position */
+    if (!(tr->capture & GPT2_CAP_LOGITS) && tr->logits_pos >= n_pos) tr->logits_pos = -1;
+}
+
+const float *gpt2_trace_logits(const Gpt2Trace *tr, int pos) {
+    if (!tr->mem || pos < 0 || pos >= tr->n_pos) return NULL;
+    if (tr->capture & GPT2_CAP_LOGITS) return tr->logits + (size_t)pos * (size_t)tr->cfg.vocab_size;
+    return pos == tr->logits_pos ? tr->logits : NULL;
+}
+
+/* ---- names --------------------------------------------------------------------------- */
+
+/* Per-layer activations, in forward order. */
+typedef enum {
+    K_RESID_PRE, K_LN1, K_Q, K_K, K_V, K_SCORES, K_PATTERN, K_Z, K_ATTN_OUT, K_RESID_MID,
+    K_LN2, K_MLP_PRE, K_MLP_POST, K_MLP_OUT, K_RESID_POST, K_COUNT
+} LayerKind;
+
+static const char *const layer_names[K_COUNT] = {
+    "hook_resid_pre", "ln1.hook_normalized", "attn.hook_q", "attn.hook_k", "attn.hook_v",
+    "attn.hook_attn_scores", "attn.hook_pattern", "attn.hook_z", "hook_attn_out",
+    "hook_resid_mid", "ln2.hook_normalized", "mlp.hook_pre", "mlp.hook_post",
+    "hook_mlp_out", "hook_resid_post",
+};
+
+/* 1 when `s` is `canon` or `canon` with the "hook_" of its last component removed. */
+static int name_matches(const char *s, const char *canon) {
+    if (strcmp(s, canon) == 0) return 1;
+    const char *h = strstr(canon, "hook_");
+    if (!h) return 0;
+    size_t pre = (size_t)(h - canon);
+    return strncmp(s, canon, pre) == 0 && strcmp(s + pre, h + 5) == 0;
+}
+
+static void view_2d(Gpt2TraceView *v, const float *data, size_t rows, size_t cols) {
+    memset(v, 0, sizeof *v);
+    v->data = data;
+    v->ndim = 2;
+    v->shape[0] = rows;
+    v->shape[1] = cols;
+    v->stride[0] = cols;
+    v->stride[1] = 1;
+}
+
+/* (NH, T, HS) slice of an (L, NH, max_pos, HS) buffer */
+static void view_heads(Gpt2TraceView *v, const Gpt2Trace *tr, const float *layer_base) {
+    size_t NH = (size_t)tr->cfg.n_head, HS = (size_t)(tr->cfg.n_embd / tr->cfg.n_head);
+    memset(v, 0, sizeof *v);
+    v->data = layer_base;
+    v->ndim = 3;
+    v->shape[0] = NH;
+    v->shape[1] = (size_t)tr->n_pos;
+    v->shape[2] = HS;
+    v->stride[0] = (size_t)tr->max_pos * HS;
+    v->stride[1] = HS;
+    v->stride[2] = 1;
+}
+
+static void view_tri(Gpt2TraceView *v, const Gpt2Trace *tr, const float *layer_base, float fill) {
+    memset(v, 0, sizeof *v);
+    v->data = layer_base;
+    v->ndim = 3;
+    v->shape[0] = (size_t)tr->cfg.n_head;
+    v->shape[1] = v->shape[2] = (size_t)tr->n_pos;
+    v->stride[0] = gpt2_tri_row((size_t)tr->max_pos);
+    v->tri = 1;
+    v->fill = fill;
+}
+
+static int not_captured(ErrorMsg *err, const char *name, const char *bit) {
+    return error_set(err, "trace: %s was not captured (capture mask lacks GPT2_CAP_%s)", name, bit);
+}
+
+static int find_layer(const Gpt2Trace *tr, const char *full, int layer, LayerKind kind,
+                      Gpt2TraceView *v, ErrorMsg *err) {
+    const size_t T = (size_t)tr->max_pos, C = (size_t)tr->cfg.n_embd, n = (size_t)tr->n_pos;
+    const size_t l = (size_t)layer, NH = (size_t)tr->cfg.n_head, P = gpt2_tri_row(T);
+    const float *p = NULL;
+    size_t cols = C;
+    const char *bit = NULL;
+    switch (kind) {
+    case K_RESID_PRE: p = tr->resid ? tr->resid + l * T * C : NULL; bit = "RESID"; break;
+    case K_RESID_POST: p = tr->resid ? tr->resid + (l + 1) * T * C : NULL; bit = "RESID"; break;
+    case K_RESID_MID: p = tr->resid_mid ? tr->resid_mid + l * T * C : NULL; bit = "RESID_MID"; break;
+    case K_LN1: p = tr->ln1 ? tr->ln1 + l * T * C : NULL; bit = "LN"; break;
+    case K_LN2: p = tr->ln2 ? tr->ln2 + l * T * C : NULL; bit = "LN"; break;
+    case K_Z: p = tr->z ? tr->z + l * T * C : NULL; bit = "Z"; break;
+    case K_ATTN_OUT: p = tr->attn_out ? tr->attn_out + l * T * C : NULL; bit = "ATTN_OUT"; break;
+    case K_MLP_OUT: p = tr->mlp_out ? tr->mlp_out + l * T * C : NULL; bit = "MLP_OUT"; break;
+    case K_MLP_PRE: p = tr->mlp_pre ? tr->mlp_pre + l * T * 4 * C : NULL; cols = 4 * C; bit = "MLP"; break;
+    case K_MLP_POST: p = tr->mlp_post ? tr->mlp_post + l * T * 4 * C : NULL; cols = 4 * C; bit = "MLP"; break;
+    case K_Q:
+        if (!tr->q) return not_captured(err, full, "Q");
+        view_heads(v, tr, tr->q + l * T * C);
+        return 0;
+    case K_K: view_heads(v, tr, tr->k + l * T * C); return 0;
+    case K_V: view_heads(v, tr, tr->v + l * T * C); return 0;
+    case K_PATTERN: view_tri(v, tr, tr->pattern + l * NH * P, 0.0f); return 0;
+    case K_SCORES:
+        if (!tr->attn_scores) return not_captured(err, full, "SCORES");
+        view_tri(v, tr, tr->attn_scores + l * NH * P, -INFINITY);
+        return 0;
+    case K_COUNT: break;
+    }
+    if (!p) return not_captured(err, full, bit ? bit : "?");
+    view_2d(v, p, n, cols);
+    return 0;
+}
+
+int gpt2_trace_find(const Gpt2Trace *tr, const char *name, Gpt2TraceView *view, ErrorMsg *err) {
+    if (!tr->mem) return error_set(err, "trace: %s: the trace is not initialised", name);
+    const size_t C = (size_t)tr->cfg.n_embd, n = (size_t)tr->n_pos;
+    if (strncmp(name, "blocks.", 7) == 0) {
+        const char *s = name + 7;
+        char *end = NULL;
+        long layer = strtol(s, &end, 10);
+        if (end == s || *end != '.')
+            return error_set(err, "trace: %s: expected blocks.<layer>.<hook>", name);
+        if (layer < 0 || layer >= tr->cfg.n_layer)
+            return error_set(err, "trace: %s: layer %ld out of range 0..%d", name, layer, tr->cfg.n_layer - 1);
+        for (int k = 0; k < K_COUNT; k++)
+            if (name_matches(end + 1, layer_names[k]))
+                return find_layer(tr, name, (int)layer, (LayerKind)k, view, err);
+        return error_set(err, "trace: %s: unknown activation '%s'", name, end + 1);
+    }
+    if (name_matches(name, "hook_embed") || name_matches(name, "hook_pos_embed")) {
+        if (!tr->embed) return not_captured(err, name, "EMBED");
+        view_2d(view, strstr(name, "pos") ? tr->pos_embed : tr->embed, n, C);
+        return 0;
+    }
+    if (name_matches(name, "ln_final.hook_normalized")) {
+        if (!tr->ln_final) return not_captured(err, name, "LN");
+        view_2d(view, tr->ln_final, n, C);
+        return 0;
+    }
+    if (strcmp(name, "logits") == 0) {
+        size_t V = (size_t)tr->cfg.vocab_size;
+        if (tr->capture & GPT2_CAP_LOGITS) {
+            view_2d(view, tr->logits, n, V);
+        } else {
+            if (tr->logits_pos < 0) return error_set(err, "trace: logits: no position computed yet");
+            view_2d(view, tr->logits, 1, V);
+        }
+        return 0;
+    }
+    return error_set(err, "trace: unknown activation name '%s'", name);
+}
+
+int gpt2_trace_name(const Gpt2Trace *tr, size_t idx, char *buf, size_t bufsize) {
+    size_t L = (size_t)tr->cfg.n_layer;
+    if (idx < 2) {
+        snprintf(buf, bufsize, "%s", idx == 0 ? "hook_embed" : "hook_pos_embed");
+        return 0;
+    }
+    idx -= 2;
+    if (idx < L * K_COUNT) {
+        snprintf(buf, bufsize, "blocks.%zu.%s", idx / K_COUNT, layer_names[idx % K_COUNT]);
+        return 0;
+    }
+    idx -= L * K_COUNT;
+    if (idx < 2) {
+        snprintf(buf, bufsize, "%s", idx == 0 ? "ln_final.hook_normalized" : "logits");
+        return 0;
+    }
+    return -1;
+}
+
+void gpt2_trace_copy_pattern(const Gpt2Trace *tr, int layer, int head, float *dst) {
+    const size_t n = (size_t)tr->n_pos, NH = (size_t)tr->cfg.n_head;
+    const float *base = tr->pattern + ((size_t)layer * NH + (size_t)head) * gpt2_tri_row((size_t)tr->max_pos);
+    for (size_t t = 0; t < n; t++) {
+        memcpy(dst + t * n, base + gpt2_tri_row(t), (t + 1) * sizeof *dst);
+        /* the causal mask: query t never sees keys after t — explicit zeros */
+        for (size_t s = t + 1; s < n; s++) dst[t * n + s] = 0.0f;
+    }
+}

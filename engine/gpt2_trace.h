@@ -1,0 +1,178 @@
+/* gpt2_trace.h — every activation of a GPT-2 forward pass, kept per position so the
+ * viewer can show any of them and step back in time for free. Caller-owned; written
+ * only by gpt2_forward.c, read by the viewer, the dump command and the logit lens.
+ * This is also the run state: the KV cache (hook_k, hook_v) and the forward's scratch
+ * live here, so the forward pass itself never allocates.
+ * Not the math (gpt2_forward.c) and not the weights (gpt2_model.h).
+ *
+ * USAGE
+ *     Gpt2Trace tr = {0};
+ *     if (gpt2_trace_init(&tr, &model.config, 1024, GPT2_CAP_DEFAULT, &err)) fail(err.text);
+ *     gpt2_prefill(&model, &tr, ids, n, &err);          // positions 0..n-1
+ *     gpt2_step(&model, &tr, next_id, &err);            // position n (uses the KV cache)
+ *     gpt2_trace_truncate(&tr, 3);                      // step back: positions 0..2 stay valid
+ *     Gpt2TraceView v;
+ *     gpt2_trace_find(&tr, "blocks.3.attn.hook_pattern", &v, &err);
+ *     float p = gpt2_view_at(&v, head, query_pos, key_pos);
+ *     gpt2_trace_free(&tr);
+ *
+ * NAMES — TransformerLens hook names, the one scheme used by the trace, dump and viewer.
+ * i = layer 0..L-1; T = tr->n_pos (positions computed so far). Shapes as returned by
+ * gpt2_trace_find:
+ *     hook_embed                      (T, C)     wte[token]                     [EMBED]
+ *     hook_pos_embed                  (T, C)     wpe[pos]                       [EMBED]
+ *     blocks.{i}.hook_resid_pre       (T, C)     input of block i               [RESID]
+ *     blocks.{i}.ln1.hook_normalized  (T, C)     ln_1 output                    [LN]
+ *     blocks.{i}.attn.hook_q          (NH, T, HS)                               [Q]
+ *     blocks.{i}.attn.hook_k          (NH, T, HS)  always (the KV cache)
+ *     blocks.{i}.attn.hook_v          (NH, T, HS)  always (the KV cache)
+ *     blocks.{i}.attn.hook_attn_scores (NH, T, T) q.k/sqrt(HS), -inf above diag [SCORES]
+ *     blocks.{i}.attn.hook_pattern    (NH, T, T) softmax rows, 0 above diag      always
+ *     blocks.{i}.attn.hook_z          (T, C)     heads concatenated (z[t, h*HS+d]) [Z]
+ *     blocks.{i}.hook_attn_out        (T, C)     z @ c_proj + b                 [ATTN_OUT]
+ *     blocks.{i}.hook_resid_mid       (T, C)     resid_pre + attn_out           [RESID_MID]
+ *     blocks.{i}.ln2.hook_normalized  (T, C)                                    [LN]
+ *     blocks.{i}.mlp.hook_pre         (T, 4C)    ln2 @ c_fc + b                 [MLP]
+ *     blocks.{i}.mlp.hook_post        (T, 4C)    gelu(mlp.hook_pre)             [MLP]
+ *     blocks.{i}.hook_mlp_out         (T, C)                                    [MLP_OUT]
+ *     blocks.{i}.hook_resid_post      (T, C)     resid_mid + mlp_out            [RESID]
+ *     ln_final.hook_normalized        (T, C)                                    [LN]
+ *     logits                          (T, V)     all positions with [LOGITS];
+ *                                     (1, V) = the newest position only, otherwise
+ * As a convenience the lookup also accepts the names without the "hook_" prefix of the
+ * last component ("blocks.3.attn.pattern", "blocks.0.resid_post", "embed").
+ * gpt2_trace_name() enumerates the canonical names.
+ *
+ * MEMORY (float32). Attention patterns are kept for every layer, head and position
+ * as PACKED LOWER TRIANGLES: row t of a (T,T) pattern holds t+1 floats at offset
+ * t(t+1)/2; the entries above the diagonal are not stored and read as exactly 0
+ * (scores: -inf) through gpt2_view_at / gpt2_trace_copy_square. This halves the cost
+ * of the full square. For GPT-2 124M (L=12 NH=12 C=768 V=50257) at max_pos=1024:
+ *     always:   patterns 12*12*1024*1025/2*4 B = 302 MB; K+V cache 75.5 MB
+ *     DEFAULT adds  LOGITS (1024*50257*4 B) = 206 MB, RESID (13 streams) = 40.9 MB
+ *               -> about 625 MB in total (use a smaller max_pos to pay less:
+ *                  patterns grow with max_pos^2, everything else linearly)
+ *     optional: SCORES 302 MB; MLP (pre+post) 302 MB; Q, Z, ATTN_OUT, MLP_OUT,
+ *               RESID_MID 37.7 MB each; LN 78.6 MB; EMBED 6.3 MB -> ALL ~1.5 GB.
+ * The block is reserved with mmap, so pages of positions never reached cost no RAM.
+ * gpt2_trace_bytes() gives the exact figure for any model and mask. */
+#ifndef GPT2_TRACE_H
+#define GPT2_TRACE_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "gpt2_model.h"
+
+/* Capture mask: which optional activations are kept for every position. */
+enum {
+    GPT2_CAP_EMBED = 1u << 0,     /* hook_embed, hook_pos_embed */
+    GPT2_CAP_RESID = 1u << 1,     /* hook_resid_pre / hook_resid_post (the logit lens needs these) */
+    GPT2_CAP_LN = 1u << 2,        /* ln1, ln2, ln_final normalized outputs */
+    GPT2_CAP_Q = 1u << 3,         /* attn.hook_q */
+    GPT2_CAP_SCORES = 1u << 4,    /* attn.hook_attn_scores (pre-softmax, packed like patterns) */
+    GPT2_CAP_Z = 1u << 5,         /* attn.hook_z */
+    GPT2_CAP_ATTN_OUT = 1u << 6,  /* hook_attn_out */
+    GPT2_CAP_RESID_MID = 1u << 7, /* hook_resid_mid */
+    GPT2_CAP_MLP = 1u << 8,       /* mlp.hook_pre and mlp.hook_post (4C wide) */
+    GPT2_CAP_MLP_OUT = 1u << 9,   /* hook_mlp_out */
+    GPT2_CAP_LOGITS = 1u << 10,   /* logits at every position (else only the newest) */
+    GPT2_CAP_ALL = (1u << 11) - 1,
+    /* what the viewer needs to step back and branch without recomputing: the next-token
+     * distribution at every position and the residual streams for the logit lens */
+    GPT2_CAP_DEFAULT = GPT2_CAP_RESID | GPT2_CAP_LOGITS,
+};
+
+/* Rows the forward pass processes at once during prefill (bounds the scratch size). */
+#define GPT2_TRACE_CHUNK 256
+
+typedef struct Gpt2Trace {
+    Gpt2Config cfg;     /* copy of the blueprint it was sized for */
+    int max_pos;        /* positions allocated, <= cfg.n_positions */
+    unsigned capture;   /* GPT2_CAP_* bits kept */
+    int n_pos;          /* positions computed and valid: rows [0, n_pos) of everything */
+    int *ids;           /* (max_pos) token at each position */
+    int logits_pos;     /* position whose logits are readable when LOGITS is off (-1: none) */
+
+    /* Always kept. P = max_pos*(max_pos+1)/2 (packed lower triangle, row t at t(t+1)/2). */
+    float *k, *v;       /* (L, NH, max_pos, HS) the KV cache: decode reads each head's keys contiguously */
+    float *pattern;     /* (L, NH, P) post-softmax attention */
+
+    /* Optional: NULL unless the bit is in `capture`. Row t of each is position t. */
+    float *embed, *pos_embed;    /* (max_pos, C) */
+    float *resid;                /* (L+1, max_pos, C): [0] = resid_pre of block 0, [i+1] = resid_post of block i */
+    float *resid_mid;            /* (L, max_pos, C) */
+    float *ln1, *ln2;            /* (L, max_pos, C) */
+    float *ln_final;             /* (max_pos, C) */
+    float *q;                    /* (L, NH, max_pos, HS) */
+    float *attn_scores;          /* (L, NH, P) */
+    float *z;                    /* (L, max_pos, C) */
+    float *attn_out, *mlp_out;   /* (L, max_pos, C) */
+    float *mlp_pre, *mlp_post;   /* (L, max_pos, 4C) */
+    float *logits;               /* (max_pos, V) with LOGITS, else (1, V): the newest position */
+
+    /* Scratch of the forward pass for up to `chunk` rows (private). */
+    int chunk;
+    float *s_x, *s_mid, *s_ln, *s_qkv, *s_z, *s_proj, *s_fc, *s_gelu; /* (chunk, C|3C|4C) */
+
+    /* storage (private): one allocation holds everything above */
+    void *mem;
+    size_t mem_bytes;
+} Gpt2Trace;
+
+/* A read-only view of one named activation, valid until the next forward call,
+ * truncate or free. Element (i, j, k) of a plain tensor is
+ * data[i*stride[0] + j*stride[1] + k*stride[2]]. When `tri` is set the last two dims
+ * are a causal (T, T) matrix stored as packed rows: (i, j, k) with k <= j is at
+ * data[i*stride[0] + j*(j+1)/2 + k]; k > j is not stored and reads as `fill`. */
+typedef struct Gpt2TraceView {
+    const float *data;
+    int ndim;           /* 2 or 3 */
+    size_t shape[3];
+    size_t stride[3];   /* in floats */
+    int tri;            /* 1: packed causal rows (patterns, scores) */
+    float fill;         /* value above the diagonal: 0 (pattern) or -INFINITY (scores) */
+} Gpt2TraceView;
+
+/* Bytes gpt2_trace_init would allocate for this model, context and mask. */
+size_t gpt2_trace_bytes(const Gpt2Config *cfg, int max_pos, unsigned capture);
+
+/* Allocates a trace for up to max_pos positions (1..cfg->n_positions) keeping what
+ * `capture` asks for (plus patterns and the KV cache). Large blocks are requested as
+ * transparent huge pages. Returns -1 (tr zeroed, err set) when out of memory or the
+ * arguments are invalid. */
+int gpt2_trace_init(Gpt2Trace *tr, const Gpt2Config *cfg, int max_pos, unsigned capture, ErrorMsg *err);
+
+/* Releases everything; safe on a zeroed or half-built trace; leaves it zeroed. */
+void gpt2_trace_free(Gpt2Trace *tr);
+
+/* Step back / branch: forget positions >= n_pos (n_pos <= tr->n_pos). Costs nothing:
+ * rows [0, n_pos) of every tensor stay valid, the next gpt2_step writes position n_pos. */
+void gpt2_trace_truncate(Gpt2Trace *tr, int n_pos);
+
+/* Logits (V floats) predicting the token after position `pos`, or NULL when not kept
+ * (pos >= n_pos, or LOGITS is off and pos is not the newest computed position). */
+const float *gpt2_trace_logits(const Gpt2Trace *tr, int pos);
+
+/* Looks an activation up by name (see NAMES). Returns 0 and fills *view, or -1 with
+ * err naming the problem: unknown name, layer out of range, or not captured. */
+int gpt2_trace_find(const Gpt2Trace *tr, const char *name, Gpt2TraceView *view, ErrorMsg *err);
+
+/* Writes the idx-th canonical name into buf (hook_embed first, logits last) and returns
+ * 0, or -1 when idx is past the end. Lists every name, captured or not. */
+int gpt2_trace_name(const Gpt2Trace *tr, size_t idx, char *buf, size_t bufsize);
+
+/* Attention of one head as a full (n_pos, n_pos) row-major square with explicit zeros
+ * above the diagonal (for dumps and heatmaps). dst holds n_pos*n_pos floats. */
+void gpt2_trace_copy_pattern(const Gpt2Trace *tr, int layer, int head, float *dst);
+
+/* Element (i, j, k) of a view; for a 2-D (rows, cols) view use (row, col, 0). */
+static inline float gpt2_view_at(const Gpt2TraceView *v, size_t i, size_t j, size_t k) {
+    if (v->tri) return k > j ? v->fill : v->data[i * v->stride[0] + j * (j + 1) / 2 + k];
+    return v->data[i * v->stride[0] + j * v->stride[1] + k * v->stride[2]];
+}
+
+/* Offset of row t in a packed causal matrix. */
+static inline size_t gpt2_tri_row(size_t t) { return t * (t + 1) / 2; }
+
+#endif

@@ -1,0 +1,374 @@
+/* safetensors.c — open, validate and index a .safetensors file (see safetensors.h for
+ * the format and the validation policy). Everything that can be wrong with the file is
+ * detected here, once, so readers of SafeTensor.data never need bounds checks.
+ * Not GPT-2 specific and not a writer. */
+#include "safetensors.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The data is read in place as little-endian numbers: a big-endian host would need a
+ * byte-swapping copy, which this loader does not do. Fail the build instead of
+ * silently reading garbage. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "safetensors.c assumes a little-endian host"
+#endif
+
+typedef struct DtypeInfo {
+    const char *name;
+    size_t size;
+} DtypeInfo;
+
+/* Indexed by SafeDtype; names exactly as the safetensors spec spells them. */
+static const DtypeInfo DTYPES[SAFE_DTYPE_COUNT] = {
+    [SAFE_F32] = {"F32", 4},         [SAFE_F16] = {"F16", 2},     [SAFE_BF16] = {"BF16", 2},
+    [SAFE_I32] = {"I32", 4},         [SAFE_I64] = {"I64", 8},     [SAFE_U8] = {"U8", 1},
+    [SAFE_F64] = {"F64", 8},         [SAFE_I8] = {"I8", 1},       [SAFE_I16] = {"I16", 2},
+    [SAFE_U16] = {"U16", 2},         [SAFE_U32] = {"U32", 4},     [SAFE_U64] = {"U64", 8},
+    [SAFE_BOOL] = {"BOOL", 1},       [SAFE_F8_E4M3] = {"F8_E4M3", 1},
+    [SAFE_F8_E5M2] = {"F8_E5M2", 1},
+};
+
+const char *safe_dtype_name(SafeDtype d) {
+    return (unsigned)d < SAFE_DTYPE_COUNT ? DTYPES[d].name : "?";
+}
+
+size_t safe_dtype_size(SafeDtype d) {
+    return (unsigned)d < SAFE_DTYPE_COUNT ? DTYPES[d].size : 0;
+}
+
+size_t safe_numel(const SafeTensor *t) {
+    size_t n = 1;
+    for (int i = 0; i < t->ndim; i++) n *= (size_t)t->shape[i];
+    return n;
+}
+
+const SafeTensor *safe_find(const SafeFile *f, const char *name) {
+    for (size_t i = 0; i < f->n_tensors; i++)
+        if (strcmp(f->tensors[i].name, name) == 0) return &f->tensors[i];
+    return NULL;
+}
+
+void safe_close(SafeFile *f) {
+    if (f->map) munmap(f->map, f->map_len);
+    free(f->tensors);
+    free(f->metadata_json);
+    memset(f, 0, sizeof *f);
+}
+
+/* JSON numbers are doubles: integers are exact up to 2^53 (9 PB), far beyond any
+ * file, so accept only integral values in [0, 2^53]. */
+static int json_to_size(const cJSON *j, size_t *out) {
+    if (!cJSON_IsNumber(j)) return -1;
+    double v = j->valuedouble;
+    if (!(v >= 0.0 && v <= 9007199254740992.0) || v != floor(v)) return -1;
+    if (v > (double)SIZE_MAX) return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+/* a * b into *out, or -1 if it would not fit in size_t. */
+static int mul_size(size_t a, size_t b, size_t *out) {
+    if (a != 0 && b > SIZE_MAX / a) return -1;
+    *out = a * b;
+    return 0;
+}
+
+/* Byte range of one tensor, for the overlap check (sorted by begin). */
+typedef struct Span {
+    size_t begin, end, index;
+} Span;
+
+static int span_cmp(const void *a, const void *b) {
+    const Span *x = a, *y = b;
+    if (x->begin != y->begin) return x->begin < y->begin ? -1 : 1;
+    return x->end < y->end ? -1 : x->end > y->end;
+}
+
+static int name_cmp(const void *a, const void *b) {
+    const SafeTensor *const *x = a, *const *y = b;
+    return strcmp((*x)->name, (*y)->name);
+}
+
+/* Fills t from one header entry {"dtype","shape","data_offsets"}; checks everything
+ * that concerns this tensor alone. Returns 0 or -1 with err set. */
+static int parse_entry(const SafeFile *f, const cJSON *e, size_t data_len, SafeTensor *t,
+                       size_t *begin, size_t *end, ErrorMsg *err) {
+    const char *path = f->path;
+    const char *name = e->string;
+    if (strlen(name) >= SAFE_MAX_NAME)
+        return error_set(err, "%s: tensor name '%.40s...' is longer than %d bytes", path, name,
+                         SAFE_MAX_NAME - 1);
+    memcpy(t->name, name, strlen(name) + 1);
+    if (!cJSON_IsObject(e))
+        return error_set(err, "%s: tensor '%s': header entry is not a JSON object", path, name);
+
+    const cJSON *dt = cJSON_GetObjectItemCaseSensitive(e, "dtype");
+    if (!cJSON_IsString(dt))
+        return error_set(err, "%s: tensor '%s': missing \"dtype\" string", path, name);
+    int found = 0;
+    for (int d = 0; d < SAFE_DTYPE_COUNT; d++)
+        if (strcmp(dt->valuestring, DTYPES[d].name) == 0) {
+            t->dtype = (SafeDtype)d;
+            found = 1;
+        }
+    if (!found)
+        return error_set(err, "%s: tensor '%s': unknown dtype '%.20s'", path, name, dt->valuestring);
+
+    const cJSON *shape = cJSON_GetObjectItemCaseSensitive(e, "shape");
+    if (!cJSON_IsArray(shape))
+        return error_set(err, "%s: tensor '%s': missing \"shape\" array", path, name);
+    int nd = cJSON_GetArraySize(shape);
+    if (nd > SAFE_MAX_DIMS)
+        return error_set(err, "%s: tensor '%s': %d dimensions, at most %d supported", path, name, nd,
+                         SAFE_MAX_DIMS);
+    t->ndim = nd;
+    size_t numel = 1;
+    int i = 0;
+    const cJSON *dim;
+    cJSON_ArrayForEach(dim, shape) {
+        size_t v;
+        if (json_to_size(dim, &v) != 0 || v > (size_t)INT64_MAX)
+            return error_set(err, "%s: tensor '%s': shape entry %d is not a non-negative integer",
+                             path, name, i);
+        t->shape[i++] = (int64_t)v;
+        if (mul_size(numel, v, &numel) != 0)
+            return error_set(err, "%s: tensor '%s': shape is too large (element count overflows)",
+                             path, name);
+    }
+    size_t nbytes;
+    if (mul_size(numel, DTYPES[t->dtype].size, &nbytes) != 0)
+        return error_set(err, "%s: tensor '%s': shape is too large (byte count overflows)", path,
+                         name);
+
+    const cJSON *off = cJSON_GetObjectItemCaseSensitive(e, "data_offsets");
+    if (!cJSON_IsArray(off) || cJSON_GetArraySize(off) != 2 ||
+        json_to_size(cJSON_GetArrayItem(off, 0), begin) != 0 ||
+        json_to_size(cJSON_GetArrayItem(off, 1), end) != 0)
+        return error_set(err, "%s: tensor '%s': \"data_offsets\" must be [begin, end] integers",
+                         path, name);
+    if (*end < *begin)
+        return error_set(err, "%s: tensor '%s': data_offsets [%zu, %zu] end before begin", path,
+                         name, *begin, *end);
+    if (*end > data_len)
+        return error_set(err,
+                         "%s: tensor '%s': data_offsets [%zu, %zu] out of range: the data "
+                         "section has %zu bytes (file truncated?)",
+                         path, name, *begin, *end, data_len);
+    if (*end - *begin != nbytes)
+        return error_set(err,
+                         "%s: tensor '%s': shape needs %zu elements x %zu bytes (%s) = %zu bytes "
+                         "but data_offsets [%zu, %zu] span %zu",
+                         path, name, numel, DTYPES[t->dtype].size, DTYPES[t->dtype].name, nbytes,
+                         *begin, *end, *end - *begin);
+    t->nbytes = nbytes;
+    return 0;
+}
+
+/* Everything after the file is mapped: header JSON -> tensor table. */
+static int parse_header(SafeFile *f, ErrorMsg *err) {
+    const char *path = f->path;
+    const char *text = (const char *)f->map + 8;
+    const char *parse_end = NULL;
+    /* cJSON copies nothing from the mapping; it builds its own tree (bounded by N,
+     * which was checked against the file size and SAFE_MAX_HEADER). */
+    cJSON *root = cJSON_ParseWithLengthOpts(text, f->header_len, &parse_end, 0);
+    if (!root) {
+        size_t at = parse_end && parse_end >= text ? (size_t)(parse_end - text) : 0;
+        return error_set(err, "%s: header is not valid JSON (error near byte %zu of %zu)", path,
+                         at, f->header_len);
+    }
+    int rc = -1;
+    SafeTensor **by_name = NULL;
+    Span *spans = NULL;
+    /* HF pads the header with spaces to a multiple of 8; anything else after the JSON
+     * value means the length field and the text disagree. */
+    for (const char *p = parse_end; p < text + f->header_len; p++)
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && *p != '\0') {
+            error_set(err, "%s: unexpected text after the JSON header (byte %zu of %zu)", path,
+                      (size_t)(p - text), f->header_len);
+            goto done;
+        }
+    if (!cJSON_IsObject(root)) {
+        error_set(err, "%s: header is JSON but not an object of tensors", path);
+        goto done;
+    }
+
+    size_t n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, root) if (strcmp(e->string, "__metadata__") != 0) n++;
+    size_t data_len = f->map_len - 8 - f->header_len;
+    f->tensors = calloc(n ? n : 1, sizeof *f->tensors);
+    spans = malloc((n ? n : 1) * sizeof *spans);
+    by_name = malloc((n ? n : 1) * sizeof *by_name);
+    if (!f->tensors || !spans || !by_name) {
+        error_set(err, "%s: out of memory for %zu tensor entries", path, n);
+        goto done;
+    }
+
+    size_t k = 0;
+    cJSON_ArrayForEach(e, root) {
+        if (strcmp(e->string, "__metadata__") == 0) {
+            if (!cJSON_IsObject(e)) {
+                error_set(err, "%s: \"__metadata__\" is not a JSON object", path);
+                goto done;
+            }
+            char *s = cJSON_PrintUnformatted(e);
+            if (!s) {
+                error_set(err, "%s: out of memory for __metadata__", path);
+                goto done;
+            }
+            free(f->metadata_json);
+            f->metadata_json = malloc(strlen(s) + 1);
+            if (f->metadata_json) memcpy(f->metadata_json, s, strlen(s) + 1);
+            cJSON_free(s);
+            if (!f->metadata_json) {
+                error_set(err, "%s: out of memory for __metadata__", path);
+                goto done;
+            }
+            continue;
+        }
+        SafeTensor *t = &f->tensors[k];
+        size_t begin = 0, end = 0;
+        if (parse_entry(f, e, data_len, t, &begin, &end, err) != 0) goto done;
+        t->data = f->map + 8 + f->header_len + begin;
+        spans[k] = (Span){begin, end, k};
+        by_name[k] = t;
+        k++;
+    }
+    f->n_tensors = n;
+
+    /* Duplicate names: JSON allows repeated keys and cJSON keeps both, so the second
+     * would be unreachable by name. Sort pointers by name and compare neighbours. */
+    qsort(by_name, n, sizeof *by_name, name_cmp);
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(by_name[i - 1]->name, by_name[i]->name) == 0) {
+            error_set(err, "%s: tensor name '%s' appears twice in the header", path,
+                      by_name[i]->name);
+            goto done;
+        }
+
+    /* Overlap: sort byte ranges by begin; each non-empty range must start at or after
+     * the furthest end seen so far. Empty tensors (0 bytes) occupy nothing. */
+    qsort(spans, n, sizeof *spans, span_cmp);
+    size_t max_begin = 0, max_end = 0, max_idx = 0;
+    int have = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (spans[i].begin == spans[i].end) continue;
+        if (have && spans[i].begin < max_end) {
+            error_set(err, "%s: tensors '%s' and '%s' overlap (bytes [%zu, %zu) and [%zu, %zu))",
+                      path, f->tensors[max_idx].name, f->tensors[spans[i].index].name,
+                      max_begin, max_end, spans[i].begin,
+                      spans[i].end);
+            goto done;
+        }
+        if (!have || spans[i].end > max_end) {
+            max_begin = spans[i].begin;
+            max_end = spans[i].end;
+            max_idx = spans[i].index;
+        }
+        have = 1;
+    }
+    rc = 0;
+done:
+    free(spans);
+    free(by_name);
+    cJSON_Delete(root);
+    return rc;
+}
+
+int safe_open(SafeFile *f, const char *path, ErrorMsg *err) {
+    memset(f, 0, sizeof *f);
+    if (strlen(path) >= sizeof f->path)
+        return error_set(err, "%.200s...: path too long", path);
+    memcpy(f->path, path, strlen(path) + 1);
+
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        memset(f, 0, sizeof *f);
+        return error_set(err, "%s: cannot open: %s", path, strerror(e));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        memset(f, 0, sizeof *f);
+        return error_set(err, "%s: cannot stat: %s", path, strerror(e));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        memset(f, 0, sizeof *f);
+        return error_set(err, "%s: is a directory, not a safetensors file", path);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        memset(f, 0, sizeof *f);
+        return error_set(err, "%s: not a regular file", path);
+    }
+    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { /* only possible on 32-bit hosts */
+        close(fd);
+        memset(f, 0, sizeof *f);
+        return error_set(err, "%s: file too large to map on this machine", path);
+    }
+    size_t size = (size_t)st.st_size;
+    if (size == 0) {
+        close(fd);
+        memset(f, 0, sizeof *f);
+        return error_set(err, "%s: empty file (0 bytes), not a safetensors file", path);
+    }
+    if (size < 8) {
+        close(fd);
+        memset(f, 0, sizeof *f);
+        return error_set(err, "%s: file is %zu bytes, too short for the 8-byte header length",
+                         path, size);
+    }
+    /* Map the whole file: weights are then used in place, and pages are only read from
+     * disk when touched. MAP_PRIVATE + PROT_READ: nobody can write through it. */
+    void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    int map_errno = errno;
+    close(fd); /* the mapping keeps its own reference to the file */
+    if (map == MAP_FAILED) {
+        memset(f, 0, sizeof *f);
+        return error_set(err, "%s: cannot mmap %zu bytes: %s", path, size, strerror(map_errno));
+    }
+    f->map = map;
+    f->map_len = size;
+
+    /* N as little-endian u64, assembled byte by byte (no alignment or endianness
+     * assumption). It is compared with the file size BEFORE anything depends on it,
+     * so a corrupt 10 GB claim costs nothing. */
+    uint64_t n = 0;
+    for (int i = 7; i >= 0; i--) n = (n << 8) | f->map[i];
+    if (n > (uint64_t)(size - 8)) {
+        error_set(err, "%s: header length %llu exceeds the %zu bytes after the length field",
+                  path, (unsigned long long)n, size - 8);
+        safe_close(f);
+        return -1;
+    }
+    if (n > SAFE_MAX_HEADER) {
+        error_set(err, "%s: header length %llu is above the %zu-byte limit", path,
+                  (unsigned long long)n, SAFE_MAX_HEADER);
+        safe_close(f);
+        return -1;
+    }
+    if (n < 2) {
+        error_set(err, "%s: header length %llu is too small for a JSON object", path,
+                  (unsigned long long)n);
+        safe_close(f);
+        return -1;
+    }
+    f->header_len = (size_t)n;
+    if (parse_header(f, err) != 0) {
+        safe_close(f);
+        return -1;
+    }
+    return 0;
+}

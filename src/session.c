@@ -1,0 +1,353 @@
+/* session.c — the session state machine (see session.h): prompt, step, back, branch,
+ * settings, dice. All model math is the engine's (gpt2_prefill/gpt2_step/sampler_run);
+ * this file only decides which token goes where and keeps the branches. */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpt2_forward.h"
+#include "rng.h"
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* splitmix64 finaliser: turns (seed, pos, salt) into a well-mixed 64-bit seed so
+ * neighbouring positions get unrelated dice. */
+static uint64_t mix64(uint64_t z) {
+    z += 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+double session_dice(uint64_t seed, int pos, uint32_t salt) {
+    Rng r;
+    rng_seed(&r, mix64(seed ^ mix64(((uint64_t)(uint32_t)pos << 32) | salt)));
+    return rng_uniform(&r);
+}
+
+static void branch_free(SessionBranch *b) {
+    free(b->ids);
+    free(b->salt);
+    free(b->forced);
+    memset(b, 0, sizeof *b);
+}
+
+static int branch_reserve(SessionBranch *b, int cap) {
+    if (cap <= b->cap) return 0;
+    int *ids = realloc(b->ids, (size_t)cap * sizeof *ids);
+    if (!ids) return -1;
+    b->ids = ids;
+    uint32_t *salt = realloc(b->salt, (size_t)cap * sizeof *salt);
+    if (!salt) return -1;
+    b->salt = salt;
+    unsigned char *forced = realloc(b->forced, (size_t)cap);
+    if (!forced) return -1;
+    b->forced = forced;
+    b->cap = cap;
+    return 0;
+}
+
+/* Recomputes the records shown for the current position: the pending draw (next) and
+ * the draw that chose the newest token (prev). Sampler only, no forward pass. */
+static void refresh_records(Session *s) {
+    ErrorMsg err;
+    int n = s->trace.n_pos;
+    s->has_next = 0;
+    s->has_prev = 0;
+    if (n <= 0) return;
+    const float *logits = gpt2_trace_logits(&s->trace, n - 1);
+    if (logits && n < s->trace.max_pos)
+        s->has_next = sampler_run(&s->sampler, &s->settings, logits,
+                                  session_dice(s->seed, n, s->pending_salt), s->top_n, &s->next, &err) == 0;
+    if (n - 1 >= s->n_prompt) {
+        const float *pl = gpt2_trace_logits(&s->trace, n - 2);
+        const SessionBranch *b = &s->branch[s->cur];
+        if (pl)
+            s->has_prev = sampler_run(&s->sampler, &s->settings, pl,
+                                      session_dice(s->seed, n - 1, b->salt[n - 1]), s->top_n, &s->prev, &err) == 0;
+    }
+}
+
+/* The pending salt for position n_pos: the branch's if it already has that position. */
+static void sync_pending_salt(Session *s) {
+    const SessionBranch *b = &s->branch[s->cur];
+    int n = s->trace.n_pos;
+    s->pending_salt = n < b->len ? b->salt[n] : 0;
+}
+
+int session_open(Session *s, const char *model_dir, const char *tok_dir, int max_pos,
+                 unsigned capture, ErrorMsg *err) {
+    memset(s, 0, sizeof *s);
+    if (gpt2_model_load(&s->model, model_dir, err)) goto fail;
+    if (tok_load(&s->tok, tok_dir, err)) goto fail;
+    if ((size_t)s->model.config.vocab_size != tok_vocab_size(&s->tok)) {
+        error_set(err, "%s: the model's vocabulary has %d tokens but the GPT-2 tokenizer has %zu",
+                  model_dir, s->model.config.vocab_size, tok_vocab_size(&s->tok));
+        goto fail;
+    }
+    if (max_pos <= 0) max_pos = s->model.config.n_positions < 1024 ? s->model.config.n_positions : 1024;
+    if (gpt2_trace_init(&s->trace, &s->model.config, max_pos, capture | GPT2_CAP_LOGITS, err)) goto fail;
+    if (sampler_init(&s->sampler, s->model.config.vocab_size, err)) goto fail;
+    s->settings = sampler_settings_default();
+    s->top_n = SESSION_TOP_N;
+    s->last_step_ms = -1;
+    return 0;
+fail:
+    session_free(s);
+    return -1;
+}
+
+void session_free(Session *s) {
+    if (!s) return;
+    for (int i = 0; i < s->n_branches; i++) branch_free(&s->branch[i]);
+    tok_encoding_free(&s->prompt_enc);
+    free(s->prompt);
+    sampler_free(&s->sampler);
+    gpt2_trace_free(&s->trace);
+    tok_free(&s->tok);
+    gpt2_model_free(&s->model);
+    memset(s, 0, sizeof *s);
+}
+
+/* Runs the prompt ids and resets the branches. enc (may be NULL) and text become the
+ * session's on success (ownership moves), and are freed by the caller on failure. */
+static int start_prompt(Session *s, const int *ids, size_t n, ErrorMsg *err) {
+    if (n == 0) return error_set(err, "the prompt is empty: type at least one character");
+    if (n > (size_t)s->trace.max_pos)
+        return error_set(err, "prompt of %zu tokens exceeds the context of %d tokens", n, s->trace.max_pos);
+    SessionBranch b = {0};
+    if (branch_reserve(&b, (int)n + 64)) {
+        branch_free(&b);
+        return error_set(err, "out of memory");
+    }
+    double t0 = now_ms();
+    if (gpt2_prefill(&s->model, &s->trace, ids, n, err)) {
+        branch_free(&b);
+        /* the trace was emptied: restore the previous branch's tokens if there was one */
+        if (s->n_branches) {
+            const SessionBranch *old = &s->branch[s->cur];
+            ErrorMsg e2;
+            gpt2_prefill(&s->model, &s->trace, old->ids, (size_t)s->n_prompt, &e2);
+        }
+        return -1;
+    }
+    s->last_step_ms = now_ms() - t0;
+    s->n_steps++;
+    for (int i = 0; i < s->n_branches; i++) branch_free(&s->branch[i]);
+    memcpy(b.ids, ids, n * sizeof *ids);
+    memset(b.salt, 0, n * sizeof *b.salt);
+    memset(b.forced, 0, n);
+    b.len = (int)n;
+    s->branch[0] = b;
+    s->n_branches = 1;
+    s->cur = 0;
+    s->n_prompt = (int)n;
+    sync_pending_salt(s);
+    refresh_records(s);
+    return 0;
+}
+
+int session_set_prompt(Session *s, const uint8_t *text, size_t len, ErrorMsg *err) {
+    TokEncoding enc = {0};
+    TokEncodeOptions opt = {.record_merges = true};
+    if (len == 0) return error_set(err, "the prompt is empty: type at least one character");
+    if (tok_encode(&s->tok, text, len, &opt, &enc, err)) {
+        char msg[sizeof err->text];
+        snprintf(msg, sizeof msg, "%s", err->text);
+        return error_set(err, "prompt: %s", msg);
+    }
+    uint8_t *copy = malloc(len + 1);
+    int *ids = malloc((enc.n_ids ? enc.n_ids : 1) * sizeof *ids);
+    if (!copy || !ids) {
+        free(copy);
+        free(ids);
+        tok_encoding_free(&enc);
+        return error_set(err, "out of memory");
+    }
+    for (size_t i = 0; i < enc.n_ids; i++) ids[i] = enc.ids[i];
+    int rc = start_prompt(s, ids, enc.n_ids, err);
+    free(ids);
+    if (rc) {
+        free(copy);
+        tok_encoding_free(&enc);
+        return -1;
+    }
+    memcpy(copy, text, len);
+    copy[len] = 0;
+    free(s->prompt);
+    s->prompt = copy;
+    s->prompt_len = len;
+    tok_encoding_free(&s->prompt_enc);
+    s->prompt_enc = enc;
+    return 0;
+}
+
+int session_set_prompt_ids(Session *s, const int *ids, size_t n, ErrorMsg *err) {
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] < 0 || ids[i] >= s->model.config.vocab_size)
+            return error_set(err, "token id %d at position %zu is outside the vocabulary [0, %d)", ids[i], i,
+                             s->model.config.vocab_size);
+    if (start_prompt(s, ids, n, err)) return -1;
+    free(s->prompt);
+    s->prompt = NULL;
+    s->prompt_len = 0;
+    tok_encoding_free(&s->prompt_enc);
+    return 0;
+}
+
+/* Runs the forward step for token id at the current position and updates records. */
+static int forward_one(Session *s, int id, ErrorMsg *err) {
+    double t0 = now_ms();
+    if (gpt2_step(&s->model, &s->trace, id, err)) return -1;
+    s->last_step_ms = now_ms() - t0;
+    s->n_steps++;
+    sync_pending_salt(s);
+    refresh_records(s);
+    return 0;
+}
+
+/* Makes branch[cur] continue with (id, salt, forced) at position pos = n_pos: follows
+ * the branch when it already does, else starts a new branch sharing [0, pos). */
+static int place_token(Session *s, int id, uint32_t salt, int forced, ErrorMsg *err) {
+    int pos = s->trace.n_pos;
+    SessionBranch *b = &s->branch[s->cur];
+    if (b->len > pos && b->ids[pos] == id) return 0; /* replaying the branch */
+    if (b->len > pos) {
+        /* a different token than this branch has: keep the old branch, fork a new one */
+        if (s->n_branches >= SESSION_MAX_BRANCHES)
+            return error_set(err, "too many branches (%d): switch to an old one (B) instead", SESSION_MAX_BRANCHES);
+        SessionBranch nb = {0};
+        if (branch_reserve(&nb, pos + 64)) {
+            branch_free(&nb);
+            return error_set(err, "out of memory");
+        }
+        memcpy(nb.ids, b->ids, (size_t)pos * sizeof *nb.ids);
+        memcpy(nb.salt, b->salt, (size_t)pos * sizeof *nb.salt);
+        memcpy(nb.forced, b->forced, (size_t)pos);
+        nb.len = pos;
+        s->branch[s->n_branches] = nb;
+        s->cur = s->n_branches++;
+        b = &s->branch[s->cur];
+    }
+    if (branch_reserve(b, b->len < b->cap ? b->cap : b->cap * 2 + 16)) return error_set(err, "out of memory");
+    b->ids[pos] = id;
+    b->salt[pos] = salt;
+    b->forced[pos] = (unsigned char)forced;
+    b->len = pos + 1;
+    return 0;
+}
+
+static int check_room(const Session *s, ErrorMsg *err) {
+    if (s->trace.n_pos == 0) return error_set(err, "no prompt yet");
+    if (s->trace.n_pos >= s->trace.max_pos)
+        return error_set(err, "the context is full (%d tokens): step back or start a new prompt", s->trace.max_pos);
+    return 0;
+}
+
+int session_step(Session *s, ErrorMsg *err) {
+    if (check_room(s, err)) return -1;
+    int pos = s->trace.n_pos;
+    const SessionBranch *b = &s->branch[s->cur];
+    int id, forced = 0;
+    if (b->len > pos && b->forced[pos]) {
+        id = b->ids[pos]; /* the user's own choice is replayed as it was */
+        forced = 1;
+    } else {
+        if (!s->has_next) return error_set(err, "no next-token distribution at position %d", pos);
+        id = s->next.chosen.id;
+    }
+    int old_cur = s->cur, old_n = s->n_branches;
+    if (place_token(s, id, s->pending_salt, forced, err)) return -1;
+    if (forward_one(s, id, err)) {
+        /* undo a branch created for nothing */
+        if (s->n_branches > old_n) {
+            branch_free(&s->branch[--s->n_branches]);
+            s->cur = old_cur;
+        }
+        return -1;
+    }
+    return 0;
+}
+
+int session_back(Session *s, int n) {
+    int target = s->trace.n_pos - n;
+    if (target < s->n_prompt) target = s->n_prompt;
+    int removed = s->trace.n_pos - target;
+    if (removed <= 0) return 0;
+    gpt2_trace_truncate(&s->trace, target);
+    sync_pending_salt(s);
+    refresh_records(s);
+    return removed;
+}
+
+void session_home(Session *s) { session_back(s, s->trace.n_pos); }
+
+void session_reroll(Session *s) {
+    s->pending_salt++;
+    refresh_records(s);
+}
+
+int session_force(Session *s, int id, ErrorMsg *err) {
+    if (id < 0 || id >= s->model.config.vocab_size)
+        return error_set(err, "token id %d is outside the vocabulary [0, %d)", id, s->model.config.vocab_size);
+    if (check_room(s, err)) return -1;
+    int old_cur = s->cur, old_n = s->n_branches;
+    if (place_token(s, id, s->pending_salt, 1, err)) return -1;
+    if (forward_one(s, id, err)) {
+        if (s->n_branches > old_n) {
+            branch_free(&s->branch[--s->n_branches]);
+            s->cur = old_cur;
+        }
+        return -1;
+    }
+    return 0;
+}
+
+int session_switch_branch(Session *s, int k, ErrorMsg *err) {
+    if (k < 0 || k >= s->n_branches) return error_set(err, "there is no branch %d (there are %d)", k + 1, s->n_branches);
+    const SessionBranch *t = &s->branch[k];
+    int n = s->trace.n_pos, common = 0;
+    while (common < n && common < t->len && s->trace.ids[common] == t->ids[common]) common++;
+    if (common == 0) return error_set(err, "branch %d does not share the prompt", k + 1);
+    gpt2_trace_truncate(&s->trace, common);
+    double t0 = now_ms();
+    if (t->len > common &&
+        gpt2_extend(&s->model, &s->trace, t->ids + common, (size_t)(t->len - common), err))
+        return -1;
+    if (t->len > common) s->last_step_ms = now_ms() - t0;
+    s->cur = k;
+    sync_pending_salt(s);
+    refresh_records(s);
+    return 0;
+}
+
+int session_set_settings(Session *s, const SamplerSettings *set, ErrorMsg *err) {
+    if (sampler_settings_validate(set, err)) return -1;
+    s->settings = *set;
+    refresh_records(s);
+    return 0;
+}
+
+void session_set_seed(Session *s, uint64_t seed) {
+    s->seed = seed;
+    refresh_records(s);
+}
+
+int session_text(const Session *s, int from, int to, uint8_t **out, size_t *len, ErrorMsg *err) {
+    if (from < 0) from = 0;
+    if (to > s->trace.n_pos) to = s->trace.n_pos;
+    if (to < from) to = from;
+    int32_t *ids = malloc(((size_t)(to - from) + 1) * sizeof *ids);
+    if (!ids) return error_set(err, "out of memory");
+    for (int i = from; i < to; i++) ids[i - from] = s->trace.ids[i];
+    int rc = tok_decode(&s->tok, ids, (size_t)(to - from), out, len, err);
+    free(ids);
+    return rc;
+}

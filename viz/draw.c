@@ -1,0 +1,420 @@
+/* draw.c — the primitives of draw.h on SDL's 2-D renderer. Everything is computed
+ * from the arguments each call (immediate mode); the only state touched is the
+ * renderer's draw colour/blend mode/clip and the Viz text cache. */
+#include "draw.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ticks.h"
+
+#define ELLIPSIS "\xE2\x80\xA6" /* U+2026 HORIZONTAL ELLIPSIS, in DejaVu */
+#define MAX_TICKS 32
+
+static SDL_Rect to_sdl(Rect r) { return (SDL_Rect){r.x, r.y, r.w, r.h}; }
+
+/* Opaque colours replace pixels (exact colour, no rounding through the blender);
+ * translucent ones blend. */
+static int set_color(Viz *viz, SDL_Color c) {
+    SDL_SetRenderDrawBlendMode(viz->renderer, c.a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
+    if (SDL_SetRenderDrawColor(viz->renderer, c.r, c.g, c.b, c.a) != 0)
+        return viz_fail(viz, "draw colour: %s", SDL_GetError());
+    return 0;
+}
+
+int draw_set_clip(Viz *viz, const Rect *clip) {
+    SDL_Rect r;
+    if (clip) r = to_sdl(*clip);
+    if (SDL_RenderSetClipRect(viz->renderer, clip ? &r : NULL) != 0)
+        return viz_fail(viz, "clip: %s", SDL_GetError());
+    return 0;
+}
+
+int draw_fill_rect(Viz *viz, Rect r, SDL_Color color) {
+    if (r.w <= 0 || r.h <= 0) return 0;
+    if (set_color(viz, color) != 0) return -1;
+    SDL_Rect s = to_sdl(r);
+    if (SDL_RenderFillRect(viz->renderer, &s) != 0) return viz_fail(viz, "fill: %s", SDL_GetError());
+    return 0;
+}
+
+int draw_rect_outline(Viz *viz, Rect r, SDL_Color color, int thickness) {
+    if (r.w <= 0 || r.h <= 0) return 0;
+    if (thickness < 1) thickness = 1;
+    if (2 * thickness >= r.w || 2 * thickness >= r.h) return draw_fill_rect(viz, r, color);
+    /* four non-overlapping strips, so translucent outlines blend evenly at corners */
+    Rect inner = r;
+    Rect top = rect_cut_top(&inner, thickness), bottom = rect_cut_bottom(&inner, thickness);
+    Rect left = rect_cut_left(&inner, thickness), right = rect_cut_right(&inner, thickness);
+    if (draw_fill_rect(viz, top, color) || draw_fill_rect(viz, bottom, color) ||
+        draw_fill_rect(viz, left, color) || draw_fill_rect(viz, right, color))
+        return -1;
+    return 0;
+}
+
+int draw_line(Viz *viz, int x0, int y0, int x1, int y1, SDL_Color color, int thickness) {
+    if (thickness <= 1) {
+        if (set_color(viz, color) != 0) return -1;
+        if (SDL_RenderDrawLine(viz->renderer, x0, y0, x1, y1) != 0)
+            return viz_fail(viz, "line: %s", SDL_GetError());
+        return 0;
+    }
+    /* a thick segment is the quad p0 ± n·t/2, p1 ± n·t/2 with n the unit normal */
+    float dx = (float)(x1 - x0), dy = (float)(y1 - y0);
+    float len = sqrtf(dx * dx + dy * dy);
+    if (len == 0.0f) {
+        Rect dot = {x0 - thickness / 2, y0 - thickness / 2, thickness, thickness};
+        return draw_fill_rect(viz, dot, color);
+    }
+    float nx = -dy / len * (float)thickness * 0.5f, ny = dx / len * (float)thickness * 0.5f;
+    /* pixel centres are at +0.5 in SDL's geometry coordinates */
+    float ax = (float)x0 + 0.5f, ay = (float)y0 + 0.5f, bx = (float)x1 + 0.5f, by = (float)y1 + 0.5f;
+    SDL_Vertex v[4] = {
+        {{ax + nx, ay + ny}, color, {0, 0}},
+        {{ax - nx, ay - ny}, color, {0, 0}},
+        {{bx - nx, by - ny}, color, {0, 0}},
+        {{bx + nx, by + ny}, color, {0, 0}},
+    };
+    const int idx[6] = {0, 1, 2, 0, 2, 3};
+    SDL_SetRenderDrawBlendMode(viz->renderer, color.a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
+    if (SDL_RenderGeometry(viz->renderer, NULL, v, 4, idx, 6) != 0)
+        return viz_fail(viz, "thick line: %s", SDL_GetError());
+    return 0;
+}
+
+/* Back up from byte offset n to the start of a UTF-8 character (never inside a
+ * multi-byte sequence: continuation bytes are 10xxxxxx). */
+static size_t utf8_floor(const char *s, size_t n) {
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) n--;
+    return n;
+}
+
+int draw_fit_text(Viz *viz, VizFont font, VizTextSize size, const char *utf8, int max_width,
+                  char *buf, size_t cap) {
+    if (cap == 0) return 0;
+    buf[0] = '\0';
+    if (!utf8 || !*utf8 || max_width <= 0) return 0;
+    size_t len = strlen(utf8);
+    if (len < cap) {
+        int w = viz_text_width(viz, font, size, utf8);
+        if (w <= max_width) {
+            memcpy(buf, utf8, len + 1);
+            return w;
+        }
+    }
+    const size_t ell = sizeof ELLIPSIS - 1;
+    if (cap <= ell) return 0;
+    /* binary search on the prefix length (text width grows with the prefix) */
+    size_t lo = 0, hi = len < cap - ell - 1 ? len : cap - ell - 1;
+    hi = utf8_floor(utf8, hi);
+    int best_w = -1;
+    size_t best = 0;
+    while (lo <= hi) {
+        size_t mid = utf8_floor(utf8, lo + (hi - lo) / 2);
+        memcpy(buf, utf8, mid);
+        memcpy(buf + mid, ELLIPSIS, ell + 1);
+        int w = viz_text_width(viz, font, size, buf);
+        if (w <= max_width) {
+            best = mid;
+            best_w = w;
+            /* next character start after mid */
+            size_t next = mid + 1;
+            while (next < len && ((unsigned char)utf8[next] & 0xC0) == 0x80) next++;
+            if (next > hi) break;
+            lo = next;
+        } else {
+            if (mid == 0) break;
+            hi = utf8_floor(utf8, mid - 1);
+            if (hi < lo) break;
+        }
+    }
+    if (best_w < 0) {
+        buf[0] = '\0';
+        return 0;
+    }
+    memcpy(buf, utf8, best);
+    memcpy(buf + best, ELLIPSIS, ell + 1);
+    return best_w;
+}
+
+int draw_text(Viz *viz, int x, int y, const char *utf8, const TextStyle *style, int *drawn_w) {
+    if (drawn_w) *drawn_w = 0;
+    if (!utf8 || !*utf8) return 0;
+    char fitted[512];
+    const char *text = utf8;
+    if (style->max_width > 0 &&
+        (strlen(utf8) >= sizeof fitted ||
+         viz_text_width(viz, style->font, style->size, utf8) > style->max_width)) {
+        draw_fit_text(viz, style->font, style->size, utf8, style->max_width, fitted, sizeof fitted);
+        text = fitted;
+        if (!*text) return 0;
+    }
+    int w, h;
+    SDL_Texture *tex = viz_text_texture(viz, style->font, style->size, text, &w, &h);
+    if (!tex) return viz->has_error ? -1 : 0;
+    int line_h = viz_line_height(viz, style->font, style->size);
+    int tx = style->halign == VIZ_ALIGN_CENTER ? x - w / 2
+             : style->halign == VIZ_ALIGN_RIGHT ? x - w
+                                                 : x;
+    int ty = style->valign == VIZ_ALIGN_MIDDLE     ? y - line_h / 2
+             : style->valign == VIZ_ALIGN_BASELINE ? y - viz_ascent(viz, style->font, style->size)
+             : style->valign == VIZ_ALIGN_BOTTOM   ? y - line_h
+                                                   : y;
+    SDL_SetTextureColorMod(tex, style->color.r, style->color.g, style->color.b);
+    SDL_SetTextureAlphaMod(tex, style->color.a);
+    SDL_Rect dst = {tx, ty, w, h};
+    if (SDL_RenderCopy(viz->renderer, tex, NULL, &dst) != 0)
+        return viz_fail(viz, "text copy: %s", SDL_GetError());
+    if (drawn_w) *drawn_w = w;
+    return 0;
+}
+
+/* Clip to r intersected with the current clip; returns 1 if a clip was active so
+ * restore_clip can put it back. */
+static int push_clip(Viz *viz, Rect r, SDL_Rect *saved) {
+    int had = SDL_RenderIsClipEnabled(viz->renderer) == SDL_TRUE;
+    SDL_RenderGetClipRect(viz->renderer, saved);
+    Rect c = r;
+    if (had) c = rect_intersect(r, (Rect){saved->x, saved->y, saved->w, saved->h});
+    SDL_Rect s = to_sdl(c);
+    SDL_RenderSetClipRect(viz->renderer, &s);
+    return had;
+}
+
+static void pop_clip(Viz *viz, int had, const SDL_Rect *saved) {
+    SDL_RenderSetClipRect(viz->renderer, had ? saved : NULL);
+}
+
+int draw_text_in_rect(Viz *viz, Rect r, const char *utf8, const TextStyle *style) {
+    if (r.w <= 0 || r.h <= 0 || !utf8 || !*utf8) return 0;
+    TextStyle s = *style;
+    s.max_width = (style->max_width > 0 && style->max_width < r.w) ? style->max_width : r.w;
+    int x = s.halign == VIZ_ALIGN_CENTER ? r.x + r.w / 2
+            : s.halign == VIZ_ALIGN_RIGHT ? r.x + r.w
+                                          : r.x;
+    int y;
+    switch (s.valign) {
+    case VIZ_ALIGN_TOP: y = r.y; break;
+    case VIZ_ALIGN_BOTTOM: y = r.y + r.h; break;
+    default: s.valign = VIZ_ALIGN_MIDDLE; y = r.y + r.h / 2; break;
+    }
+    SDL_Rect saved;
+    int had = push_clip(viz, r, &saved);
+    int rc = draw_text(viz, x, y, utf8, &s, NULL);
+    pop_clip(viz, had, &saved);
+    return rc;
+}
+
+int draw_text_on_cell(Viz *viz, Rect cell, SDL_Color fill, const char *utf8, VizFont font,
+                      VizTextSize size) {
+    if (draw_fill_rect(viz, cell, fill) != 0) return -1;
+    TextStyle s = {.font = font, .size = size, .color = color_text_on(fill),
+                   .halign = VIZ_ALIGN_CENTER, .valign = VIZ_ALIGN_MIDDLE};
+    return draw_text_in_rect(viz, rect_inset(cell, 1), utf8, &s);
+}
+
+/* ---- colour bar --------------------------------------------------------------- */
+
+static int tick_len(Viz *viz) { return viz_px(viz, 4.0f); }
+static int tick_gap(Viz *viz) { return viz_px(viz, 2.0f); }
+
+static size_t spec_ticks(const ColorbarSpec *spec, double *ticks, double *step) {
+    int target = spec->target_ticks > 0 ? spec->target_ticks : 5;
+    return ticks_nice(spec->vmin, spec->vmax, target, ticks, MAX_TICKS, step);
+}
+
+static int max_label_width(Viz *viz, const double *ticks, size_t n, double step) {
+    int m = 0;
+    char buf[32];
+    for (size_t i = 0; i < n; i++) {
+        int w = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, ticks_format(ticks[i], step, buf, sizeof buf));
+        if (w > m) m = w;
+    }
+    return m;
+}
+
+int draw_colorbar_size(Viz *viz, const ColorbarSpec *spec, int bar_px) {
+    int small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
+    int label_h = spec->label && *spec->label ? small_h + tick_gap(viz) : 0;
+    if (!spec->vertical) return label_h + 1 + bar_px + 1 + tick_len(viz) + tick_gap(viz) + small_h;
+    double ticks[MAX_TICKS], step;
+    size_t n = spec_ticks(spec, ticks, &step);
+    return 1 + bar_px + 1 + tick_len(viz) + tick_gap(viz) + max_label_width(viz, ticks, n, step);
+}
+
+int draw_colorbar(Viz *viz, Rect area, const ColorbarSpec *spec, Rect *bar_out) {
+    if (bar_out) *bar_out = (Rect){area.x, area.y, 0, 0};
+    if (area.w <= 0 || area.h <= 0) return 0;
+    const Theme *th = viz->theme;
+    double ticks[MAX_TICKS], step;
+    size_t n = spec_ticks(spec, ticks, &step);
+    int small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
+    int tl = tick_len(viz), gap = tick_gap(viz);
+    char buf[32];
+    Rect r = area;
+    if (spec->label && *spec->label) {
+        Rect lab = rect_cut_top(&r, small_h + gap);
+        TextStyle ls = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL, .color = th->text};
+        if (draw_text_in_rect(viz, lab, spec->label, &ls) != 0) return -1;
+    }
+    Rect bar;
+    if (!spec->vertical) {
+        /* room below for ticks and labels; inset the ends by half an end label so the
+         * labels of vmin and vmax stay inside the area */
+        rect_cut_bottom(&r, tl + gap + small_h);
+        int half = n ? max_label_width(viz, ticks, n, step) / 2 + 1 : 1;
+        bar = rect_inset4(r, half, 1, half, 1); /* 1 px for the outline around it */
+    } else {
+        int lw = max_label_width(viz, ticks, n, step);
+        rect_cut_right(&r, tl + gap + lw);
+        int half = small_h / 2 + 1;
+        bar = rect_inset4(r, 1, half, 1, half);
+    }
+    if (bar.w <= 0 || bar.h <= 0) return 0;
+    if (bar_out) *bar_out = bar;
+    /* the gradient: one line per pixel, t = i/(n-1) so both ends are exact */
+    int len = spec->vertical ? bar.h : bar.w;
+    for (int i = 0; i < len; i++) {
+        float t = len > 1 ? (float)i / (float)(len - 1) : 0.0f;
+        SDL_Color c = colormap_sample(spec->map, t);
+        Rect line = spec->vertical ? (Rect){bar.x, bar.y + bar.h - 1 - i, bar.w, 1}
+                                   : (Rect){bar.x + i, bar.y, 1, bar.h};
+        if (draw_fill_rect(viz, line, c) != 0) return -1;
+    }
+    if (draw_rect_outline(viz, rect_inset(bar, -1), th->panel_border, 1) != 0) return -1;
+    double span = spec->vmax - spec->vmin;
+    TextStyle ts = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL, .color = th->text_muted};
+    for (size_t i = 0; i < n; i++) {
+        double f = span > 0 ? (ticks[i] - spec->vmin) / span : 0.0;
+        ticks_format(ticks[i], step, buf, sizeof buf);
+        if (!spec->vertical) {
+            int px = bar.x + (int)lround(f * (bar.w - 1));
+            int y0 = bar.y + bar.h + 1;
+            if (draw_fill_rect(viz, (Rect){px, y0, 1, tl}, th->text_muted) != 0) return -1;
+            ts.halign = VIZ_ALIGN_CENTER;
+            ts.valign = VIZ_ALIGN_TOP;
+            if (draw_text(viz, px, y0 + tl + gap, buf, &ts, NULL) != 0) return -1;
+        } else {
+            int py = bar.y + bar.h - 1 - (int)lround(f * (bar.h - 1));
+            int x0 = bar.x + bar.w + 1;
+            if (draw_fill_rect(viz, (Rect){x0, py, tl, 1}, th->text_muted) != 0) return -1;
+            ts.halign = VIZ_ALIGN_LEFT;
+            ts.valign = VIZ_ALIGN_MIDDLE;
+            if (draw_text(viz, x0 + tl + gap, py, buf, &ts, NULL) != 0) return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- axis --------------------------------------------------------------------- */
+
+int axis_value_to_px(Rect plot, VizSide side, double vmin, double vmax, double v) {
+    double span = vmax - vmin;
+    double f = span != 0.0 ? (v - vmin) / span : 0.0;
+    if (side == VIZ_SIDE_BOTTOM || side == VIZ_SIDE_TOP)
+        return plot.x + (int)lround(f * (double)(plot.w - 1));
+    return plot.y + plot.h - 1 - (int)lround(f * (double)(plot.h - 1));
+}
+
+int draw_axis_size(Viz *viz, VizSide side, double vmin, double vmax, int target_ticks,
+                   const char *label) {
+    int small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
+    int gap = tick_gap(viz);
+    int label_sz = label && *label ? gap + small_h : 0;
+    if (side == VIZ_SIDE_BOTTOM || side == VIZ_SIDE_TOP)
+        return 1 + tick_len(viz) + gap + small_h + label_sz;
+    double ticks[MAX_TICKS], step;
+    size_t n = ticks_nice(vmin, vmax, target_ticks, ticks, MAX_TICKS, &step);
+    return 1 + tick_len(viz) + gap + max_label_width(viz, ticks, n, step) + label_sz;
+}
+
+/* The axis title of a vertical axis reads bottom-to-top: the text texture is
+ * rotated -90° around its centre (SDL_RenderCopyEx), so its on-screen box is h×w. */
+static int draw_rotated_label(Viz *viz, int cx, int cy, const char *label, SDL_Color color) {
+    int w, h;
+    SDL_Texture *tex = viz_text_texture(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, label, &w, &h);
+    if (!tex) return viz->has_error ? -1 : 0;
+    SDL_SetTextureColorMod(tex, color.r, color.g, color.b);
+    SDL_SetTextureAlphaMod(tex, color.a);
+    SDL_Rect dst = {cx - w / 2, cy - h / 2, w, h};
+    if (SDL_RenderCopyEx(viz->renderer, tex, NULL, &dst, -90.0, NULL, SDL_FLIP_NONE) != 0)
+        return viz_fail(viz, "rotated text: %s", SDL_GetError());
+    return 0;
+}
+
+int draw_axis(Viz *viz, Rect plot, VizSide side, double vmin, double vmax, int target_ticks,
+              const char *label, int grid) {
+    if (plot.w <= 0 || plot.h <= 0) return 0;
+    const Theme *th = viz->theme;
+    double ticks[MAX_TICKS], step;
+    size_t n = ticks_nice(vmin, vmax, target_ticks, ticks, MAX_TICKS, &step);
+    int tl = tick_len(viz), gap = tick_gap(viz);
+    int small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
+    int horizontal = side == VIZ_SIDE_BOTTOM || side == VIZ_SIDE_TOP;
+    char buf[32];
+    if (grid) {
+        for (size_t i = 0; i < n; i++) {
+            int p = axis_value_to_px(plot, side, vmin, vmax, ticks[i]);
+            Rect g = horizontal ? (Rect){p, plot.y, 1, plot.h} : (Rect){plot.x, p, plot.w, 1};
+            if (draw_fill_rect(viz, g, th->grid) != 0) return -1;
+        }
+    }
+    /* the axis line sits on the first pixel outside the plot */
+    Rect line = side == VIZ_SIDE_BOTTOM ? (Rect){plot.x, plot.y + plot.h, plot.w, 1}
+                : side == VIZ_SIDE_TOP  ? (Rect){plot.x, plot.y - 1, plot.w, 1}
+                : side == VIZ_SIDE_LEFT ? (Rect){plot.x - 1, plot.y, 1, plot.h}
+                                        : (Rect){plot.x + plot.w, plot.y, 1, plot.h};
+    if (draw_fill_rect(viz, line, th->text_muted) != 0) return -1;
+    TextStyle ts = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL, .color = th->text_muted};
+    int max_w = 0;
+    for (size_t i = 0; i < n; i++) {
+        int p = axis_value_to_px(plot, side, vmin, vmax, ticks[i]);
+        ticks_format(ticks[i], step, buf, sizeof buf);
+        Rect tick;
+        int tx, ty;
+        switch (side) {
+        case VIZ_SIDE_BOTTOM:
+            tick = (Rect){p, line.y + 1, 1, tl};
+            tx = p, ty = line.y + 1 + tl + gap;
+            ts.halign = VIZ_ALIGN_CENTER, ts.valign = VIZ_ALIGN_TOP;
+            break;
+        case VIZ_SIDE_TOP:
+            tick = (Rect){p, line.y - tl, 1, tl};
+            tx = p, ty = line.y - tl - gap;
+            ts.halign = VIZ_ALIGN_CENTER, ts.valign = VIZ_ALIGN_BOTTOM;
+            break;
+        case VIZ_SIDE_LEFT:
+            tick = (Rect){line.x - tl, p, tl, 1};
+            tx = line.x - tl - gap, ty = p;
+            ts.halign = VIZ_ALIGN_RIGHT, ts.valign = VIZ_ALIGN_MIDDLE;
+            break;
+        default:
+            tick = (Rect){line.x + 1, p, tl, 1};
+            tx = line.x + 1 + tl + gap, ty = p;
+            ts.halign = VIZ_ALIGN_LEFT, ts.valign = VIZ_ALIGN_MIDDLE;
+            break;
+        }
+        int w = 0;
+        if (draw_fill_rect(viz, tick, th->text_muted) != 0 || draw_text(viz, tx, ty, buf, &ts, &w) != 0)
+            return -1;
+        if (w > max_w) max_w = w;
+    }
+    if (!label || !*label) return 0;
+    int off = 1 + tl + gap; /* distance from the plot edge to the tick labels */
+    TextStyle lab = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL, .color = th->text,
+                     .halign = VIZ_ALIGN_CENTER, .max_width = horizontal ? plot.w : 0};
+    switch (side) {
+    case VIZ_SIDE_BOTTOM:
+        lab.valign = VIZ_ALIGN_TOP;
+        return draw_text(viz, plot.x + plot.w / 2, plot.y + plot.h + off + small_h + gap, label, &lab, NULL);
+    case VIZ_SIDE_TOP:
+        lab.valign = VIZ_ALIGN_BOTTOM;
+        return draw_text(viz, plot.x + plot.w / 2, plot.y - off - small_h - gap, label, &lab, NULL);
+    case VIZ_SIDE_LEFT:
+        return draw_rotated_label(viz, plot.x - off - max_w - gap - small_h / 2,
+                                  plot.y + plot.h / 2, label, th->text);
+    default:
+        return draw_rotated_label(viz, plot.x + plot.w + off + max_w + gap + small_h / 2,
+                                  plot.y + plot.h / 2, label, th->text);
+    }
+}

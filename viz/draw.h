@@ -1,0 +1,116 @@
+/* draw.h — the primitives every panel is built from: rectangles, lines, aligned and
+ * truncated text, text on a coloured cell, a colour bar with ticks, an axis with
+ * ticks. Each call draws immediately on viz->renderer with the theme's colours where
+ * a colour is not passed; nothing is retained between frames except the Viz's text
+ * cache. No model math here, and no layout policy beyond "fit into this Rect".
+ *
+ * Conventions: coordinates are device pixels (scale logical sizes with viz_px);
+ * Rects are layout.h's (x, y top-left, w, h). Every function returns 0, or -1 after
+ * recording one line in viz->last_error (the first error of the frame wins); a
+ * zero-size rect or empty text draws nothing and returns 0. Colours with a < 255 are
+ * alpha-blended, opaque colours overwrite (so a filled rect has exactly its colour).
+ * These calls never allocate except when a text texture is created (bounded cache). */
+#ifndef VIZ_DRAW_H
+#define VIZ_DRAW_H
+
+#include <SDL.h>
+#include <stddef.h>
+
+#include "colormap.h"
+#include "layout.h"
+#include "viz.h"
+
+typedef enum VizAlignH { VIZ_ALIGN_LEFT = 0, VIZ_ALIGN_CENTER, VIZ_ALIGN_RIGHT } VizAlignH;
+
+/* Vertical anchor of the point y given to draw_text: the top of the line box, its
+ * middle, the baseline (so mixed fonts line up), or its bottom. */
+typedef enum VizAlignV {
+    VIZ_ALIGN_TOP = 0,
+    VIZ_ALIGN_MIDDLE,
+    VIZ_ALIGN_BASELINE,
+    VIZ_ALIGN_BOTTOM
+} VizAlignV;
+
+typedef struct TextStyle {
+    VizFont font;       /* VIZ_FONT_SANS (0) by default */
+    VizTextSize size;   /* VIZ_TEXT_SMALL (0) by default: name one explicitly */
+    SDL_Color color;    /* {0,0,0,0} = transparent = invisible: set it (theme->text) */
+    VizAlignH halign;   /* x is the left edge / centre / right edge of the text */
+    VizAlignV valign;   /* y is the top / middle / baseline / bottom of the line */
+    int max_width;      /* > 0: text wider than this is cut and ends in "…" */
+} TextStyle;
+
+/* Limits the following draws to clip (NULL = whole target). Not a stack: panels set
+ * their rect and reset to NULL when done. */
+int draw_set_clip(Viz *viz, const Rect *clip);
+
+int draw_fill_rect(Viz *viz, Rect r, SDL_Color color);
+
+/* Outline drawn INSIDE r, `thickness` device pixels wide (>= 1). */
+int draw_rect_outline(Viz *viz, Rect r, SDL_Color color, int thickness);
+
+/* Straight line; thickness 1 is SDL's 1-px line (both end points included),
+ * thicker lines are a quad of that width centred on the segment (no anti-aliasing). */
+int draw_line(Viz *viz, int x0, int y0, int x1, int y1, SDL_Color color, int thickness);
+
+/* Draws UTF-8 text anchored at (x, y) per style. *drawn_w (may be NULL) gets the
+ * width actually drawn (after truncation), 0 for "". */
+int draw_text(Viz *viz, int x, int y, const char *utf8, const TextStyle *style, int *drawn_w);
+
+/* Text aligned inside r (left/centre/right × top/middle/bottom; BASELINE behaves as
+ * MIDDLE here), cut with "…" to r.w (or style->max_width if smaller), clipped to r. */
+int draw_text_in_rect(Viz *viz, Rect r, const char *utf8, const TextStyle *style);
+
+/* Fills cell with `fill`, then centres the text in black or white, whichever
+ * contrasts more with fill (color_text_on) — for numbers on heatmap cells. Text that
+ * does not fit is cut with "…"; a cell narrower than "…" gets no text. */
+int draw_text_on_cell(Viz *viz, Rect cell, SDL_Color fill, const char *utf8, VizFont font,
+                      VizTextSize size);
+
+/* Writes into buf (cap bytes) the longest prefix of utf8 that, followed by "…", fits
+ * max_width pixels — or utf8 itself if it fits whole (also when longer than cap-1
+ * bytes is needed, the cut respects cap). Cuts only between UTF-8 characters. Returns
+ * the pixel width of what buf holds (0 if not even "…" fits: buf = ""). */
+int draw_fit_text(Viz *viz, VizFont font, VizTextSize size, const char *utf8, int max_width,
+                  char *buf, size_t cap);
+
+typedef enum VizSide { VIZ_SIDE_LEFT = 0, VIZ_SIDE_BOTTOM, VIZ_SIDE_RIGHT, VIZ_SIDE_TOP } VizSide;
+
+typedef struct ColorbarSpec {
+    ColormapId map;
+    double vmin, vmax; /* value at the low and high end (diverging: -m, +m) */
+    const char *label; /* drawn above a horizontal bar / left of a vertical one; may be NULL */
+    int vertical;      /* 0: low→high left to right; 1: low→high bottom to top */
+    int target_ticks;  /* about how many tick labels (>= 2; 0 means 5) */
+} ColorbarSpec;
+
+/* A legend: the label, a gradient bar, tick marks and tick labels, all inside area
+ * (the bar is inset so end labels stay inside). The gradient is one 1-px line per
+ * pixel with t = i / (n - 1), so the first and last pixel rows/columns are exactly
+ * colormap_sample(map, 0) and (map, 1). *bar_out (may be NULL) gets the gradient's
+ * rect (for tests and for panels that want to mark a value on it). */
+int draw_colorbar(Viz *viz, Rect area, const ColorbarSpec *spec, Rect *bar_out);
+
+/* Device pixels a colour bar of this spec needs across its short side (height of a
+ * horizontal one incl. label and tick labels; width of a vertical one), at bar
+ * thickness `bar_px` — for rect_cut_*. */
+int draw_colorbar_size(Viz *viz, const ColorbarSpec *spec, int bar_px);
+
+/* Pixel position of value v along one side of plot: BOTTOM/TOP map vmin→plot.x and
+ * vmax→plot.x + plot.w - 1; LEFT/RIGHT map vmin→bottom row, vmax→top row. Values
+ * outside the range extrapolate (callers clip). vmax == vmin maps to the start. */
+int axis_value_to_px(Rect plot, VizSide side, double vmin, double vmax, double v);
+
+/* An axis along one side of plot (drawn just OUTSIDE plot): the axis line, outward
+ * tick marks at nice values, tick labels (theme->text_muted, small), and an optional
+ * label (NULL = none). With grid = 1 it first draws theme->grid lines across plot at
+ * each tick — call it before drawing data so the data covers the grid. */
+int draw_axis(Viz *viz, Rect plot, VizSide side, double vmin, double vmax, int target_ticks,
+              const char *label, int grid);
+
+/* Device pixels the axis needs outside plot (ticks + labels + label), for rect_cut_*
+ * before drawing the plot. Depends on the widest tick label for LEFT/RIGHT. */
+int draw_axis_size(Viz *viz, VizSide side, double vmin, double vmax, int target_ticks,
+                   const char *label);
+
+#endif

@@ -1,0 +1,128 @@
+/* frame.h — everything one frame of inferscope shows, as read-only engine data plus
+ * the view settings: the contract between the app (src/, which fills a VizFrame from
+ * its session every frame) and the panels (viz/panel_*.c, which only read it).
+ * Panels never compute model math: probabilities, cuts and the draw come from the
+ * SamplerRecord, attention from the Gpt2Trace, tokens from the Tokenizer.
+ *
+ * Hit regions: while drawing, panels append the clickable/hoverable things they drew
+ * (a probability bar, an attention cell, a head thumbnail, a token chip) to a VizHits
+ * the caller owns. The app tests the mouse against the previous frame's hits to turn
+ * clicks into intents (immediate mode: nothing else is retained). */
+#ifndef VIZ_FRAME_H
+#define VIZ_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpt2_model.h"
+#include "gpt2_trace.h"
+#include "layout.h"
+#include "sampler.h"
+#include "tokenizer.h"
+
+/* The panels, also the names used by exports, lessons and the window's focus key. */
+typedef enum VizPanel {
+    VIZ_PANEL_FRAME = 0, /* the whole window layout */
+    VIZ_PANEL_TOKENS,    /* prompt + token strip (+ BPE replay of the selected word) */
+    VIZ_PANEL_ATTENTION, /* heatmap of the selected head + layers × heads thumbnails */
+    VIZ_PANEL_PROBS,     /* next-token bars through the sampler stages + the draw */
+    VIZ_PANEL_TEXT,      /* prompt + generated text, newest token highlighted */
+    VIZ_PANEL_COUNT
+} VizPanel;
+
+/* "frame", "tokens", "attention", "probs", "text"; NULL for bad values. */
+const char *viz_panel_name(VizPanel p);
+/* The reverse; -1 if unknown. */
+int viz_panel_from_name(const char *name);
+
+/* View settings: what to show and how, chosen by the user (keys, mouse, lesson).
+ * Plain values; the app owns them, panels read them. */
+typedef struct VizView {
+    int layer, head;        /* the attention head shown large (0-based, valid for the model) */
+    int hide_sink;          /* 1: the colour scale ignores key column 0 ("attention sink") */
+    int mouse_x, mouse_y;   /* mouse in frame pixels (-1,-1 = outside): hover readouts */
+    int selected_token;     /* token index whose word the BPE replay shows, -1 = none */
+    int bpe_step;           /* merges shown in the BPE replay: 0..n, -1 = all */
+    VizPanel focus;         /* VIZ_PANEL_FRAME = full layout, else that panel fills the frame */
+    int highlight_panel;    /* -1 none, else a VizPanel drawn with an accent border */
+    int highlight_token;    /* -1 none, else a token index (chip outlined) */
+    int highlight_bar;      /* 0 none, else a 1-based rank in the probability bars */
+    int hide_probs;         /* 1 while a lesson question is open: bars hidden */
+    int blank;              /* 1: presenter blanked the screen (draw background only) */
+    int show_help;          /* 1: key overlay on top */
+    int top_n;              /* probability bars to show (e.g. 10..20) */
+} VizView;
+
+/* One row of the key overlay (`?`), taken from the app's key table so the help can
+ * never disagree with the handlers. */
+typedef struct VizKeyHelp {
+    const char *keys;   /* "Space / →" */
+    const char *action; /* "one step (one token)" */
+} VizKeyHelp;
+
+typedef struct VizFrame {
+    /* --- engine data, borrowed for the duration of the draw call --- */
+    const Gpt2Config *cfg;        /* model shape (layers, heads, context, vocab) */
+    const Tokenizer *tok;         /* for token text/bytes */
+    const Gpt2Trace *trace;       /* attention patterns etc. for positions [0, n_pos) */
+    const int *ids;               /* (n_pos) tokens on screen: prompt then generated */
+    int n_pos;                    /* tokens so far */
+    int n_prompt;                 /* the first n_prompt of them are the prompt */
+    const TokEncoding *prompt_enc;/* the prompt's pieces and merges (BPE replay), may be NULL */
+    const SamplerRecord *rec;     /* the next-token distribution and the draw, may be NULL */
+    const SamplerRecord *prev_rec;/* the record that chose the newest token, may be NULL */
+
+    /* --- session facts for the status line and titles --- */
+    const char *model_name;       /* "stories16m", "gpt2-124M" */
+    size_t n_params;
+    uint64_t seed;
+    int step;                     /* tokens generated after the prompt (n_pos - n_prompt) */
+    double last_step_ms;          /* wall time of the last forward step, <0 = none yet */
+    int n_branches, branch;       /* branches kept and the one shown (0-based) */
+    const char *status;           /* one-line message ("exported figs/0001.png"), or NULL */
+    int status_is_error;          /* 1: draw `status` as an error */
+
+    /* --- lesson/presenter overlay (all NULL/0 outside a lesson) --- */
+    const char *title;            /* lesson title, drawn on top when set */
+    const char *const *captions;  /* (n_captions) narration lines */
+    int n_captions;
+    const char *question;         /* an open question (bars hidden until reveal) */
+    const char *beat_label;       /* "3 / 12" in the corner */
+
+    const VizKeyHelp *keys;       /* (n_keys) for the help overlay */
+    int n_keys;
+
+    VizView view;
+} VizFrame;
+
+/* What a hit region is. a/b carry the details listed per kind. */
+typedef enum VizHitKind {
+    VIZ_HIT_NONE = 0,
+    VIZ_HIT_PROB_BAR,   /* a = token id, b = rank */
+    VIZ_HIT_ATTN_CELL,  /* a = query position, b = key position (of view.layer/head) */
+    VIZ_HIT_HEAD_THUMB, /* a = layer, b = head */
+    VIZ_HIT_TOKEN_CHIP, /* a = token index (position) */
+    VIZ_HIT_PANEL,      /* a = VizPanel: the panel's whole rect (for Shift+E) */
+    VIZ_HIT_BRANCH,     /* a = branch index */
+} VizHitKind;
+
+typedef struct VizHit {
+    Rect r;
+    VizHitKind kind;
+    int a, b;
+} VizHit;
+
+#define VIZ_MAX_HITS 4096
+
+typedef struct VizHits {
+    VizHit hit[VIZ_MAX_HITS];
+    int n;                /* regions recorded; extra ones are dropped silently */
+} VizHits;
+
+/* Appends a region (no-op when hits is NULL or full). */
+void viz_hits_add(VizHits *hits, Rect r, VizHitKind kind, int a, int b);
+/* The LAST region (drawn on top) of `kind` containing (x, y), or NULL. kind
+ * VIZ_HIT_NONE matches any kind except VIZ_HIT_PANEL. */
+const VizHit *viz_hits_at(const VizHits *hits, int x, int y, VizHitKind kind);
+
+#endif

@@ -1,0 +1,515 @@
+/* png_write.c — PNG encode (stb_image_write), text-chunk insertion, atomic file
+ * write, and the text-chunk reader. The chunk layout used throughout (PNG spec,
+ * ISO/IEC 15948 §5.3): 4-byte big-endian length N, 4-byte type, N data bytes, 4-byte
+ * CRC-32 of type+data. A file is the 8-byte signature, IHDR first, ..., IEND last.
+ * stb writes signature, IHDR, IDAT, IEND; we splice our chunks in after IHDR, where
+ * readers that stop at the first IDAT still see them. */
+#include "png_write.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STBI_WRITE_NO_STDIO /* we only encode to memory; file I/O is ours (atomic) */
+#include <stb_image_write.h>
+
+static const uint8_t PNG_SIG[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+#define PNG_MAX_CHUNK 0x7FFFFFFFu /* spec: a chunk length is at most 2^31 - 1 */
+
+/* ---- CRC-32 ------------------------------------------------------------------- */
+
+/* Table-driven CRC of the PNG spec, Annex D: crc = table[(crc ^ byte) & 0xff] ^ (crc >> 8)
+ * with pre- and post-inversion. The table is built on first use (256 entries). */
+uint32_t png_crc32(uint32_t crc, const uint8_t *buf, size_t len) {
+    static uint32_t table[256];
+    static int ready;
+    if (!ready) {
+        for (uint32_t n = 0; n < 256; n++) {
+            uint32_t c = n;
+            for (int k = 0; k < 8; k++) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            table[n] = c;
+        }
+        ready = 1;
+    }
+    crc ^= 0xFFFFFFFFu;
+    for (size_t i = 0; i < len; i++) crc = table[(crc ^ buf[i]) & 0xFF] ^ (crc >> 8);
+    return crc ^ 0xFFFFFFFFu;
+}
+
+static void put_be32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+static uint32_t get_be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* ---- a growable byte buffer (owner: whoever holds it; free(buf.data)) ---------- */
+
+typedef struct Bytes {
+    uint8_t *data;
+    size_t len, cap;
+    int oom; /* set once an append failed; later appends are ignored */
+} Bytes;
+
+static void bytes_append(Bytes *b, const void *src, size_t n) {
+    if (b->oom || n == 0) return; /* n == 0 may come with src == NULL: memcpy forbids it */
+    if (n > SIZE_MAX - b->len) {
+        b->oom = 1;
+        return;
+    }
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n) cap = cap > SIZE_MAX / 2 ? b->len + n : cap * 2;
+        uint8_t *p = realloc(b->data, cap);
+        if (!p) {
+            b->oom = 1;
+            return;
+        }
+        b->data = p;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, src, n);
+    b->len += n;
+}
+
+static void stb_sink(void *ctx, void *data, int size) {
+    if (size > 0) bytes_append(ctx, data, (size_t)size);
+}
+
+/* Appends one chunk; data is the concatenation of up to 3 pieces (keyword, header
+ * bytes, value) so no temporary copy is needed. */
+static void append_chunk(Bytes *b, const char type[4], const void *p1, size_t n1, const void *p2,
+                         size_t n2, const void *p3, size_t n3) {
+    uint8_t hdr[8], crc_be[4];
+    put_be32(hdr, (uint32_t)(n1 + n2 + n3));
+    memcpy(hdr + 4, type, 4);
+    uint32_t crc = png_crc32(0, hdr + 4, 4);
+    crc = png_crc32(crc, p1, n1);
+    crc = png_crc32(crc, p2, n2);
+    crc = png_crc32(crc, p3, n3);
+    put_be32(crc_be, crc);
+    bytes_append(b, hdr, 8);
+    bytes_append(b, p1, n1);
+    bytes_append(b, p2, n2);
+    bytes_append(b, p3, n3);
+    bytes_append(b, crc_be, 4);
+}
+
+/* ---- validation ----------------------------------------------------------------- */
+
+int png_keyword_valid(const char *k) {
+    if (!k) return 0;
+    size_t n = strlen(k);
+    if (n < 1 || n > 79 || k[0] == ' ' || k[n - 1] == ' ') return 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)k[i];
+        if (c < 32 || c > 126) return 0;
+        if (c == ' ' && k[i + 1] == ' ') return 0;
+    }
+    return 1;
+}
+
+static int is_ascii(const char *s) {
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0x80) return 0;
+    return 1;
+}
+
+/* Strict UTF-8 check (RFC 3629: no overlongs, no surrogates, max U+10FFFF). */
+static int utf8_valid(const char *str) {
+    const unsigned char *s = (const unsigned char *)str;
+    while (*s) {
+        unsigned char c = *s;
+        size_t n;
+        unsigned cp;
+        if (c < 0x80) {
+            s++;
+            continue;
+        } else if (c >= 0xC2 && c <= 0xDF) {
+            n = 1, cp = c & 0x1Fu;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            n = 2, cp = c & 0x0Fu;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            n = 3, cp = c & 0x07u;
+        } else {
+            return 0;
+        }
+        for (size_t i = 1; i <= n; i++) {
+            if ((s[i] & 0xC0) != 0x80) return 0;
+            cp = (cp << 6) | (s[i] & 0x3Fu);
+        }
+        if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10FFFF ||
+            (cp >= 0xD800 && cp <= 0xDFFF))
+            return 0;
+        s += n + 1;
+    }
+    return 1;
+}
+
+/* ---- encode ----------------------------------------------------------------------- */
+
+int png_encode(const uint8_t *pixels, int w, int h, int channels, size_t stride,
+               const PngText *texts, size_t n_texts, double dpi, uint8_t **out, size_t *out_len,
+               ErrorMsg *err) {
+    *out = NULL;
+    *out_len = 0;
+    if (!pixels || w < 1 || h < 1 || w > PNG_MAX_SIDE || h > PNG_MAX_SIDE)
+        return error_set(err, "PNG size %dx%d is outside 1..%d", w, h, PNG_MAX_SIDE);
+    if (channels != 3 && channels != 4)
+        return error_set(err, "PNG encode: %d channels (want 3 = RGB or 4 = RGBA)", channels);
+    if (stride < (size_t)w * (size_t)channels || stride > 0x7FFFFFFF)
+        return error_set(err, "PNG encode: row stride %zu is less than %d x %d bytes", stride, w,
+                         channels);
+    for (size_t i = 0; i < n_texts; i++) {
+        if (!png_keyword_valid(texts[i].keyword))
+            return error_set(err, "PNG text keyword \"%.90s\" is invalid (1-79 printable ASCII, "
+                             "no leading/trailing/double spaces)",
+                             texts[i].keyword ? texts[i].keyword : "(null)");
+        if (!texts[i].value)
+            return error_set(err, "PNG text \"%s\" has no value", texts[i].keyword);
+        if (!utf8_valid(texts[i].value))
+            return error_set(err, "PNG text \"%s\": value is not valid UTF-8", texts[i].keyword);
+        if (strlen(texts[i].value) > PNG_MAX_CHUNK - 100)
+            return error_set(err, "PNG text \"%s\": value too long", texts[i].keyword);
+    }
+    Bytes enc = {0};
+    int ok = stbi_write_png_to_func(stb_sink, &enc, w, h, channels, pixels, (int)stride);
+    /* stb's own output: signature + IHDR (8 + 4 + 13 + 4 bytes) must come first */
+    if (!ok || enc.oom || enc.len < 8 + 25 || memcmp(enc.data, PNG_SIG, 8) != 0 ||
+        get_be32(enc.data + 8) != 13 || memcmp(enc.data + 12, "IHDR", 4) != 0) {
+        free(enc.data);
+        return error_set(err, "PNG encode of %dx%d failed (%s)", w, h,
+                         enc.oom ? "out of memory" : "encoder error");
+    }
+    const size_t ihdr_end = 8 + 25;
+    Bytes b = {0};
+    bytes_append(&b, enc.data, ihdr_end);
+    if (dpi > 0.0) {
+        /* pHYs: pixels per metre in x and y, unit 1 = metre (1 inch = 0.0254 m) */
+        uint8_t phys[9];
+        uint32_t ppm = (uint32_t)(dpi / 0.0254 + 0.5);
+        put_be32(phys, ppm);
+        put_be32(phys + 4, ppm);
+        phys[8] = 1;
+        append_chunk(&b, "pHYs", phys, 9, NULL, 0, NULL, 0);
+    }
+    for (size_t i = 0; i < n_texts; i++) {
+        const char *k = texts[i].keyword, *v = texts[i].value;
+        if (is_ascii(v)) {
+            /* tEXt: keyword, NUL separator, text (no terminator) */
+            append_chunk(&b, "tEXt", k, strlen(k) + 1, v, strlen(v), NULL, 0);
+        } else {
+            /* iTXt: keyword NUL, compression flag 0, method 0, empty language tag NUL,
+             * empty translated keyword NUL, then the UTF-8 text */
+            static const uint8_t itxt_mid[4] = {0, 0, 0, 0};
+            append_chunk(&b, "iTXt", k, strlen(k) + 1, itxt_mid, 4, v, strlen(v));
+        }
+    }
+    bytes_append(&b, enc.data + ihdr_end, enc.len - ihdr_end);
+    free(enc.data);
+    if (b.oom) {
+        free(b.data);
+        return error_set(err, "PNG encode of %dx%d: out of memory", w, h);
+    }
+    *out = b.data;
+    *out_len = b.len;
+    return 0;
+}
+
+/* ---- atomic write ---------------------------------------------------------------- */
+
+static long default_write(int fd, const void *buf, size_t len, void *ctx) {
+    (void)ctx;
+    return (long)write(fd, buf, len);
+}
+
+int png_write_bytes_atomic(const char *path, const uint8_t *bytes, size_t len,
+                           const PngWriteOptions *opt, ErrorMsg *err) {
+    static const PngWriteOptions defaults = {0};
+    if (!opt) opt = &defaults;
+    PngWriteFn write_fn = opt->write_fn ? opt->write_fn : default_write;
+    if (!path || !*path) return error_set(err, "export: empty output path");
+    /* split into folder and file name: the temporary must live in the same folder,
+     * because rename(2) is only atomic within one file system */
+    char dir[4096], tmp[4200];
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (!*base) return error_set(err, "%s: is a folder, not a file name", path);
+    size_t dlen = slash ? (size_t)(slash - path) : 1;
+    if (dlen >= sizeof dir || strlen(path) >= sizeof dir)
+        return error_set(err, "%s: path too long", path);
+    if (slash) {
+        memcpy(dir, path, dlen);
+        dir[dlen] = '\0';
+        if (dlen == 0) strcpy(dir, "/");
+    } else {
+        strcpy(dir, ".");
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return error_set(err, "%s: folder %s does not exist (%s)", path, dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode)) return error_set(err, "%s: %s is a file, not a folder", path, dir);
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return error_set(err, "%s: is a folder, not a file", path);
+        if (!opt->overwrite)
+            return error_set(err, "%s: already exists (not overwritten; choose another name)", path);
+    }
+    snprintf(tmp, sizeof tmp, "%s/.%s.tmp-XXXXXX", dir, base);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        if (e == EACCES || e == EPERM || e == EROFS)
+            return error_set(err, "%s: folder %s is not writable (%s)", path, dir, strerror(e));
+        return error_set(err, "%s: cannot create a file in %s (%s)", path, dir, strerror(e));
+    }
+    /* mkstemp makes 0600; a figure is for sharing: 0644 like any new file */
+    fchmod(fd, 0644);
+    size_t done = 0;
+    while (done < len) {
+        long n = write_fn(fd, bytes + done, len - done, opt->write_ctx);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            int e = n < 0 ? errno : ENOSPC; /* no progress without an error: treat as full */
+            close(fd);
+            unlink(tmp);
+            if (e == ENOSPC || e == EDQUOT)
+                return error_set(err, "%s: disk full after %zu of %zu bytes (%s)", path, done, len,
+                                 strerror(e));
+            return error_set(err, "%s: write failed after %zu of %zu bytes (%s)", path, done, len,
+                             strerror(e));
+        }
+        done += (size_t)n;
+    }
+    /* fsync before rename: otherwise a crash can leave the new name on an empty file */
+    if (fsync(fd) != 0) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        return error_set(err, "%s: cannot flush to disk (%s)", path, strerror(e));
+    }
+    if (close(fd) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return error_set(err, "%s: close failed (%s)", path, strerror(e));
+    }
+    if (opt->overwrite) {
+        if (rename(tmp, path) != 0) {
+            int e = errno;
+            unlink(tmp);
+            return error_set(err, "%s: cannot rename the finished file into place (%s)", path,
+                             strerror(e));
+        }
+    } else {
+        /* link(2) fails with EEXIST if the name appeared meanwhile: no-clobber without
+         * a check-then-rename race. File systems without hard links fall back. */
+        if (link(tmp, path) == 0) {
+            unlink(tmp);
+        } else {
+            int e = errno;
+            if (e == EEXIST) {
+                unlink(tmp);
+                return error_set(err, "%s: already exists (not overwritten; choose another name)", path);
+            }
+            if (!(e == EPERM || e == ENOTSUP || e == EOPNOTSUPP || e == EMLINK) ||
+                lstat(path, &st) == 0 || rename(tmp, path) != 0) {
+                e = errno;
+                unlink(tmp);
+                return error_set(err, "%s: cannot move the finished file into place (%s)", path,
+                                 strerror(e));
+            }
+        }
+    }
+    /* make the new directory entry durable too (best effort: some fs refuse) */
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (dfd >= 0) {
+        (void)fsync(dfd);
+        close(dfd);
+    }
+    return 0;
+}
+
+int png_write_file(const char *path, const uint8_t *pixels, int w, int h, int channels,
+                   size_t stride, const PngText *texts, size_t n_texts,
+                   const PngWriteOptions *opt, ErrorMsg *err) {
+    uint8_t *png = NULL;
+    size_t len = 0;
+    if (png_encode(pixels, w, h, channels, stride, texts, n_texts, opt ? opt->dpi : 0.0, &png,
+                   &len, err) != 0) {
+        /* prefix the path so the one line says which export failed */
+        ErrorMsg inner = *err;
+        return error_set(err, "%s: %s", path ? path : "(null)", inner.text);
+    }
+    int rc = png_write_bytes_atomic(path, png, len, opt, err);
+    free(png);
+    return rc;
+}
+
+/* ---- read text chunks -------------------------------------------------------------- */
+
+void png_text_chunks_free(PngTextChunks *t) {
+    if (!t) return;
+    for (size_t i = 0; i < t->count; i++) {
+        free(t->items[i].keyword);
+        free(t->items[i].value);
+    }
+    free(t->items);
+    memset(t, 0, sizeof *t);
+}
+
+const char *png_text_find(const PngTextChunks *t, const char *keyword) {
+    for (size_t i = 0; i < t->count; i++)
+        if (strcmp(t->items[i].keyword, keyword) == 0) return t->items[i].value;
+    return NULL;
+}
+
+static char *dup_n(const uint8_t *p, size_t n) {
+    char *s = malloc(n + 1);
+    if (!s) return NULL;
+    memcpy(s, p, n);
+    s[n] = '\0';
+    return s;
+}
+
+/* Parses one tEXt/iTXt data block into an entry. Returns 1 if added, 0 if skipped
+ * (compressed iTXt), -1 on malformed data (err set) or out of memory. */
+static int add_text_entry(PngTextChunks *t, const char *path, const char *type, const uint8_t *d,
+                          size_t n, size_t *cap, ErrorMsg *err) {
+    const uint8_t *nul = memchr(d, 0, n < 80 ? n : 80);
+    if (!nul || nul == d)
+        return error_set(err, "%s: %s chunk without a valid keyword (1-79 bytes + NUL)", path, type);
+    size_t klen = (size_t)(nul - d);
+    const uint8_t *v = nul + 1;
+    size_t vlen = n - klen - 1;
+    if (type[0] == 'i') {
+        /* compression flag, method, language tag NUL, translated keyword NUL */
+        if (vlen < 2) return error_set(err, "%s: iTXt chunk \"%.*s\" truncated", path, (int)klen, d);
+        int compressed = v[0];
+        v += 2, vlen -= 2;
+        for (int field = 0; field < 2; field++) {
+            const uint8_t *z = memchr(v, 0, vlen);
+            if (!z) return error_set(err, "%s: iTXt chunk \"%.*s\" truncated", path, (int)klen, d);
+            vlen -= (size_t)(z - v) + 1;
+            v = z + 1;
+        }
+        if (compressed) return 0; /* zlib-compressed text: not ours, skip */
+    }
+    /* a NUL inside the text is not allowed by the spec: keep what precedes it */
+    const uint8_t *z = memchr(v, 0, vlen);
+    if (z) vlen = (size_t)(z - v);
+    if (t->count == *cap) {
+        size_t nc = *cap ? *cap * 2 : 8;
+        PngTextEntry *items = realloc(t->items, nc * sizeof *items);
+        if (!items) return error_set(err, "%s: out of memory reading text chunks", path);
+        t->items = items;
+        *cap = nc;
+    }
+    PngTextEntry e = {dup_n(d, klen), dup_n(v, vlen)};
+    if (!e.keyword || !e.value) {
+        free(e.keyword);
+        free(e.value);
+        return error_set(err, "%s: out of memory reading text chunks", path);
+    }
+    t->items[t->count++] = e;
+    return 1;
+}
+
+int png_read_text_chunks(const char *path, PngTextChunks *out, ErrorMsg *err) {
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f) return error_set(err, "%s: cannot open (%s)", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return error_set(err, "%s: not a regular file", path);
+    }
+    uint64_t size = (uint64_t)st.st_size, pos = 0;
+    uint8_t hdr[8];
+    uint8_t *data = NULL;
+    size_t cap = 0;
+    int rc = -1, seen_iend = 0;
+    if (size < 8 || fread(hdr, 1, 8, f) != 8 || memcmp(hdr, PNG_SIG, 8) != 0) {
+        error_set(err, "%s: not a PNG file (bad signature)", path);
+        goto done;
+    }
+    pos = 8;
+    for (int index = 0; !seen_iend; index++) {
+        if (size - pos < 12) {
+            error_set(err, "%s: truncated at byte %llu (no IEND chunk)", path, (unsigned long long)pos);
+            goto done;
+        }
+        if (fread(hdr, 1, 8, f) != 8) {
+            error_set(err, "%s: read error at byte %llu", path, (unsigned long long)pos);
+            goto done;
+        }
+        uint32_t n = get_be32(hdr);
+        char type[5] = {(char)hdr[4], (char)hdr[5], (char)hdr[6], (char)hdr[7], 0};
+        for (int i = 0; i < 4; i++) {
+            int c = (unsigned char)type[i];
+            if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))) {
+                error_set(err, "%s: corrupt chunk type at byte %llu", path, (unsigned long long)pos);
+                goto done;
+            }
+        }
+        if (n > PNG_MAX_CHUNK || (uint64_t)n + 12 > size - pos) {
+            error_set(err, "%s: chunk %s at byte %llu claims %u bytes, past the end of the file",
+                      path, type, (unsigned long long)pos, n);
+            goto done;
+        }
+        if (index == 0 && (strcmp(type, "IHDR") != 0 || n != 13)) {
+            error_set(err, "%s: first chunk is %s, not a 13-byte IHDR", path, type);
+            goto done;
+        }
+        int is_text = strcmp(type, "tEXt") == 0 || strcmp(type, "iTXt") == 0;
+        int wanted = is_text || index == 0 || strcmp(type, "IEND") == 0;
+        if (!wanted) { /* skip pixel data etc. without reading it */
+            if (fseek(f, (long)n + 4, SEEK_CUR) != 0) {
+                error_set(err, "%s: seek error at byte %llu", path, (unsigned long long)pos);
+                goto done;
+            }
+            pos += (uint64_t)n + 12;
+            continue;
+        }
+        uint8_t *buf = malloc((size_t)n + 4 + 4);
+        if (!buf) {
+            error_set(err, "%s: out of memory for a %u-byte %s chunk", path, n, type);
+            goto done;
+        }
+        free(data);
+        data = buf;
+        memcpy(data, hdr + 4, 4); /* CRC covers type + data */
+        if (fread(data + 4, 1, (size_t)n + 4, f) != (size_t)n + 4) {
+            error_set(err, "%s: read error in chunk %s", path, type);
+            goto done;
+        }
+        uint32_t want = get_be32(data + 4 + n), got = png_crc32(0, data, (size_t)n + 4);
+        if (want != got) {
+            error_set(err, "%s: CRC mismatch in chunk %s at byte %llu (stored %08x, computed %08x)",
+                      path, type, (unsigned long long)pos, want, got);
+            goto done;
+        }
+        if (index == 0) {
+            out->width = get_be32(data + 4);
+            out->height = get_be32(data + 8);
+        } else if (is_text) {
+            if (add_text_entry(out, path, type, data + 4, n, &cap, err) < 0) goto done;
+        } else {
+            seen_iend = 1;
+        }
+        pos += (uint64_t)n + 12;
+    }
+    rc = 0;
+done:
+    free(data);
+    fclose(f);
+    if (rc != 0) png_text_chunks_free(out);
+    return rc;
+}

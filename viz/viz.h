@@ -1,0 +1,132 @@
+/* viz.h — the drawing context every panel receives: the SDL renderer to draw on, the
+ * three DejaVu fonts at the current UI scale, the theme, and a bounded cache of text
+ * textures. One Viz per renderer (window or offscreen export). It draws nothing by
+ * itself (see draw.h) and knows nothing about the model.
+ *
+ * Usage:
+ *     Viz viz = {0};
+ *     if (viz_init(&viz, renderer, assets_dir, 1.5f, 1.0f, THEME_LIGHT, &err) != 0) …
+ *     … each frame: draw_*(&viz, …) …
+ *     viz_free(&viz);            // before SDL_DestroyRenderer(renderer)
+ *
+ * Sizes: panels think in "logical pixels" at scale 1 and convert with viz_px(), so a
+ * projector (ui_scale 2) or a 300-dpi export (dpi_scale ~3) just multiplies. Font
+ * sizes follow the same scale. Thread-unsafe, like SDL rendering itself. */
+#ifndef VIZ_VIZ_H
+#define VIZ_VIZ_H
+
+#include <SDL.h>
+#include <SDL_ttf.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "theme.h"
+
+typedef enum VizFont {
+    VIZ_FONT_SANS = 0, /* DejaVu Sans: labels, body text */
+    VIZ_FONT_BOLD,     /* DejaVu Sans Bold: titles, the chosen token */
+    VIZ_FONT_MONO,     /* DejaVu Sans Mono: token strings, ids, numbers in columns */
+    VIZ_FONT_COUNT
+} VizFont;
+
+typedef enum VizTextSize {
+    VIZ_TEXT_SMALL = 0, /* 11 px at scale 1: tick labels, cell numbers */
+    VIZ_TEXT_BODY,      /* 14 px: labels, tokens */
+    VIZ_TEXT_TITLE,     /* 18 px: panel titles */
+    VIZ_TEXT_SIZE_COUNT
+} VizTextSize;
+
+/* Allowed scale ranges (viz_init / viz_set_scale reject values outside them). */
+#define VIZ_UI_SCALE_MIN 1.0f  /* laptop */
+#define VIZ_UI_SCALE_MAX 2.5f  /* projector at the back of a classroom */
+#define VIZ_DPI_SCALE_MIN 0.5f
+#define VIZ_DPI_SCALE_MAX 4.0f /* 4 × 96 dpi ≈ 384 dpi print export */
+
+/* Text textures are cached by (font, size, text): 64 sets × 16 ways = 1024 textures at
+ * most (a few MB), least-recently-used replaced within a set. 16 ways because a
+ * frame redraws the same labels in the same order each time, and a cyclic pattern
+ * that overflows a set misses on every access under LRU. Texts longer than
+ * VIZ_TEXT_CACHE_KEY_MAX - 1 bytes are rendered uncached each time. */
+#define VIZ_TEXT_CACHE_SETS 64
+#define VIZ_TEXT_CACHE_WAYS 16
+#define VIZ_TEXT_CACHE_KEY_MAX 96
+
+typedef struct VizTextCacheEntry {
+    SDL_Texture *texture; /* owned by the Viz; NULL = empty slot */
+    int w, h;             /* texture size in pixels */
+    Uint64 last_used;     /* Viz.tick at the last hit, for LRU */
+    Uint64 hash;          /* key hash: compared before the string */
+    unsigned char font, size;
+    char text[VIZ_TEXT_CACHE_KEY_MAX]; /* the key, NUL-terminated */
+} VizTextCacheEntry;
+
+typedef struct Viz {
+    SDL_Renderer *renderer; /* borrowed: must outlive the Viz (viz_free first) */
+    const Theme *theme;     /* static storage (theme_get); change with viz_set_theme */
+    ThemeId theme_id;
+    float ui_scale;  /* user setting, VIZ_UI_SCALE_MIN..MAX */
+    float dpi_scale; /* screen/export density factor, VIZ_DPI_SCALE_MIN..MAX */
+    float scale;     /* ui_scale * dpi_scale: what viz_px multiplies by */
+    TTF_Font *fonts[VIZ_FONT_COUNT][VIZ_TEXT_SIZE_COUNT]; /* owned */
+    VizTextCacheEntry *cache; /* owned, VIZ_TEXT_CACHE_SETS*WAYS entries, or NULL */
+    SDL_Texture *scratch;     /* owned: the last uncached (long) text texture */
+    Uint64 tick;              /* counts text lookups, drives LRU */
+    size_t cache_hits, cache_misses; /* for tests and the debug overlay */
+    int ttf_inited;           /* 1 after our TTF_Init (balanced by TTF_Quit in viz_free) */
+    ErrorMsg last_error;      /* first draw error since viz_clear_error (draw calls
+                               * return -1 and do not take an ErrorMsg each) */
+    int has_error;
+} Viz;
+
+/* Opens the fonts from <assets_dir>/fonts/{DejaVuSans,DejaVuSans-Bold,DejaVuSansMono}.ttf
+ * at the given scales (calls TTF_Init itself; SDL video need not be initialised for an
+ * offscreen renderer). viz must be zeroed or freed. On error returns -1 with err
+ * naming the file, and leaves *viz safe to viz_free. */
+int viz_init(Viz *viz, SDL_Renderer *renderer, const char *assets_dir, float ui_scale,
+             float dpi_scale, ThemeId theme, ErrorMsg *err);
+
+/* Releases fonts and cached textures (not the renderer). Safe on a zeroed struct and
+ * twice in a row. */
+void viz_free(Viz *viz);
+
+/* Changes the scale: resizes every font (TTF_SetFontSize, cheap) and empties the text
+ * cache. Returns -1 (nothing changed) for a scale outside the ranges above. */
+int viz_set_scale(Viz *viz, float ui_scale, float dpi_scale, ErrorMsg *err);
+
+void viz_set_theme(Viz *viz, ThemeId theme);
+
+/* logical pixels → device pixels at the current scale, rounded; never returns 0 for
+ * logical >= 1 so 1-px lines survive any scale. */
+int viz_px(const Viz *viz, float logical);
+
+/* The font for (face, size), borrowed, valid until viz_free. NULL for bad enums. */
+TTF_Font *viz_font(const Viz *viz, VizFont font, VizTextSize size);
+
+/* Line height (ascent + descent), ascent (baseline offset from the top) in pixels. */
+int viz_line_height(const Viz *viz, VizFont font, VizTextSize size);
+int viz_ascent(const Viz *viz, VizFont font, VizTextSize size);
+
+/* Width in pixels of the rendered UTF-8 text (0 for "" or NULL or on error). Invalid
+ * UTF-8 is measured as SDL_ttf draws it (replacement glyphs). */
+int viz_text_width(const Viz *viz, VizFont font, VizTextSize size, const char *utf8);
+
+/* A white-on-transparent texture of the text (SDL_BLENDMODE_BLEND; colour it with
+ * SDL_SetTextureColorMod). *w and *h get its size. Returns NULL with *w = 0 and *h = the
+ * line height for "" (not an error). Borrowed: owned by the Viz and valid only until
+ * the next viz_text_texture / draw_text* call or viz_set_scale — copy it out with
+ * SDL_RenderCopy at once. On SDL failure returns NULL with *w = *h = 0 and records
+ * the error (viz->last_error). */
+SDL_Texture *viz_text_texture(Viz *viz, VizFont font, VizTextSize size, const char *utf8,
+                              int *w, int *h);
+
+/* Records an error for the frame (first one wins) and returns -1; used by draw.c. */
+int viz_fail(Viz *viz, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Forgets the recorded draw error (call once per frame after showing it). */
+void viz_clear_error(Viz *viz);
+
+#endif
