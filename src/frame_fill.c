@@ -1,0 +1,48 @@
+/* frame_fill.c — Session + VizView -> VizFrame (see frame_fill.h). */
+#include "frame_fill.h"
+
+#include <string.h>
+
+VizView frame_default_view(void) {
+    VizView v;
+    memset(&v, 0, sizeof v);
+    v.layer = 0;
+    v.head = 0;
+    v.mouse_x = v.mouse_y = -1;
+    v.selected_token = -1;
+    v.bpe_step = -1;
+    v.focus = VIZ_PANEL_FRAME;
+    v.highlight_panel = -1;
+    v.highlight_token = -1;
+    v.top_n = 15;
+    return v;
+}
+
+void frame_fill(VizFrame *f, const Session *s, const VizView *view) {
+    memset(f, 0, sizeof *f);
+    f->cfg = &s->model.config;
+    f->tok = &s->tok;
+    f->trace = &s->trace;
+    f->ids = s->trace.ids;
+    f->n_pos = s->trace.n_pos;
+    f->n_prompt = s->n_prompt;
+    f->prompt_enc = s->prompt_enc.n_ids ? &s->prompt_enc : NULL;
+    f->rec = s->has_next ? &s->next : NULL;
+    f->prev_rec = s->has_prev ? &s->prev : NULL;
+    f->model_name = s->model.name;
+    f->n_params = s->model.n_params;
+    f->seed = s->seed;
+    f->step = s->trace.n_pos - s->n_prompt;
+    f->last_step_ms = s->last_step_ms;
+    f->n_branches = s->n_branches;
+    f->branch = s->cur;
+    f->view = *view;
+    /* clamp the view to the model so a stale layer/head can never index out of range */
+    if (f->view.layer >= s->model.config.n_layer) f->view.layer = s->model.config.n_layer - 1;
+    if (f->view.layer < 0) f->view.layer = 0;
+    if (f->view.head >= s->model.config.n_head) f->view.head = s->model.config.n_head - 1;
+    if (f->view.head < 0) f->view.head = 0;
+    if (f->view.selected_token >= f->n_pos) f->view.selected_token = -1;
+    if (f->view.top_n > SESSION_TOP_N) f->view.top_n = SESSION_TOP_N;
+    if (f->view.top_n < 1) f->view.top_n = 1;
+}

@@ -1,0 +1,18 @@
+/* frame_fill.h — builds the VizFrame (viz/frame.h) that panels draw, from a Session
+ * and the view settings. The one place where session data is handed to viz/, used by
+ * the window, the headless exporter and the lesson runner alike, so all three show
+ * exactly the same thing for the same state. */
+#ifndef FRAME_FILL_H
+#define FRAME_FILL_H
+
+#include "frame.h"
+#include "session.h"
+
+/* Fills *f from s and view (borrowed pointers: valid until s changes). The status,
+ * lesson and key-help fields are left NULL/0 for the caller to set. */
+void frame_fill(VizFrame *f, const Session *s, const VizView *view);
+
+/* A sensible default view for a model: layer L-1, head 0, top 15 bars, full frame. */
+VizView frame_default_view(void);
+
+#endif
