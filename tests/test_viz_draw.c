@@ -247,6 +247,15 @@ static void test_scene(void) {
 
     CHECK(golden_compare(a, SCENE_W, SCENE_H, "tests/golden/viz_draw_scene.png", 2) == 0,
           "scene matches tests/golden/viz_draw_scene.png");
+    /* the comparison can fail: a 40x40 patch (0.5% of the pixels) off by 3 must not pass */
+    const char *upd = getenv("INFERSCOPE_UPDATE_GOLDEN");
+    if (!(upd && strcmp(upd, "1") == 0)) {
+        for (int y = 100; y < 140; y++)
+            for (int x = 100; x < 140; x++) b[((size_t)y * SCENE_W + (size_t)x) * 4 + 1] ^= 3;
+        fprintf(stderr, "(expected mismatch follows)\n");
+        CHECK(golden_compare(b, SCENE_W, SCENE_H, "tests/golden/viz_draw_scene.png", 2) == -1,
+              "a perturbed image fails the golden comparison");
+    }
     free(a);
     free(b);
 }

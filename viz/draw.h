@@ -67,10 +67,11 @@ int draw_text_in_rect(Viz *viz, Rect r, const char *utf8, const TextStyle *style
 int draw_text_on_cell(Viz *viz, Rect cell, SDL_Color fill, const char *utf8, VizFont font,
                       VizTextSize size);
 
-/* Writes into buf (cap bytes) the longest prefix of utf8 that, followed by "…", fits
- * max_width pixels — or utf8 itself if it fits whole (also when longer than cap-1
- * bytes is needed, the cut respects cap). Cuts only between UTF-8 characters. Returns
- * the pixel width of what buf holds (0 if not even "…" fits: buf = ""). */
+/* Fits utf8 into max_width pixels: copies it whole into buf if it fits (and is shorter
+ * than cap bytes), else writes the longest prefix that fits when followed by "…"
+ * (the prefix is also limited to cap - 4 bytes). Cuts only between UTF-8 characters,
+ * never inside a multi-byte one. Returns the pixel width of what buf holds; 0 with
+ * buf = "" if not even "…" fits. */
 int draw_fit_text(Viz *viz, VizFont font, VizTextSize size, const char *utf8, int max_width,
                   char *buf, size_t cap);
 

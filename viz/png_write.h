@@ -7,7 +7,9 @@
  * Text chunks: a pure-ASCII value becomes a tEXt chunk (PNG spec 11.3.4.3); a value
  * with any byte >= 0x80 must be valid UTF-8 and becomes an uncompressed iTXt chunk
  * (tEXt is Latin-1 only, and prompts are UTF-8). Keywords: 1–79 printable ASCII
- * characters, no leading, trailing or double spaces (e.g. "Software", "inferscope:model").
+ * characters, no leading, trailing or double spaces. Suggested provenance set: the
+ * PNG-registered "Software" (inferscope + version), "Source" (model name), "Creation
+ * Time", plus our own "inferscope:prompt", "inferscope:step", "inferscope:settings".
  *
  * Pixel layout for the encoder: rows top to bottom, each row `stride` bytes apart
  * (SDL's pitch), `channels` = 4 for R,G,B,A bytes (SDL_PIXELFORMAT_RGBA32) or 3 for
