@@ -1,0 +1,45 @@
+/* lesson_run.h — plays a parsed lesson (lesson.h) on a Session: going to beat k
+ * rebuilds the exact state at the end of that beat by replaying every directive from
+ * the start (seeded, so PageUp rewinds exactly and an export of beat k is always the
+ * same picture). Captions, highlights and the open question belong to one beat.
+ * Not the window: the presenter keys live in the app, the PNGs in export.c. */
+#ifndef LESSON_RUN_H
+#define LESSON_RUN_H
+
+#include <stddef.h>
+
+#include "frame.h"
+#include "lesson.h"
+#include "session.h"
+
+#define LESSON_MAX_CAPTIONS 12
+
+/* What a beat adds on top of the session and view: borrowed from the Lesson. */
+typedef struct LessonBeatView {
+    int beat;                                   /* 0-based beat shown */
+    int n_beats;
+    const char *captions[LESSON_MAX_CAPTIONS];  /* this beat's narration lines */
+    int n_captions;
+    const char *question;                       /* open or just-revealed question, or NULL */
+    char beat_label[32];                        /* "3 / 12" */
+    char note[256];                             /* e.g. the model fallback notice, or "" */
+} LessonBeatView;
+
+/* Which model directory the lesson wants: "bundled" -> bundled_dir; a PATH; with
+ * "or-bundled", the bundled model when PATH has no model.safetensors (and a note
+ * saying so plainly). No `model` line = bundled. Relative paths are taken as given
+ * (relative to the current directory). */
+void lesson_model_dir(const Lesson *l, const char *bundled_dir, char *dir, size_t dir_cap,
+                      char *note, size_t note_cap);
+
+/* Rebuilds session + view at the end of beat k (0 <= k < n_beats). On error returns -1
+ * with "FILE:LINE: problem" (e.g. a layer the model lacks, a force text that is not one
+ * token, a full context); the session is then in an unspecified but valid state. */
+int lesson_goto_beat(const Lesson *l, int k, Session *s, VizView *view, LessonBeatView *bv,
+                     ErrorMsg *err);
+
+/* Runs every beat once, so a lesson with an error is reported before it is shown
+ * (never opened half-way). Leaves the session at beat 0. */
+int lesson_check(const Lesson *l, Session *s, VizView *view, LessonBeatView *bv, ErrorMsg *err);
+
+#endif
