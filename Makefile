@@ -14,7 +14,7 @@ CPPFLAGS = -D_DEFAULT_SOURCE -Iengine -Iviz -Isrc -MMD -MP
 # third-party headers via -isystem so their warnings never break -Werror
 isys     = $(patsubst -I%,-isystem %,$(1))
 ENGINE_PKGS = libpcre2-8 libcjson openblas
-APP_PKGS    = sdl2 SDL2_ttf
+APP_PKGS    = sdl2 SDL2_ttf libcrypto
 ENGINE_CFLAGS := $(call isys,$(shell pkg-config --cflags $(ENGINE_PKGS) 2>/dev/null))
 APP_CFLAGS    := $(call isys,$(shell pkg-config --cflags $(APP_PKGS) 2>/dev/null)) -isystem /usr/include/stb
 LIBS          := $(shell pkg-config --libs $(APP_PKGS) $(ENGINE_PKGS) 2>/dev/null) -lm
@@ -22,6 +22,13 @@ LIBS          := $(shell pkg-config --libs $(APP_PKGS) $(ENGINE_PKGS) 2>/dev/nul
 ifeq ($(SAN),1)
   OPT   = -O1 -g -march=native
   SANFL = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+# FUZZ=1 (set by `make fuzz`, with CC=clang): every object gets libFuzzer's coverage
+# hooks plus ASan+UBSan; only the harness link adds libFuzzer's main.
+FUZZ_SECONDS ?= 60
+ifeq ($(FUZZ),1)
+  OPT   = -O1 -g -march=native
+  SANFL = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 CFLAGS_ALL = $(WARN) $(OPT) -g -fopenmp $(SANFL)
 
@@ -39,7 +46,7 @@ LIBAPP     := $(BUILD)/libapp.a
 ALL_LIBS    = $(LIBAPP) $(LIBVIZ) $(LIBENGINE)
 BIN        := $(BUILD)/inferscope
 
-.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak
+.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins
 .DEFAULT_GOAL := all
 # keep object files of test programs (otherwise make deletes them as intermediates)
 .SECONDARY:
@@ -83,6 +90,15 @@ tests: $(TEST_BIN)
 gpt2:
 	@scripts/download-gpt2.sh $(SIZE)
 
+# fuzz: libFuzzer harnesses (tests/fuzz/fuzz_*.c) under ASan+UBSan, FUZZ_SECONDS each (60)
+fuzz: deps-test
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang FUZZ=1 fuzz-bins
+	@scripts/fuzz-run.sh build-fuzz $(FUZZ_SECONDS)
+
+# fuzz-short: the same for 10 s per harness (what CI runs after make test)
+fuzz-short:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
+
 $(BUILD)/engine/%.o: engine/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS_ALL) $(ENGINE_CFLAGS) -c $< -o $@
@@ -120,6 +136,12 @@ $(BIN): $(BUILD)/src/main.o $(ALL_LIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(ALL_LIBS)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS)
+
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+fuzz-bins: $(FUZZ_BIN)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(ALL_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/fuzz $(CFLAGS_ALL) $(ENGINE_CFLAGS) $(APP_CFLAGS) -fsanitize=fuzzer -o $@ $< $(ALL_LIBS) $(LIBS)
 
 BENCH_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/bench/*.c))
 $(BUILD)/bench: $(BENCH_OBJ) $(ALL_LIBS)

@@ -134,9 +134,10 @@ int gpt2_config_load(Gpt2Config *c, const char *path, ErrorMsg *err) {
      * Gpt2LayerWeights assumes 4C. Say so clearly rather than fail on a shape later. */
     int n_inner;
     if (get_int(root, "n_inner", &n_inner, &present, path, err) != 0) goto done;
-    if (present && n_inner != 4 * t.n_embd) {
-        error_set(err, "%s: n_inner = %d is not supported (only 4 * n_embd = %d)", path, n_inner,
-                  4 * t.n_embd);
+    /* 4 * n_embd in long long: n_embd is not range-checked yet and 4 * INT_MAX overflows. */
+    if (present && (long long)n_inner != 4LL * t.n_embd) {
+        error_set(err, "%s: n_inner = %d is not supported (only 4 * n_embd = %lld)", path, n_inner,
+                  4LL * t.n_embd);
         goto done;
     }
     const cJSON *eps = cJSON_GetObjectItemCaseSensitive(root, "layer_norm_epsilon");

@@ -34,14 +34,13 @@ static void attention(Gpt2Trace *tr, size_t l, const float *qkv, float *z, size_
         const float *K = tr->k + ((l * NH + h) * T) * HS; /* (T, HS) keys of head h */
         const float *Vv = tr->v + ((l * NH + h) * T) * HS;
         float *p = tr->pattern + (l * NH + h) * P + gpt2_tri_row(t); /* row t: t+1 entries */
-        for (size_t j = 0; j <= t; j++) p[j] = kern_dot(q, K + j * HS, HS) * scale;
+        kern_attn_scores(p, q, K, t + 1, HS, scale);
         if (tr->attn_scores) memcpy(tr->attn_scores + (l * NH + h) * P + gpt2_tri_row(t), p, (t + 1) * sizeof *p);
         /* keys j > t are masked: they are simply not part of the row, so the softmax runs
          * over 0..t and the pattern's upper triangle is exactly zero by construction */
         kern_softmax(p, t + 1);
-        float *zr = z + r * C + h * HS; /* head h's slice of the concatenated output */
-        memset(zr, 0, HS * sizeof *zr);
-        for (size_t j = 0; j <= t; j++) kern_axpy(zr, p[j], Vv + j * HS, HS);
+        /* z = pattern @ v, written into head h's slice of the concatenated output */
+        kern_attn_mix(z + r * C + h * HS, p, Vv, t + 1, HS);
     }
 }
 

@@ -99,10 +99,9 @@ int gpt2_trace_init(Gpt2Trace *tr, const Gpt2Config *cfg, int max_pos, unsigned 
      * decode streams through the KV cache. */
     void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) {
-        Gpt2Config keep = *cfg;
         memset(tr, 0, sizeof *tr);
         return error_set(err, "trace: out of memory reserving %.1f MB for %d positions of a %d-layer model",
-                         (double)bytes / 1e6, max_pos, keep.n_layer);
+                         (double)bytes / 1e6, max_pos, cfg->n_layer);
     }
 #ifdef MADV_HUGEPAGE
     (void)madvise(mem, bytes, MADV_HUGEPAGE); /* advisory: failure only costs speed */

@@ -46,14 +46,16 @@
  * MEMORY (float32). Attention patterns are kept for every layer, head and position
  * as PACKED LOWER TRIANGLES: row t of a (T,T) pattern holds t+1 floats at offset
  * t(t+1)/2; the entries above the diagonal are not stored and read as exactly 0
- * (scores: -inf) through gpt2_view_at / gpt2_trace_copy_square. This halves the cost
+ * (scores: -inf) through gpt2_view_at / gpt2_trace_copy_pattern. This halves the cost
  * of the full square. For GPT-2 124M (L=12 NH=12 C=768 V=50257) at max_pos=1024:
- *     always:   patterns 12*12*1024*1025/2*4 B = 302 MB; K+V cache 75.5 MB
+ *     always:   patterns 12*12*1024*1025/2*4 B = 302 MB; K+V cache 75.5 MB;
+ *               forward scratch for a 256-row chunk ~14 MB    -> capture 0: 391 MB
  *     DEFAULT adds  LOGITS (1024*50257*4 B) = 206 MB, RESID (13 streams) = 40.9 MB
- *               -> about 625 MB in total (use a smaller max_pos to pay less:
- *                  patterns grow with max_pos^2, everything else linearly)
+ *                                                          -> DEFAULT: 637 MB
+ *               (use a smaller max_pos to pay less: patterns grow with max_pos^2,
+ *               everything else linearly)
  *     optional: SCORES 302 MB; MLP (pre+post) 302 MB; Q, Z, ATTN_OUT, MLP_OUT,
- *               RESID_MID 37.7 MB each; LN 78.6 MB; EMBED 6.3 MB -> ALL ~1.5 GB.
+ *               RESID_MID 37.7 MB each; LN 78.6 MB; EMBED 6.3 MB -> ALL: 1515 MB.
  * The block is reserved with mmap, so pages of positions never reached cost no RAM.
  * gpt2_trace_bytes() gives the exact figure for any model and mask. */
 #ifndef GPT2_TRACE_H

@@ -1,7 +1,7 @@
 /* kernels.c — float32 kernels of the forward pass (see kernels.h for the contracts).
  * Decode is memory-bound (every weight is read once per token), so the matvec is a
  * streaming loop that reads each weight row front to back; prefill is compute-bound,
- * so it goes to OpenBLAS sgemm. AVX-512 / AVX2 paths are chosen at compile time
+ * so it goes to a packed register-blocked gemm (AVX-512) or OpenBLAS sgemm. AVX-512 / AVX2 paths are chosen at compile time
  * (the Makefile builds with -march=native); the plain C loops are the portable fallback
  * and the definition of what the SIMD code computes. Not fast-math: no reassociation
  * beyond the fixed accumulator split written out here. */
@@ -80,6 +80,52 @@ void kern_axpy(float *y, float alpha, const float *x, size_t n) {
     for (; i < n; i++) y[i] += alpha * x[i];
 }
 
+/* ---- attention rows ---------------------------------------------------------------- */
+
+void kern_attn_scores(float *s, const float *q, const float *K, size_t n, size_t hs, float scale) {
+#if defined(__AVX512F__)
+    if (hs == 64) {
+        /* q in four registers; each key is one cache-line-sized run of 64 floats */
+        __m512 q0 = _mm512_loadu_ps(q), q1 = _mm512_loadu_ps(q + 16);
+        __m512 q2 = _mm512_loadu_ps(q + 32), q3 = _mm512_loadu_ps(q + 48);
+        for (size_t j = 0; j < n; j++) {
+            const float *k = K + j * 64;
+            __m512 a = _mm512_mul_ps(q0, _mm512_loadu_ps(k));
+            __m512 b = _mm512_mul_ps(q1, _mm512_loadu_ps(k + 16));
+            a = _mm512_fmadd_ps(q2, _mm512_loadu_ps(k + 32), a);
+            b = _mm512_fmadd_ps(q3, _mm512_loadu_ps(k + 48), b);
+            s[j] = _mm512_reduce_add_ps(_mm512_add_ps(a, b)) * scale;
+        }
+        return;
+    }
+#endif
+    for (size_t j = 0; j < n; j++) s[j] = kern_dot(q, K + j * hs, hs) * scale;
+}
+
+void kern_attn_mix(float *z, const float *p, const float *V, size_t n, size_t hs) {
+#if defined(__AVX512F__)
+    if (hs == 64) {
+        __m512 z0 = _mm512_setzero_ps(), z1 = _mm512_setzero_ps();
+        __m512 z2 = _mm512_setzero_ps(), z3 = _mm512_setzero_ps();
+        for (size_t j = 0; j < n; j++) {
+            const float *v = V + j * 64;
+            __m512 pj = _mm512_set1_ps(p[j]);
+            z0 = _mm512_fmadd_ps(pj, _mm512_loadu_ps(v), z0);
+            z1 = _mm512_fmadd_ps(pj, _mm512_loadu_ps(v + 16), z1);
+            z2 = _mm512_fmadd_ps(pj, _mm512_loadu_ps(v + 32), z2);
+            z3 = _mm512_fmadd_ps(pj, _mm512_loadu_ps(v + 48), z3);
+        }
+        _mm512_storeu_ps(z, z0);
+        _mm512_storeu_ps(z + 16, z1);
+        _mm512_storeu_ps(z + 32, z2);
+        _mm512_storeu_ps(z + 48, z3);
+        return;
+    }
+#endif
+    memset(z, 0, hs * sizeof *z);
+    for (size_t j = 0; j < n; j++) kern_axpy(z, p[j], V + j * hs, hs);
+}
+
 /* ---- matvec, Conv1D layout ------------------------------------------------------------
  * y[j] = b[j] + sum_i x[i] W[i][j] for j in [j0, j1). W is (in, out) row-major, so a
  * column is strided; instead of dot products we stream rows: y[j0..j1) += x[i] * W[i][j0..j1)
@@ -132,18 +178,112 @@ static void matvec(float *y, const float *x, const float *w, const float *b, siz
     }
 }
 
+#if defined(__AVX512F__)
+/* ---- multi-row products (prefill) with AVX-512 ------------------------------------------
+ * Own kernels because Debian's OpenBLAS 0.3.21 (DYNAMIC_ARCH) does not recognise recent
+ * Xeons and falls back to its SSE3 "Prescott" kernels (~25 GFLOP/s here against ~130 for
+ * its SkylakeX ones, which cannot be selected from inside the program). */
+
+/* Column panels are 32 floats wide (two zmm) and the k dimension is cut into blocks of
+ * KC rows, so a packed block of weights (KC x 32 floats = 16 KB) sits in L1 on the
+ * thread's stack while every row block of the input streams past it. Packing turns the
+ * weight reads into one contiguous stream (the unpacked panel has a 4-12 KB stride per
+ * k, which defeats the prefetchers and costs a TLB miss per row). */
+#define KC 128
+
+/* y[r, 0..32) += sum_k x[r, k] pk[k, 0..32) for 8 rows r: 16 accumulators in registers;
+ * each k loads two packed vectors and broadcasts one input per row. */
+static void gemm_nn_8x32(float *y, size_t ldy, const float *x, size_t ldx, const float *pk, size_t kc,
+                         __mmask16 m0, __mmask16 m1) {
+#define ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define DECL(r) __m512 c##r##0 = _mm512_maskz_loadu_ps(m0, y + r * ldy), \
+                       c##r##1 = _mm512_maskz_loadu_ps(m1, y + r * ldy + 16);
+    ROWS(DECL)
+    for (size_t k = 0; k < kc; k++) {
+        __m512 b0 = _mm512_load_ps(pk + k * 32), b1 = _mm512_load_ps(pk + k * 32 + 16);
+#define STEP(r) { __m512 a = _mm512_set1_ps(x[r * ldx + k]); \
+                  c##r##0 = _mm512_fmadd_ps(a, b0, c##r##0); c##r##1 = _mm512_fmadd_ps(a, b1, c##r##1); }
+        ROWS(STEP)
+    }
+#define STORE(r) _mm512_mask_storeu_ps(y + r * ldy, m0, c##r##0); \
+                 _mm512_mask_storeu_ps(y + r * ldy + 16, m1, c##r##1);
+    ROWS(STORE)
+#undef ROWS
+#undef DECL
+#undef STEP
+#undef STORE
+}
+
+/* the same for one row (the rows left over after blocks of 8) */
+static void gemm_nn_1x32(float *y, const float *x, const float *pk, size_t kc, __mmask16 m0, __mmask16 m1) {
+    __m512 c0 = _mm512_maskz_loadu_ps(m0, y), c1 = _mm512_maskz_loadu_ps(m1, y + 16);
+    for (size_t k = 0; k < kc; k++) {
+        __m512 a = _mm512_set1_ps(x[k]);
+        c0 = _mm512_fmadd_ps(a, _mm512_load_ps(pk + k * 32), c0);
+        c1 = _mm512_fmadd_ps(a, _mm512_load_ps(pk + k * 32 + 16), c1);
+    }
+    _mm512_mask_storeu_ps(y, m0, c0);
+    _mm512_mask_storeu_ps(y + 16, m1, c1);
+}
+
+static __mmask16 tail_mask(size_t n) { return n >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << n) - 1u); }
+
+/* y (M, N) += x (M, K) @ B where B (K, N) is w itself (trans = 0: w is (K, N), the Conv1D
+ * layout) or the transpose of w (trans = 1: w is (N, K), e.g. the unembedding wte).
+ * Threads split the 32-column panels; each packs KC x 32 blocks of B and runs all row
+ * blocks of x past it. */
+static void gemm(float *y, const float *x, const float *w, size_t M, size_t K, size_t N, int trans) {
+    const long panels = (long)((N + 31) / 32);
+#pragma omp parallel
+    {
+        _Alignas(64) float pk[KC * 32]; /* this thread's packed block of B */
+#pragma omp for schedule(static)
+        for (long p = 0; p < panels; p++) {
+            size_t j = (size_t)p * 32, nc = N - j < 32 ? N - j : 32;
+            __mmask16 m0 = tail_mask(nc), m1 = nc > 16 ? tail_mask(nc - 16) : 0;
+            for (size_t k0 = 0; k0 < K; k0 += KC) {
+                size_t kc = K - k0 < KC ? K - k0 : KC;
+                if (!trans) {
+                    for (size_t k = 0; k < kc; k++) { /* rows of w[k0.., j..j+nc), zero-padded */
+                        const float *src = w + (k0 + k) * N + j;
+                        _mm512_store_ps(pk + k * 32, _mm512_maskz_loadu_ps(m0, src));
+                        _mm512_store_ps(pk + k * 32 + 16, _mm512_maskz_loadu_ps(m1, src + 16));
+                    }
+                } else {
+                    /* B[k][c] = w[j+c][k0+k]: read each of the nc rows of w contiguously,
+                     * write it as a column of the packed block */
+                    if (nc < 32) memset(pk, 0, sizeof pk);
+                    for (size_t c = 0; c < nc; c++) {
+                        const float *src = w + (j + c) * K + k0;
+                        for (size_t k = 0; k < kc; k++) pk[k * 32 + c] = src[k];
+                    }
+                }
+                size_t i = 0;
+                for (; i + 8 <= M; i += 8) gemm_nn_8x32(y + i * N + j, N, x + i * K + k0, K, pk, kc, m0, m1);
+                for (; i < M; i++) gemm_nn_1x32(y + i * N + j, x + i * K + k0, pk, kc, m0, m1);
+            }
+        }
+    }
+}
+#define KERN_OWN_GEMM 1
+#else
+#define KERN_OWN_GEMM 0
+#endif
+
 void kern_matmul(float *y, const float *x, const float *w, const float *b,
                  size_t T, size_t in, size_t out) {
     if (T == 1) {
         matvec(y, x, w, b, in, out);
         return;
     }
-#if KERN_HAVE_BLAS
-    /* y = b (broadcast over rows), then y = 1 * x @ w + 1 * y */
+    /* y = b (broadcast over rows), then y += x @ w */
     for (size_t t = 0; t < T; t++) {
         if (b) memcpy(y + t * out, b, out * sizeof *y);
         else memset(y + t * out, 0, out * sizeof *y);
     }
+#if KERN_OWN_GEMM
+    gemm(y, x, w, T, in, out, 0);
+#elif KERN_HAVE_BLAS
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)T, (int)out, (int)in, 1.0f, x,
                 (int)in, w, (int)out, 1.0f, y, (int)out);
 #else
@@ -160,7 +300,10 @@ void kern_matmul_wt(float *y, const float *x, const float *wt, size_t T, size_t 
         for (long v = 0; v < n; v++) y[v] = kern_dot(x, wt + (size_t)v * in, in);
         return;
     }
-#if KERN_HAVE_BLAS
+#if KERN_OWN_GEMM
+    memset(y, 0, T * out * sizeof *y);
+    gemm(y, x, wt, T, in, out, 1);
+#elif KERN_HAVE_BLAS
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)T, (int)out, (int)in, 1.0f, x,
                 (int)in, wt, (int)in, 0.0f, y, (int)out);
 #else

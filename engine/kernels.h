@@ -2,8 +2,10 @@
  * in HuggingFace Conv1D layout, LayerNorm, tanh-GELU, softmax, dot/axpy, top-k.
  * Plain float32 arrays in, float32 arrays out; outputs first, inputs, sizes last (llm.c).
  * Not the model: these know nothing of layers, heads or the trace (gpt2_forward.c does).
- * Threads: matmuls run OpenMP (one parallel region per call) or OpenBLAS sgemm for
- * multi-row products; kern_set_threads() sets both pools. No allocation anywhere here. */
+ * Threads: every matmul is at most one OpenMP parallel region; kern_set_threads() sets
+ * the OpenMP and OpenBLAS pools. On a shared machine use no more threads than idle cores:
+ * OpenMP's spinning barriers make an oversubscribed 2-thread decode ~10x slower.
+ * No allocation anywhere here (the gemm packs weights into a 16 KB stack block). */
 #ifndef KERNELS_H
 #define KERNELS_H
 
@@ -16,7 +18,9 @@ int kern_get_threads(void);
 
 /* y (T, out) = x (T, in) @ w (in, out) + b (out)   — Conv1D layout, as stored in HF files.
  * b may be NULL. T == 1 is the decode case (a memory-bound matvec, own SIMD kernel);
- * T > 1 uses sgemm (OpenBLAS) so prefill runs at compute speed. y must not alias x. */
+ * T > 1 is prefill, compute-bound: own packed AVX-512 gemm when built with AVX-512
+ * (Debian's OpenBLAS 0.3.21 picks its SSE3 kernels on this Xeon: 5x slower), else
+ * OpenBLAS sgemm. y must not alias x. */
 void kern_matmul(float *y, const float *x, const float *w, const float *b,
                  size_t T, size_t in, size_t out);
 
@@ -46,6 +50,12 @@ float kern_dot(const float *a, const float *b, size_t n);
 
 /* y += alpha * x */
 void kern_axpy(float *y, float alpha, const float *x, size_t n);
+
+/* Attention of one query over n keys of one head, HS floats each, rows contiguous:
+ * scores s[j] = scale * q.K[j] for j < n, and z = sum_j p[j] V[j]. One call per row, with
+ * q / z held in registers when HS == 64 (GPT-2's head size for every model size). */
+void kern_attn_scores(float *s, const float *q, const float *K, size_t n, size_t hs, float scale);
+void kern_attn_mix(float *z, const float *p, const float *V, size_t n, size_t hs);
 
 /* The k largest of x[0..n) in descending order (ties: lower index first); returns how
  * many were written (min(k, n)). ids/vals have room for k. O(n k) worst case, O(n)

@@ -15,6 +15,7 @@ need_cmd make build-essential
 need_cmd pkg-config pkg-config
 need_pc sdl2 libsdl2-dev
 need_pc SDL2_ttf libsdl2-ttf-dev
+need_pc libcrypto libssl-dev
 need_pc libpcre2-8 libpcre2-dev
 need_pc libcjson libcjson-dev
 need_pc openblas libopenblas-dev

@@ -1,10 +1,139 @@
-/* app_main.c — what `inferscope` with no command does. Until the window exists it
- * shows the tokenizer on a sample text, so `make run` always does something useful. */
+/* app_main.c — `inferscope` with no command: parses the window's options, opens the
+ * session (errors here print one line and exit 2, before any window appears), runs
+ * the window, and writes the --state-out snapshot at exit. Not the window itself
+ * (app.c) and not the subcommands (cmd_*.c). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "app.h"
 #include "cli.h"
 
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: inferscope [options]          open the window\n\n"
+            "  --model DIR          checkpoint folder (default: the bundled model, %s)\n"
+            "  --prompt TEXT        the prompt (default \"Once upon a time\")\n"
+            "  --seed S             dice seed (default 0): the same seed gives the same tokens\n"
+            "  --temperature T      0..5 (0 = greedy), default 1\n"
+            "  --top-k K            keep the K most likely tokens (0 = off)\n"
+            "  --top-p P            keep the smallest set with probability >= P (1 = off)\n"
+            "  --greedy             always take the most likely token\n"
+            "  --scale S            UI scale 1.0..2.5 for projectors/HiDPI (X11 ignores HiDPI)\n"
+            "  --theme light|dark\n"
+            "  --size WxH           window size in pixels (default 1280x720, at least %dx%d)\n"
+            "  --export-dir DIR     where E / Shift+E write figures (default ./inferscope-figures)\n"
+            "  --state-out FILE     write a JSON snapshot of the session at exit (for tests)\n"
+            "  --help\n\n"
+            "In the window, ? shows every key.\n",
+            cli_default_model_dir(), APP_MIN_W, APP_MIN_H);
+}
+
+/* Strict number parsing: the whole argument must be a finite number. */
+static int parse_double(const char *s, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || v != v) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_int(const char *s, long lo, long hi, int *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int is_dir(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 int app_main(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    char *args[] = {"tokenize", "--explain", "Once upon a time, there was a little robot.", NULL};
-    return cmd_tokenize(3, args);
+    AppOptions opt = app_default_options();
+    opt.model_dir = cli_default_model_dir();
+    opt.tok_dir = cli_tokenizer_dir();
+    opt.assets_dir = cli_assets_dir();
+    const char *state_out = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(a, "--greedy") == 0) {
+            opt.settings.greedy = 1;
+            continue;
+        }
+        if (i + 1 >= argc) return cli_fail("window", "%s needs a value (see inferscope --help)", a);
+        const char *v = argv[++i];
+        double d;
+        if (strcmp(a, "--model") == 0) {
+            opt.model_dir = v;
+        } else if (strcmp(a, "--prompt") == 0) {
+            opt.prompt = v;
+        } else if (strcmp(a, "--seed") == 0) {
+            char *end;
+            errno = 0;
+            unsigned long long s = strtoull(v, &end, 10);
+            if (end == v || *end || errno || v[0] == '-')
+                return cli_fail("window", "--seed %s: expected a whole number >= 0", v);
+            opt.seed = (uint64_t)s;
+        } else if (strcmp(a, "--temperature") == 0) {
+            if (parse_double(v, &d) || d < 0 || d > 5)
+                return cli_fail("window", "--temperature %s: expected a number from 0 to 5", v);
+            opt.settings.temperature = (float)d;
+        } else if (strcmp(a, "--top-k") == 0) {
+            if (parse_int(v, 0, 1L << 30, &opt.settings.top_k))
+                return cli_fail("window", "--top-k %s: expected a whole number >= 0 (0 = off)", v);
+        } else if (strcmp(a, "--top-p") == 0) {
+            if (parse_double(v, &d) || d <= 0 || d > 1)
+                return cli_fail("window", "--top-p %s: expected a number in (0, 1] (1 = off)", v);
+            opt.settings.top_p = (float)d;
+        } else if (strcmp(a, "--scale") == 0) {
+            if (parse_double(v, &d) || d < VIZ_UI_SCALE_MIN || d > VIZ_UI_SCALE_MAX)
+                return cli_fail("window", "--scale %s: expected a number from %.1f to %.1f", v,
+                                (double)VIZ_UI_SCALE_MIN, (double)VIZ_UI_SCALE_MAX);
+            opt.ui_scale = (float)d;
+        } else if (strcmp(a, "--theme") == 0) {
+            if (theme_parse(v, &opt.theme)) return cli_fail("window", "--theme %s: expected light or dark", v);
+        } else if (strcmp(a, "--size") == 0) {
+            int w, h;
+            char tail;
+            if (sscanf(v, "%dx%d%c", &w, &h, &tail) != 2 || w < APP_MIN_W || h < APP_MIN_H || w > 8192 || h > 8192)
+                return cli_fail("window", "--size %s: expected WxH from %dx%d to 8192x8192", v, APP_MIN_W, APP_MIN_H);
+            opt.width = w;
+            opt.height = h;
+        } else if (strcmp(a, "--export-dir") == 0) {
+            opt.export_dir = v;
+        } else if (strcmp(a, "--state-out") == 0) {
+            state_out = v;
+        } else {
+            return cli_fail("window", "unknown option %s (see inferscope --help)", a);
+        }
+    }
+    /* The bundled model may not be there (a fresh checkout before `make` fetched or
+     * trained it): say which folder is missing rather than silently using another. */
+    if (!is_dir(opt.model_dir))
+        return cli_fail("window", "%s: model folder not found (pass --model DIR with config.json and "
+                        "model.safetensors)", opt.model_dir);
+
+    static AppState app; /* ~100 KB of hit regions: keep it off the stack */
+    memset(&app, 0, sizeof app);
+    ErrorMsg err = {{0}};
+    if (app_init(&app, &opt, &err)) {
+        app_free(&app);
+        return cli_fail("window", "%s", err.text);
+    }
+    int rc = 0;
+    if (app_run(&app, opt.width, opt.height, &err)) rc = cli_fail("window", "%s", err.text);
+    if (state_out && app_write_state_json(&app, state_out, &err)) rc = cli_fail("window", "%s", err.text);
+    app_free(&app);
+    return rc;
 }

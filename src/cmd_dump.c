@@ -1,8 +1,234 @@
-/* cmd_dump.c — `inferscope dump` (placeholder until implemented). */
+/* cmd_dump.c — `inferscope dump`: runs a prompt with every activation captured and writes
+ * the named ones as NumPy .npy files (float32, C order), one file per tensor, named with
+ * the TransformerLens hook name minus "hook_": blocks.3.attn.pattern.npy (NH, T, T),
+ * logits.npy (T, V), embed.npy (T, C)... so a student can np.load() them next to
+ * TransformerLens. Causal matrices are written as full squares (patterns: explicit zeros
+ * above the diagonal; attn_scores: -inf). Not a checkpoint exporter. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "cli.h"
+#include "cli_model.h"
+#include "npy_write.h"
+
+static const char *const CMD = "dump";
+
+static void usage(void) {
+    printf("usage: inferscope dump [options] (--prompt TEXT | --prompt-file P | --ids LIST)\n"
+           "                       (--tensor NAME[,NAME...] | --all) --out DIR\n"
+           "\n"
+           "Runs the prompt (T tokens) and writes activations as NumPy .npy files into DIR\n"
+           "(created if missing), one per tensor, named after the TransformerLens hook without\n"
+           "'hook_': blocks.0.attn.pattern.npy is (n_head, T, T), logits.npy is (T, vocab).\n"
+           "\n%s%s"
+           "  --tensor LIST     names, comma-separated, with or without 'hook_'\n"
+           "                    (embed, blocks.0.attn.pattern, blocks.1.resid_post, logits, ...)\n"
+           "  --all             every activation of the trace\n"
+           "  --out DIR         output folder\n"
+           "  --help            this text\n"
+           "\n"
+           "Each file is written under a temporary name and renamed into place.\n",
+           CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT);
+}
+
+/* The file stem of a trace name: "blocks.3.attn.hook_pattern" -> "blocks.3.attn.pattern". */
+static void file_stem(const char *name, char *out, size_t cap) {
+    const char *last = strrchr(name, '.');
+    last = last ? last + 1 : name;
+    size_t head = (size_t)(last - name);
+    if (strncmp(last, "hook_", 5) == 0)
+        snprintf(out, cap, "%.*s%s", (int)head, name, last + 5);
+    else
+        snprintf(out, cap, "%s", name);
+}
+
+/* The valid names in short form, layer 0's standing for every layer, on one line. */
+static void valid_names(const Gpt2Trace *tr, char *out, size_t cap) {
+    size_t len = 0;
+    out[0] = 0;
+    char name[128], stem[128];
+    for (size_t i = 0; gpt2_trace_name(tr, i, name, sizeof name) == 0; i++) {
+        if (strncmp(name, "blocks.", 7) == 0 && strncmp(name, "blocks.0.", 9) != 0) continue;
+        file_stem(name, stem, sizeof stem);
+        int w = strncmp(stem, "blocks.0.", 9) == 0
+                    ? snprintf(out + len, cap - len, "%sblocks.{i}.%s", len ? ", " : "", stem + 9)
+                    : snprintf(out + len, cap - len, "%s%s", len ? ", " : "", stem);
+        if (w < 0 || (size_t)w >= cap - len) break;
+        len += (size_t)w;
+    }
+    snprintf(out + len, cap - len, " (i = 0..%d)", tr->cfg.n_layer - 1);
+}
+
+/* Writes one view as a C-order array, expanding packed causal rows to full squares. */
+static int write_view(const Gpt2TraceView *v, const char *path, float *row, ErrorMsg *err) {
+    NpyWriter w;
+    if (npy_open(&w, path, v->shape, v->ndim, err)) return -1;
+    size_t n0 = v->shape[0], n1 = v->ndim == 3 ? v->shape[1] : 1, cols = v->shape[v->ndim - 1];
+    for (size_t i = 0; i < n0; i++)
+        for (size_t j = 0; j < n1; j++) {
+            for (size_t k = 0; k < cols; k++)
+                row[k] = v->ndim == 3 ? gpt2_view_at(v, i, j, k) : gpt2_view_at(v, i, k, 0);
+            if (npy_write_f32(&w, row, cols, err)) {
+                npy_abort(&w);
+                return -1;
+            }
+        }
+    return npy_close(&w, err);
+}
+
+/* Makes sure DIR exists (creating one level) and is a folder. */
+static int ensure_dir(const char *dir, ErrorMsg *err) {
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+        if (!S_ISDIR(st.st_mode)) return error_set(err, "--out %s: not a folder", dir);
+        return 0;
+    }
+    if (mkdir(dir, 0777) != 0) return error_set(err, "--out %s: cannot create the folder (%s)", dir, strerror(errno));
+    return 0;
+}
 
 int cmd_dump(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    return cli_fail("dump", "not implemented yet");
+    CliModelArgs a;
+    cli_model_args_init(&a);
+    ErrorMsg err;
+    const char *tensors = NULL, *out_dir = NULL;
+    int all = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT, argc, argv, &i, &err);
+        if (r < 0) return cli_fail(CMD, "%s", err.text);
+        if (r > 0) continue;
+        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+            usage();
+            return 0;
+        } else if (strcmp(o, "--all") == 0) {
+            all = 1;
+        } else if (strcmp(o, "--tensor") == 0 || strcmp(o, "--out") == 0) {
+            if (i + 1 >= argc) return cli_fail(CMD, "%s needs a value (see --help)", o);
+            if (o[2] == 't') tensors = argv[++i];
+            else out_dir = argv[++i];
+        } else {
+            return cli_fail(CMD, "unknown option or argument '%.40s' (see --help)", o);
+        }
+    }
+    if (!tensors && !all) return cli_fail(CMD, "no tensors: give --tensor NAME[,NAME] or --all (see --help)");
+    if (!out_dir) return cli_fail(CMD, "no output folder: give --out DIR");
+
+    Session s;
+    if (cli_model_open(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);
+    int status = 0;
+    char **names = NULL;
+    size_t n_names = 0, cap = 0;
+    char *list = NULL;
+    float *row = NULL;
+    int *ids = NULL;
+    if (cli_model_run_prompt(&a, &s, &err)) {
+        status = cli_fail(CMD, "%s", err.text);
+        goto done;
+    }
+    /* Capture everything, in a trace sized to the prompt (T positions): GPT2_CAP_ALL for
+     * a whole context of a large model would reserve gigabytes (gpt2_trace.h, MEMORY).
+     * The prompt is run once more into it. */
+    int T = session_len(&s);
+    Gpt2Trace full = {0};
+    ids = malloc((size_t)T * sizeof *ids);
+    if (!ids) {
+        status = cli_fail(CMD, "out of memory");
+        goto done;
+    }
+    memcpy(ids, session_ids(&s), (size_t)T * sizeof *ids);
+    if (gpt2_trace_init(&full, &s.model.config, T, GPT2_CAP_ALL, &err)) {
+        status = cli_fail(CMD, "%s", err.text);
+        goto done;
+    }
+    gpt2_trace_free(&s.trace);
+    s.trace = full; /* the session owns it now and frees it */
+    if (session_set_prompt_ids(&s, ids, (size_t)T, &err)) {
+        status = cli_fail(CMD, "%s", err.text);
+        goto done;
+    }
+    /* The names to write: --all enumerates the trace, else the comma-separated list. */
+    if (all) {
+        char name[128];
+        while (gpt2_trace_name(&s.trace, cap, name, sizeof name) == 0) cap++;
+    } else {
+        cap = 1;
+        for (const char *p = tensors; *p; p++) cap += *p == ',';
+        list = malloc(strlen(tensors) + 1);
+        if (list) strcpy(list, tensors);
+    }
+    names = calloc(cap, sizeof *names);
+    if (!names || (!all && !list)) {
+        status = cli_fail(CMD, "out of memory");
+        goto done;
+    }
+    if (all) {
+        for (; n_names < cap; n_names++) {
+            names[n_names] = malloc(128);
+            if (!names[n_names] || gpt2_trace_name(&s.trace, n_names, names[n_names], 128)) {
+                status = cli_fail(CMD, "out of memory");
+                goto done;
+            }
+        }
+    } else {
+        for (char *tokp = list, *next; tokp; tokp = next) {
+            next = strchr(tokp, ',');
+            if (next) *next++ = 0;
+            if (*tokp) names[n_names++] = tokp;
+        }
+        if (n_names == 0) {
+            status = cli_fail(CMD, "--tensor: no names given");
+            goto done;
+        }
+    }
+    /* Check every name before writing anything, so a typo leaves no partial dump. */
+    size_t widest = (size_t)s.model.config.vocab_size;
+    for (size_t i = 0; i < n_names; i++) {
+        Gpt2TraceView v;
+        if (gpt2_trace_find(&s.trace, names[i], &v, &err)) {
+            char valid[1024];
+            valid_names(&s.trace, valid, sizeof valid);
+            status = cli_fail(CMD, "unknown tensor '%s' (%s); valid names: %s", names[i], err.text, valid);
+            goto done;
+        }
+        if (v.shape[v.ndim - 1] > widest) widest = v.shape[v.ndim - 1];
+    }
+    if (ensure_dir(out_dir, &err)) {
+        status = cli_fail(CMD, "%s", err.text);
+        goto done;
+    }
+    row = malloc(widest * sizeof *row);
+    if (!row) {
+        status = cli_fail(CMD, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n_names; i++) {
+        Gpt2TraceView v;
+        char stem[128], path[4096];
+        if (gpt2_trace_find(&s.trace, names[i], &v, &err)) {
+            status = cli_fail(CMD, "%s", err.text);
+            goto done;
+        }
+        file_stem(names[i], stem, sizeof stem);
+        snprintf(path, sizeof path, "%s/%s.npy", out_dir, stem);
+        if (write_view(&v, path, row, &err)) {
+            status = cli_fail(CMD, "%s", err.text);
+            goto done;
+        }
+        printf("wrote %s (", path);
+        for (int d = 0; d < v.ndim; d++) printf(d ? ", %zu" : "%zu", v.shape[d]);
+        printf(")\n");
+    }
+done:
+    if (all && names)
+        for (size_t i = 0; i < cap; i++) free(names[i]); /* calloc'd: unused slots are NULL */
+    free(names);
+    free(list);
+    free(row);
+    free(ids);
+    session_free(&s);
+    return status;
 }

@@ -1,8 +1,174 @@
-/* cmd_generate.c — `inferscope generate` (placeholder until implemented). */
+/* cmd_generate.c — `inferscope generate`: runs a prompt and appends N sampled tokens,
+ * printing the text as it is produced (or, with --json, one object at the end with
+ * every token's id, text, probability, rank and draw). Drives a Session like the
+ * window does, so the same --seed and settings give the same tokens there and here.
+ * Not the sampler (engine/sampler.h) and not the dice (session_dice). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+#include "cli_model.h"
+
+static const char *const CMD = "generate";
+
+static void usage(void) {
+    printf("usage: inferscope generate [options] (--prompt TEXT | --prompt-file P | --ids LIST)\n"
+           "\n"
+           "Runs the prompt, then appends N tokens one at a time, printing the prompt and the\n"
+           "new text as it is produced (a character split across tokens, like half an emoji,\n"
+           "is held back until it is complete). Output ends with a newline.\n"
+           "\n%s%s%s"
+           "  -n N              tokens to generate (default 50)\n"
+           "  --json            print one JSON object at the end: prompt ids, every generated\n"
+           "                    token (id, text, p_raw, p_final, rank, u), settings and seed\n"
+           "  --help            this text\n"
+           "\n"
+           "When the context fills up before N tokens, generation stops there: a note goes to\n"
+           "stderr and the exit status is 0 if at least one token was generated (2 if the\n"
+           "prompt alone already fills the context).\n",
+           CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER);
+}
+
+/* One generated token and the draw that chose it. */
+typedef struct GenToken {
+    SamplerRow row; /* the chosen token's row of the sampler record */
+    double u;       /* the draw (unused when greedy) */
+    int greedy;     /* 1 if argmax chose it (no draw) */
+} GenToken;
+
+/* Pushes one token through the streaming decoder and prints what is safe to print. */
+static int stream_token(TokStream *ts, const Tokenizer *tok, int id, ErrorMsg *err) {
+    const uint8_t *out;
+    size_t len;
+    if (tok_stream_push(ts, tok, id, &out, &len, err)) return -1;
+    if (len) fwrite(out, 1, len, stdout);
+    fflush(stdout); /* one token at a time: the user watches it appear */
+    return 0;
+}
+
+static void print_json(const Session *s, const GenToken *g, int n, int stopped_early) {
+    const Tokenizer *tok = &s->tok;
+    const SamplerSettings *set = &s->settings;
+    printf("{\"model\": ");
+    cli_json_string(stdout, (const uint8_t *)s->model.name, strlen(s->model.name));
+    printf(", \"prompt_ids\": [");
+    for (int i = 0; i < s->n_prompt; i++) printf(i ? ", %d" : "%d", session_ids(s)[i]);
+    printf("],\n \"settings\": {\"temperature\": %.7g, \"top_k\": %d, \"top_p\": %.7g, \"greedy\": %s},\n",
+           (double)set->temperature, set->top_k, (double)set->top_p, set->greedy ? "true" : "false");
+    printf(" \"seed\": %llu, \"context\": %d, \"stopped_at_context_end\": %s,\n \"tokens\": [",
+           (unsigned long long)s->seed, s->trace.max_pos, stopped_early ? "true" : "false");
+    for (int i = 0; i < n; i++) {
+        size_t len;
+        const uint8_t *b = tok_token_bytes(tok, g[i].row.id, &len);
+        printf(i ? ",\n  " : "\n  ");
+        printf("{\"id\": %d, \"text\": ", g[i].row.id);
+        cli_json_string(stdout, b ? b : (const uint8_t *)"", len);
+        printf(", \"p_raw\": %.9g, \"p_final\": %.9g, \"rank\": %d, \"u\": ", g[i].row.p_raw, g[i].row.p_final,
+               g[i].row.rank);
+        if (g[i].greedy) printf("null}"); /* argmax: no draw was used */
+        else printf("%.17g}", g[i].u);
+    }
+    printf("],\n \"ids\": [");
+    for (int i = 0; i < n; i++) printf(i ? ", %d" : "%d", g[i].row.id);
+    uint8_t *text = NULL;
+    size_t tlen = 0;
+    ErrorMsg err;
+    printf("],\n \"text\": ");
+    if (session_text(s, s->n_prompt, session_len(s), &text, &tlen, &err) == 0) cli_json_string(stdout, text, tlen);
+    else printf("null");
+    free(text);
+    printf("}\n");
+}
 
 int cmd_generate(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    return cli_fail("generate", "not implemented yet");
+    CliModelArgs a;
+    cli_model_args_init(&a);
+    ErrorMsg err;
+    int json = 0;
+    long n_new = 50;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER, argc, argv, &i, &err);
+        if (r < 0) return cli_fail(CMD, "%s", err.text);
+        if (r > 0) continue;
+        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+            usage();
+            return 0;
+        } else if (strcmp(o, "--json") == 0) {
+            json = 1;
+        } else if (strcmp(o, "-n") == 0) {
+            if (i + 1 >= argc) return cli_fail(CMD, "-n needs a value (see --help)");
+            char *end;
+            n_new = strtol(argv[++i], &end, 10);
+            if (*argv[i] == 0 || *end || n_new < 0 || n_new > 1000000)
+                return cli_fail(CMD, "-n: '%s' is not a whole number >= 0", argv[i]);
+        } else if (o[0] == '-' && o[1] != 0) {
+            return cli_fail(CMD, "unknown option '%s' (see --help)", o);
+        } else {
+            return cli_fail(CMD, "unexpected argument '%.40s': give the prompt with --prompt TEXT", o);
+        }
+    }
+    Session s;
+    if (cli_model_open(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);
+    if (cli_model_run_prompt(&a, &s, &err)) {
+        session_free(&s);
+        return cli_fail(CMD, "%s", err.text);
+    }
+    int room = s.trace.max_pos - session_len(&s);
+    if (n_new > 0 && room <= 0) {
+        int st = cli_fail(CMD, "the prompt (%d tokens) fills the whole context of %d tokens: nothing to generate",
+                          session_len(&s), s.trace.max_pos);
+        session_free(&s);
+        return st;
+    }
+    int n_gen = n_new < room ? (int)n_new : room;
+    GenToken *g = malloc(((size_t)n_gen + 1) * sizeof *g);
+    TokStream ts = {0};
+    int status = 0;
+    if (!g) {
+        status = cli_fail(CMD, "out of memory");
+        goto done;
+    }
+    if (!json)
+        for (int p = 0; p < s.n_prompt; p++)
+            if (stream_token(&ts, &s.tok, session_ids(&s)[p], &err)) {
+                status = cli_fail(CMD, "%s", err.text);
+                goto done;
+            }
+    int done_n = 0;
+    for (; done_n < n_gen; done_n++) {
+        /* the pending record is the draw for this position: keep its chosen row */
+        g[done_n].row = s.next.chosen;
+        g[done_n].u = s.next.u;
+        g[done_n].greedy = s.next.greedy;
+        if (session_step(&s, &err)) {
+            if (!json) putchar('\n');
+            status = cli_fail(CMD, "%s", err.text);
+            goto done;
+        }
+        if (!json && stream_token(&ts, &s.tok, g[done_n].row.id, &err)) {
+            putchar('\n');
+            status = cli_fail(CMD, "%s", err.text);
+            goto done;
+        }
+    }
+    if (json) {
+        print_json(&s, g, done_n, n_gen < n_new);
+    } else {
+        const uint8_t *out;
+        size_t len;
+        tok_stream_flush(&ts, &out, &len);
+        if (len) fwrite(out, 1, len, stdout);
+        putchar('\n');
+        fflush(stdout);
+    }
+    if (n_gen < n_new)
+        fprintf(stderr, "inferscope %s: stopped at the context end (%d tokens) after %d of %ld tokens\n", CMD,
+                s.trace.max_pos, n_gen, n_new);
+done:
+    tok_stream_free(&ts);
+    free(g);
+    session_free(&s);
+    return status;
 }

@@ -1,8 +1,152 @@
-/* cmd_next.c — `inferscope next` (placeholder until implemented). */
+/* cmd_next.c — `inferscope next`: the next-token table after a prompt, at every stage of
+ * the sampler (raw softmax, after temperature, after the top-k/top-p cuts and
+ * renormalising), the mass of all other tokens, how many tokens each cut kept, the
+ * draw u and the token it picks. Only printing: the numbers are the Session's
+ * SamplerRecord (engine/sampler.h), the same the window draws. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+#include "cli_model.h"
+
+static const char *const CMD = "next";
+
+static void usage(void) {
+    printf("usage: inferscope next [options] (PROMPT | --prompt TEXT | --prompt-file P | --ids LIST)\n"
+           "\n"
+           "Runs the prompt and prints the distribution of the next token at every sampler stage:\n"
+           "p_raw = softmax(logits), p_temp = softmax(logits / T), p_final = what is left after\n"
+           "top-k and top-p, renormalised; cum = the token's upper end in the final cumulative\n"
+           "distribution (the draw u in [cum - p_final, cum) picks it).\n"
+           "\n%s%s%s"
+           "  --top N           rows to show (default 10, at most %d)\n"
+           "  --json            print one JSON object instead of the table\n"
+           "  --help            this text\n"
+           "\n"
+           "Tokens are shown as written in encoder.json, like `inferscope tokenize`: a space\n"
+           "is 'Ġ', a newline 'Ċ'.\n",
+           CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER, SAMPLER_MAX_SHOW);
+}
+
+/* Printed width of a UTF-8 string, one cell per code point (good enough for Ġ forms). */
+static size_t text_width(const char *s) {
+    size_t w = 0;
+    for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+static void print_table(const Session *s, const SamplerRecord *r) {
+    const Tokenizer *tok = &s->tok;
+    printf("next token after %d prompt tokens (model %s, vocabulary %d)\n", s->n_prompt, s->model.name,
+           r->vocab_size);
+    if (r->greedy)
+        printf("settings: greedy (argmax; temperature, top-k and top-p are ignored)\n");
+    else
+        printf("settings: temperature %g, top-k %d%s, top-p %g%s\n", (double)r->settings.temperature,
+               r->settings.top_k, r->settings.top_k ? "" : " (off)", (double)r->settings.top_p,
+               r->settings.top_p >= 1 ? " (off)" : "");
+    printf("%4s  %-18s %6s %10s %11s %11s %11s %9s  %s\n", "rank", "token", "id", "logit", "p_raw", "p_temp",
+           "p_final", "cum", "cut?");
+    for (int i = 0; i < r->n; i++) {
+        const SamplerRow *w = &r->rows[i];
+        const char *t = tok_token_text(tok, w->id);
+        printf("%4d  %s", w->rank, t ? t : "?");
+        for (size_t k = t ? text_width(t) : 1; k < 18; k++) putchar(' ');
+        printf(" %6d %10.4f %11.4e %11.4e %11.4e %9.6f  %s%s\n", w->id, (double)w->logit, w->p_raw, w->p_temp,
+               w->p_final, w->cum_hi, w->kept ? "kept" : "cut", w->id == r->chosen.id ? "  <- chosen" : "");
+    }
+    printf("      %-18s %6s %10s %11.4e %11.4e %11.4e\n", "(all other tokens)", "", "", r->other_raw, r->other_temp,
+           r->other_final);
+    printf("kept after top-k: %d of %d; after top-p: %d (kept mass %.6f before renormalising)\n", r->kept_after_k,
+           r->vocab_size, r->kept_after_p, r->kept_mass);
+    const char *ct = tok_token_text(tok, r->chosen.id);
+    if (r->greedy)
+        printf("chosen: %s (id %d, rank %d): greedy takes the highest logit\n", ct ? ct : "?", r->chosen.id,
+               r->chosen.rank);
+    else
+        printf("u = %.6f (seed %llu) -> chosen: %s (id %d, rank %d, p_final %.4e)\n", r->u,
+               (unsigned long long)s->seed, ct ? ct : "?", r->chosen.id, r->chosen.rank, r->chosen.p_final);
+}
+
+static void print_row_json(const Tokenizer *tok, const SamplerRow *w) {
+    const char *t = tok_token_text(tok, w->id);
+    size_t len;
+    const uint8_t *b = tok_token_bytes(tok, w->id, &len);
+    printf("{\"rank\": %d, \"id\": %d, \"piece\": ", w->rank, w->id);
+    cli_json_string(stdout, (const uint8_t *)(t ? t : ""), t ? strlen(t) : 0);
+    printf(", \"text\": ");
+    cli_json_string(stdout, b ? b : (const uint8_t *)"", len);
+    printf(", \"logit\": %.9g, \"p_raw\": %.9g, \"p_temp\": %.9g, \"p_final\": %.9g, \"cum_lo\": %.9g, "
+           "\"cum_hi\": %.9g, \"kept\": %s}",
+           (double)w->logit, w->p_raw, w->p_temp, w->p_final, w->cum_lo, w->cum_hi, w->kept ? "true" : "false");
+}
+
+static void print_json(const Session *s, const SamplerRecord *r) {
+    printf("{\"prompt_ids\": [");
+    for (int i = 0; i < s->n_prompt; i++) printf(i ? ", %d" : "%d", session_ids(s)[i]);
+    printf("],\n \"settings\": {\"temperature\": %.7g, \"top_k\": %d, \"top_p\": %.7g, \"greedy\": %s},\n",
+           (double)r->settings.temperature, r->settings.top_k, (double)r->settings.top_p,
+           r->greedy ? "true" : "false");
+    printf(" \"seed\": %llu, \"u\": ", (unsigned long long)s->seed);
+    if (r->greedy) printf("null"); /* argmax: no draw was used */
+    else printf("%.17g", r->u);
+    printf(", \"vocab_size\": %d, \"logsumexp\": %.17g,\n", r->vocab_size, r->logsumexp);
+    printf(" \"rows\": [");
+    for (int i = 0; i < r->n; i++) {
+        printf(i ? ",\n  " : "\n  ");
+        print_row_json(&s->tok, &r->rows[i]);
+    }
+    printf("],\n \"other\": {\"p_raw\": %.9g, \"p_temp\": %.9g, \"p_cut\": %.9g, \"p_final\": %.9g},\n", r->other_raw,
+           r->other_temp, r->other_cut, r->other_final);
+    printf(" \"kept_after_k\": %d, \"kept_after_p\": %d, \"kept_mass\": %.17g,\n \"chosen\": ", r->kept_after_k,
+           r->kept_after_p, r->kept_mass);
+    print_row_json(&s->tok, &r->chosen);
+    printf("}\n");
+}
 
 int cmd_next(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    return cli_fail("next", "not implemented yet");
+    CliModelArgs a;
+    cli_model_args_init(&a);
+    ErrorMsg err;
+    int json = 0, top = 10, only_positional = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (!only_positional && o[0] == '-' && o[1] != 0) {
+            int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER, argc, argv, &i, &err);
+            if (r < 0) return cli_fail(CMD, "%s", err.text);
+            if (r > 0) continue;
+            if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+                usage();
+                return 0;
+            } else if (strcmp(o, "--") == 0) {
+                only_positional = 1;
+            } else if (strcmp(o, "--json") == 0) {
+                json = 1;
+            } else if (strcmp(o, "--top") == 0) {
+                if (i + 1 >= argc) return cli_fail(CMD, "--top needs a value (see --help)");
+                char *end;
+                long v = strtol(argv[++i], &end, 10);
+                if (*argv[i] == 0 || *end || v < 1 || v > SAMPLER_MAX_SHOW)
+                    return cli_fail(CMD, "--top: '%s' is not a whole number in [1, %d]", argv[i], SAMPLER_MAX_SHOW);
+                top = (int)v;
+            } else {
+                return cli_fail(CMD, "unknown option '%s' (see --help)", o);
+            }
+        } else if (cli_model_set_positional(&a, o, &err)) {
+            return cli_fail(CMD, "%s", err.text);
+        }
+    }
+    Session s;
+    if (cli_model_open(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);
+    s.top_n = top; /* before the prompt runs, so the record holds `top` rows */
+    int status = 0;
+    if (cli_model_run_prompt(&a, &s, &err)) status = cli_fail(CMD, "%s", err.text);
+    else if (!s.has_next)
+        status = cli_fail(CMD, "the prompt fills the whole context (%d tokens): there is no next position",
+                          s.trace.max_pos);
+    else if (json) print_json(&s, &s.next);
+    else print_table(&s, &s.next);
+    session_free(&s);
+    return status;
 }

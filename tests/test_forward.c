@@ -613,29 +613,95 @@ static void test_kernels(void) {
     float g[2] = {1.0f, 1.0f}, b[2] = {0.0f, 0.0f}, xl[2] = {1.0f, 3.0f}, yl[2];
     kern_layernorm(yl, xl, g, b, 1e-5f, 1, 2);
     CHECK_CLOSE(yl[1], 1.0 / sqrt(1.0 + 1e-5), 1e-7, 0.0, "layernorm: biased variance, eps inside the sqrt");
-    /* matmul in Conv1D layout: y = x @ W + b with W (in, out), odd sizes exercise the tails */
-    enum { IN = 37, OUT = 53, ROWS = 3 };
+    /* matmul in Conv1D layout: y = x @ W + b with W (in, out), and x @ Wt^T with Wt (out, in).
+     * Odd sizes exercise every tail: rows past blocks of 8, columns past panels of 32,
+     * k past blocks of 128 and past vectors of 16. */
+    enum { IN = 300, OUT = 53, ROWS = 11 };
     static float W[IN * OUT], X[ROWS * IN], B[OUT], Y[ROWS * OUT];
     for (int i = 0; i < IN * OUT; i++) W[i] = (float)((i * 7 % 13) - 6) / 8.0f;
     for (int i = 0; i < ROWS * IN; i++) X[i] = (float)((i * 5 % 11) - 5) / 4.0f;
     for (int j = 0; j < OUT; j++) B[j] = (float)j / 16.0f;
-    for (int rows = 1; rows <= ROWS; rows += ROWS - 1) {
+    const int row_counts[3] = {1, 3, ROWS};
+    for (int rc = 0; rc < 3; rc++) {
+        int rows = row_counts[rc];
+        double md = 0, mt = 0;
         kern_matmul(Y, X, W, B, (size_t)rows, IN, OUT);
-        double md = 0;
         for (int r = 0; r < rows; r++)
             for (int j = 0; j < OUT; j++) {
                 double acc = B[j];
                 for (int i = 0; i < IN; i++) acc += (double)X[r * IN + i] * W[i * OUT + j];
                 md = fmax(md, fabs(acc - Y[r * OUT + j]));
             }
-        CHECK(md < 1e-4, "kern_matmul T=%d: max diff %.3g", rows, md);
+        /* the same floats read as an (OUT, IN) row-major matrix: the unembedding layout */
+        kern_matmul_wt(Y, X, W, (size_t)rows, IN, OUT);
+        for (int r = 0; r < rows; r++)
+            for (int j = 0; j < OUT; j++) {
+                double acc = 0;
+                for (int i = 0; i < IN; i++) acc += (double)X[r * IN + i] * W[j * IN + i];
+                mt = fmax(mt, fabs(acc - Y[r * OUT + j]));
+            }
+        CHECK(md < 1e-3 && mt < 1e-3, "kern_matmul T=%d: max diff %.3g, kern_matmul_wt: %.3g", rows, md, mt);
     }
+    /* attention rows at GPT-2's head size 64 (the tiny model has 16, so its reference
+     * vectors never reach the HS == 64 fast path) and at 16 */
+    enum { NK = 37 };
+    static float q[64], Kc[NK * 64], P[NK], sc[NK], zz[64];
+    for (int hs = 16; hs <= 64; hs += 48) {
+        for (int i = 0; i < hs; i++) q[i] = (float)((i * 3 % 7) - 3) / 5.0f;
+        for (int i = 0; i < NK * hs; i++) Kc[i] = (float)((i * 11 % 17) - 8) / 9.0f;
+        for (int j = 0; j < NK; j++) P[j] = (float)(j % 5) / 50.0f;
+        kern_attn_scores(sc, q, Kc, NK, (size_t)hs, 0.125f);
+        kern_attn_mix(zz, P, Kc, NK, (size_t)hs);
+        double ms = 0, mz = 0;
+        for (int j = 0; j < NK; j++) {
+            double acc = 0;
+            for (int d = 0; d < hs; d++) acc += (double)q[d] * Kc[j * hs + d];
+            ms = fmax(ms, fabs(acc * 0.125 - sc[j]));
+        }
+        for (int d = 0; d < hs; d++) {
+            double acc = 0;
+            for (int j = 0; j < NK; j++) acc += (double)P[j] * Kc[j * hs + d];
+            mz = fmax(mz, fabs(acc - zz[d]));
+        }
+        CHECK(ms < 1e-5 && mz < 1e-5, "attention rows hs=%d: scores diff %.3g, mix diff %.3g", hs, ms, mz);
+    }
+}
+
+/* A random model with GPT-2's head size 64 (the tiny reference model has 16): prefill
+ * (gemm path) and step-by-step decode (matvec path) must agree, here and in patterns. */
+static void test_random_hs64(void) {
+    const Gpt2Config cfg = {.n_layer = 2, .n_head = 3, .n_embd = 192, .n_positions = 48, .vocab_size = 333,
+                            .ln_eps = 1e-5f};
+    Gpt2Model m = {0};
+    Gpt2Trace a = {0}, b = {0};
+    ErrorMsg err = {{0}};
+    int ids[40];
+    for (int i = 0; i < 40; i++) ids[i] = (i * 37 + 5) % cfg.vocab_size;
+    int rc = gpt2_model_init_random(&m, &cfg, 7, &err);
+    if (rc == 0) rc = gpt2_trace_init(&a, &cfg, 48, GPT2_CAP_DEFAULT, &err);
+    if (rc == 0) rc = gpt2_trace_init(&b, &cfg, 48, GPT2_CAP_DEFAULT, &err);
+    if (rc == 0) rc = gpt2_prefill(&m, &a, ids, 40, &err);
+    for (int i = 0; rc == 0 && i < 40; i++) rc = gpt2_step(&m, &b, ids[i], &err);
+    CHECK(rc == 0, "random hs64: %s", err.text);
+    if (rc == 0) {
+        double dl = max_diff(a.logits, b.logits, 40 * (size_t)cfg.vocab_size), dp = pattern_diff(&a, &b, 40);
+        CHECK(dl <= 1e-5 && dp <= 1e-6, "random hs64: prefill vs decode logits %.3g, patterns %.3g", dl, dp);
+        /* and the patterns are real distributions, not uniform: row 39 of head 0, layer 1 */
+        const float *row = a.pattern + (size_t)(1 * 3 + 0) * gpt2_tri_row(48) + gpt2_tri_row(39);
+        double sum = 0, mx = 0;
+        for (int j = 0; j < 40; j++) sum += row[j], mx = fmax(mx, row[j]);
+        CHECK(fabs(sum - 1.0) < 1e-5 && mx > 1.0 / 40, "random hs64: row sums to %.7f, max %.4f", sum, mx);
+    }
+    gpt2_trace_free(&a);
+    gpt2_trace_free(&b);
+    gpt2_model_free(&m);
 }
 
 int main(void) {
     Gpt2Model m = {0};
     ErrorMsg err = {{0}};
     test_kernels();
+    test_random_hs64();
     int rc = gpt2_model_load(&m, ref_path("models/tiny"), &err);
     CHECK(rc == 0, "load tiny: %s", err.text);
     if (rc == 0) {

@@ -112,14 +112,17 @@ static int random_id(int V) {
 
 /* Median ms of one gpt2_step at position ctx-1 (the trace holds ctx-1 tokens; each
  * repetition steps, then truncates back — truncation is free, so every timed step sees
- * exactly the same context). */
-static double decode_ms(const Gpt2Model *m, Gpt2Trace *tr, int ctx, int reps) {
+ * exactly the same context). Stops after `reps` steps or `budget` seconds (min 3 steps)
+ * so a loaded machine cannot stretch the bench past its two minutes. */
+static double decode_ms(const Gpt2Model *m, Gpt2Trace *tr, int ctx, int reps, double budget) {
     double t[64];
     ErrorMsg err;
+    int n = 0;
     if (reps > 64) reps = 64;
     gpt2_trace_truncate(tr, ctx - 1);
     gpt2_step(m, tr, random_id(m->config.vocab_size), &err); /* warm-up */
-    for (int r = 0; r < reps; r++) {
+    double start = bench_now();
+    for (; n < reps && (n < 3 || bench_now() - start < budget); n++) {
         gpt2_trace_truncate(tr, ctx - 1);
         int id = random_id(m->config.vocab_size);
         double t0 = bench_now();
@@ -127,16 +130,18 @@ static double decode_ms(const Gpt2Model *m, Gpt2Trace *tr, int ctx, int reps) {
             printf("  step failed: %s\n", err.text);
             return -1.0;
         }
-        t[r] = (bench_now() - t0) * 1e3;
+        t[n] = (bench_now() - t0) * 1e3;
     }
-    return bench_median(t, (size_t)reps);
+    return bench_median(t, (size_t)n);
 }
 
-static double prefill_tok_s(const Gpt2Model *m, Gpt2Trace *tr, const int *ids, int n, int reps) {
+static double prefill_tok_s(const Gpt2Model *m, Gpt2Trace *tr, const int *ids, int n, int reps, double budget) {
     double t[16];
     ErrorMsg err;
+    int r = 0;
     if (reps > 16) reps = 16;
-    for (int r = 0; r < reps; r++) {
+    double start = bench_now();
+    for (; r < reps && (r < 1 || bench_now() - start < budget); r++) {
         double t0 = bench_now();
         if (gpt2_prefill(m, tr, ids, (size_t)n, &err)) {
             printf("  prefill failed: %s\n", err.text);
@@ -144,7 +149,7 @@ static double prefill_tok_s(const Gpt2Model *m, Gpt2Trace *tr, const int *ids, i
         }
         t[r] = bench_now() - t0;
     }
-    return n / bench_median(t, (size_t)reps);
+    return n / bench_median(t, (size_t)r);
 }
 
 static void print_cpu(void) {
@@ -164,6 +169,7 @@ static void print_cpu(void) {
 }
 
 int main(void) {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* show each figure as it is measured, even through a pipe */
     print_cpu();
     const Gpt2Config cfg = {.n_layer = 12, .n_head = 12, .n_embd = 768, .n_positions = 1024,
                             .vocab_size = 50257, .ln_eps = 1e-5f};
@@ -192,46 +198,50 @@ int main(void) {
                (double)wbytes / 1e6, floor1, (double)wbytes / floor1 / 1e6, floor2, (double)wbytes / floor2 / 1e6);
     }
 
-    /* decode */
-    const int ctxs[3] = {16, 256, 1000};
+    /* decode. The machine may be shared (a training run, other builds), so each figure
+     * is divided by a floor measured right before it with the same thread count. */
+    const int ctxs[3] = {1000, 256, 16}; /* descending: one prefill, then truncate down */
     const struct { const char *name; unsigned cap; } modes[3] = {
         {"off", 0}, {"default", GPT2_CAP_DEFAULT}, {"all", GPT2_CAP_ALL}};
     int *ids = malloc(1024 * sizeof(int));
     for (int i = 0; i < 1024; i++) ids[i] = random_id(cfg.vocab_size);
-    printf("\ndecode ms/token (median of 15; ratio = time / floor of the same thread count)\n");
-    printf("  %-8s %5s %14s %14s\n", "trace", "ctx", "1 thread", "2 threads");
+    printf("\ndecode ms/token, median of up to 15 steps (x = ratio to the floor measured just before)\n");
+    printf("  %-8s %5s %18s %18s\n", "trace", "ctx", "1 thread", "2 threads");
     for (int mo = 0; mo < 3; mo++) {
         Gpt2Trace tr = {0};
         if (gpt2_trace_init(&tr, &cfg, 1024, modes[mo].cap, &err)) {
             printf("  %s\n", err.text);
             continue;
         }
+        kern_set_threads(1);
+        if (gpt2_prefill(&m, &tr, ids, (size_t)ctxs[0] - 1, &err)) {
+            printf("  %s\n", err.text);
+            gpt2_trace_free(&tr);
+            continue;
+        }
         for (int c = 0; c < 3; c++) {
             int ctx = ctxs[c];
-            kern_set_threads(2);
-            if (gpt2_prefill(&m, &tr, ids, (size_t)ctx - 1, &err)) {
-                printf("  %s\n", err.text);
-                break;
+            double d[2], fl[2];
+            for (int th = 1; th <= 2; th++) {
+                kern_set_threads(th);
+                fl[th - 1] = fbuf ? floor_ms(fbuf, n_floats, 3) : 0.0;
+                d[th - 1] = decode_ms(&m, &tr, ctx, 15, 1.5);
             }
-            kern_set_threads(1);
-            double d1 = decode_ms(&m, &tr, ctx, 15);
-            kern_set_threads(2);
-            double d2 = decode_ms(&m, &tr, ctx, 15);
-            printf("  %-8s %5d %7.2f (%4.2fx) %7.2f (%4.2fx)\n", modes[mo].name, ctx, d1, floor1 > 0 ? d1 / floor1 : 0,
-                   d2, floor2 > 0 ? d2 / floor2 : 0);
+            printf("  %-8s %5d %8.2f (%5.2fx) %8.2f (%5.2fx)\n", modes[mo].name, ctx, d[0], fl[0] > 0 ? d[0] / fl[0] : 0,
+                   d[1], fl[1] > 0 ? d[1] / fl[1] : 0);
         }
         gpt2_trace_free(&tr);
     }
 
     /* prefill */
-    printf("\nprefill of a 256-token prompt, tokens/s (median of 3)\n");
+    printf("\nprefill of a 256-token prompt, tokens/s (median of up to 3)\n");
     for (int mo = 0; mo < 2; mo++) {
         Gpt2Trace tr = {0};
         if (gpt2_trace_init(&tr, &cfg, 1024, modes[mo].cap, &err)) continue;
         double p[2];
         for (int th = 1; th <= 2; th++) {
             kern_set_threads(th);
-            p[th - 1] = prefill_tok_s(&m, &tr, ids, 256, 3);
+            p[th - 1] = prefill_tok_s(&m, &tr, ids, 256, 3, 4.0);
         }
         printf("  trace %-8s 1 thread %7.0f   2 threads %7.0f\n", modes[mo].name, p[0], p[1]);
         gpt2_trace_free(&tr);
@@ -263,11 +273,11 @@ int main(void) {
             Gpt2Trace tr = {0};
             if (gpt2_trace_init(&tr, &cfg, 1024, 0, &err) == 0 && gpt2_prefill(&h, &tr, ids, 15, &err) == 0) {
                 kern_set_threads(1);
-                double d1 = decode_ms(&h, &tr, 16, 15);
-                kern_set_threads(2);
-                double d2 = decode_ms(&h, &tr, 16, 15);
-                printf("\nweights in huge pages, trace off, ctx 16: 1 thread %.2f ms (%.2fx), 2 threads %.2f ms (%.2fx)\n",
-                       d1, d1 / floor1, d2, d2 / floor2);
+                double f1 = floor_ms(fbuf + 0, n_floats, 3); /* same buffer: now it holds the weights */
+                double d1 = decode_ms(&h, &tr, 16, 15, 1.5);
+                double dm = decode_ms(&m, &tr, 16, 15, 1.5);
+                printf("\nweights in 2 MiB huge pages (1 thread, trace off, ctx 16): %.2f ms (%.2fx floor %.2f ms)"
+                       " vs malloc'd weights %.2f ms\n", d1, d1 / f1, f1, dm);
             }
             gpt2_trace_free(&tr);
             free(lw);

@@ -1,0 +1,229 @@
+/* app.c — the window and its event loop (immediate mode): wait for input, apply it
+ * (app_update), run an export if one was asked for, then, only if something changed,
+ * lay out and draw the whole frame from state (app_draw) and present.
+ * The window, renderer and Viz live here; everything else is in app_update.c,
+ * app_draw.c and the Session. Not a place for drawing code or model math. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "app.h"
+#include "app_export.h"
+#include "app_jobs.h"
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* FNV-1a over bytes, chained from x (start with FNV_OFFSET). */
+#define FNV_OFFSET 1469598103934665603ULL
+static uint64_t fnv1a(uint64_t x, const void *data, size_t n) {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) x = (x ^ p[i]) * 1099511628211ULL;
+    return x;
+}
+
+/* Test hook: with INFERSCOPE_HITS_OUT=FILE the loop writes, whenever it changes, a
+ * line of state ("state n_pos=20 n_branches=2 branch=1 help=0 ...") followed by the
+ * clickable regions of the frame on screen ("kind a b x y w h" per line, kind as in
+ * VizHitKind). A window test waits for the state it expects before it looks, and
+ * clicks a probability bar without guessing the layout. Temporary file + rename: a
+ * reader never sees half a list. */
+static void write_hits(const AppState *app, const char *path, uint64_t *last_hash) {
+    char state[256];
+    const Session *s = &app->session;
+    snprintf(state, sizeof state, "state n_pos=%d n_branches=%d branch=%d help=%d focus=%d blank=%d editing=%d",
+             session_len(s), s->n_branches, s->cur, app->view.show_help, (int)app->view.focus, app->view.blank,
+             app->editing);
+    const VizHits *h = &app->hits;
+    uint64_t x = fnv1a(fnv1a(FNV_OFFSET, state, strlen(state)), h->hit, (size_t)h->n * sizeof h->hit[0]);
+    if (x == *last_hash) return;
+    *last_hash = x;
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return;
+    FILE *f = fopen(tmp, "w");
+    if (!f) return;
+    fprintf(f, "%s\n", state);
+    for (int i = 0; i < h->n; i++)
+        fprintf(f, "%d %d %d %d %d %d %d\n", (int)h->hit[i].kind, h->hit[i].a, h->hit[i].b, h->hit[i].r.x,
+                h->hit[i].r.y, h->hit[i].r.w, h->hit[i].r.h);
+    if (fclose(f) == 0) rename(tmp, path);
+}
+
+/* Window pixels → renderer pixels (differ only on a HiDPI backend). */
+static void pixel_scale(SDL_Window *win, SDL_Renderer *ren, float *sx, float *sy) {
+    int ww = 0, wh = 0, ow = 0, oh = 0;
+    SDL_GetWindowSize(win, &ww, &wh);
+    SDL_GetRendererOutputSize(ren, &ow, &oh);
+    *sx = ww > 0 && ow > 0 ? (float)ow / (float)ww : 1.0f;
+    *sy = wh > 0 && oh > 0 ? (float)oh / (float)wh : 1.0f;
+}
+
+static void handle_event(AppState *app, const SDL_Event *e, SDL_Window *win, SDL_Renderer *ren) {
+    if (e->type == SDL_WINDOWEVENT) {
+        switch (e->window.event) {
+        case SDL_WINDOWEVENT_SIZE_CHANGED:
+        case SDL_WINDOWEVENT_EXPOSED:
+        case SDL_WINDOWEVENT_SHOWN:
+        case SDL_WINDOWEVENT_RESTORED:
+            app->dirty = 1; /* the layout comes from the window size: redraw */
+            break;
+        default:
+            break;
+        }
+    }
+    float sx, sy;
+    pixel_scale(win, ren, &sx, &sy);
+    AppInput in;
+    if (!app_input_from_event(e, sx, sy, &in)) return;
+    if (app->busy) {
+        /* the worker owns the session: keep the input for later, in order (a quick
+         * "Space Space Space" still makes three steps). Auto-repeats and mouse motion
+         * are dropped so holding a key on a slow model never builds a backlog. */
+        if (in.kind == APP_INPUT_QUIT) app->quit = 1;
+        else if (in.kind == APP_INPUT_MOUSE_MOVE || in.repeat) return;
+        else if (app->n_queued < APP_QUEUE_MAX) app->queue[app->n_queued++] = in;
+        return;
+    }
+    app_update(app, &in);
+}
+
+/* Applies queued input until it is used up or an input starts another job. */
+static void drain_queue(AppState *app) {
+    int i = 0;
+    while (i < app->n_queued && !app->busy && !app->quit) app_update(app, &app->queue[i++]);
+    memmove(app->queue, app->queue + i, (size_t)(app->n_queued - i) * sizeof app->queue[0]);
+    app->n_queued -= i;
+}
+
+/* Brings window, text input and Viz in line with what app_update decided. */
+static void sync_window(AppState *app, SDL_Window *win, Viz *viz) {
+    if (app->editing != (SDL_IsTextInputActive() == SDL_TRUE)) {
+        if (app->editing) SDL_StartTextInput();
+        else SDL_StopTextInput();
+    }
+    if (app->ui_scale != viz->ui_scale) {
+        ErrorMsg err;
+        if (viz_set_scale(viz, app->ui_scale, viz->dpi_scale, &err)) {
+            app->ui_scale = viz->ui_scale;
+            app_set_status(app, 1, "%s", err.text);
+        }
+        app->dirty = 1;
+    }
+    if (app->theme != viz->theme_id) {
+        viz_set_theme(viz, app->theme);
+        app->dirty = 1;
+    }
+    int is_full = (SDL_GetWindowFlags(win) & SDL_WINDOW_FULLSCREEN_DESKTOP) != 0;
+    if (app->fullscreen != is_full) {
+        if (SDL_SetWindowFullscreen(win, app->fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0) != 0) {
+            app->fullscreen = is_full;
+            app_set_status(app, 1, "full screen: %s", SDL_GetError());
+        }
+        app->dirty = 1;
+    }
+}
+
+/* One frame: layout from the output size, draw, present. */
+static void draw_once(AppState *app, SDL_Renderer *ren, Viz *viz, const char *hits_out, uint64_t *last_hash) {
+    int ow = 0, oh = 0;
+    SDL_GetRendererOutputSize(ren, &ow, &oh);
+    Rect r = rect_make(0, 0, ow, oh);
+    viz_clear_error(viz);
+    app->dirty = 0;
+    double t0 = now_ms();
+    app_draw(app, viz, r);
+    if (viz->has_error && (!app->status_is_error || strcmp(app->status, viz->last_error.text) != 0)) {
+        /* show a draw problem on the next frame; the same error again does not loop */
+        app_set_status(app, 1, "%s", viz->last_error.text);
+    }
+    SDL_RenderPresent(ren);
+    app->frame_ms_last = now_ms() - t0;
+    if (app->frame_ms_last > app->frame_ms_max) app->frame_ms_max = app->frame_ms_last;
+    app->n_frames++;
+    if (hits_out) write_hits(app, hits_out, last_hash);
+}
+
+int app_run(AppState *app, int width, int height, ErrorMsg *err) {
+    SDL_Window *win = NULL;
+    SDL_Renderer *ren = NULL;
+    Viz viz = {0};
+    int rc = -1;
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) return error_set(err, "cannot start SDL video: %s", SDL_GetError());
+    char title[256];
+    snprintf(title, sizeof title, "inferscope \xE2\x80\x94 %s", app->session.model.name);
+    /* ALLOW_HIGHDPI is honoured on macOS/Wayland; SDL 2.26 on X11 ignores it (use --scale) */
+    win = SDL_CreateWindow(title, SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, width, height,
+                           SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    if (!win) {
+        error_set(err, "cannot open a window: %s", SDL_GetError());
+        goto done;
+    }
+    SDL_SetWindowMinimumSize(win, APP_MIN_W, APP_MIN_H);
+    /* index -1: SDL picks a renderer, honouring SDL_RENDER_DRIVER (tests ask for software) */
+    ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_PRESENTVSYNC);
+    if (!ren) ren = SDL_CreateRenderer(win, -1, 0);
+    if (!ren) {
+        error_set(err, "cannot create a renderer: %s", SDL_GetError());
+        goto done;
+    }
+    if (viz_init(&viz, ren, app->assets_dir, app->ui_scale, 1.0f, app->theme, err)) goto done;
+    SDL_StopTextInput(); /* SDL starts text input by default; only the prompt editor wants it */
+
+    const char *hits_out = getenv("INFERSCOPE_HITS_OUT");
+    uint64_t last_hash = 0;
+    app->dirty = 1;
+    app->async = 1; /* forward passes on a worker thread: the loop never waits on the model */
+    int title_busy = 0;
+    while (!app->quit || app->busy) {
+        SDL_Event e;
+        /* sleep until something happens (the machine may be busy: training, a laptop on
+         * battery); while a job runs, wake every 5 ms to see whether it is done */
+        if (SDL_WaitEventTimeout(&e, app->busy ? 5 : 500)) {
+            handle_event(app, &e, win, ren);
+            while (SDL_PollEvent(&e)) handle_event(app, &e, win, ren);
+        }
+        app_jobs_poll(app);
+        drain_queue(app);
+        if (app->busy) {
+            /* a slow step (big GPT-2, long prompt): say so in the title, keep the frame */
+            if (!title_busy && SDL_GetTicks64() - app->busy_since_ms > 150) {
+                char t[300];
+                snprintf(t, sizeof t, "%s \xE2\x80\x94 computing\xE2\x80\xA6", title);
+                SDL_SetWindowTitle(win, t);
+                title_busy = 1;
+            }
+            continue;
+        }
+        if (title_busy) {
+            SDL_SetWindowTitle(win, title);
+            title_busy = 0;
+        }
+        if (app->quit) break;
+        sync_window(app, win, &viz);
+        if (app->export_request != APP_EXPORT_NONE) {
+            int ow = 0, oh = 0;
+            SDL_GetRendererOutputSize(ren, &ow, &oh);
+            app_export(app, ow, oh); /* re-rendered offscreen at the window's size */
+            app->export_request = APP_EXPORT_NONE;
+        }
+        if (app->dirty) draw_once(app, ren, &viz, hits_out, &last_hash);
+    }
+    app_jobs_wait(app);
+    app->async = 0;
+    rc = 0;
+    /* INFERSCOPE_TIMINGS=1: how long frames and forward steps took (for the report in
+     * docs and for checking that the window never stalls) */
+    if (getenv("INFERSCOPE_TIMINGS"))
+        fprintf(stderr, "inferscope: %d frames, last %.2f ms, slowest %.2f ms; last forward step %.2f ms\n",
+                app->n_frames, app->frame_ms_last, app->frame_ms_max, app->session.last_step_ms);
+done:
+    viz_free(&viz);
+    if (ren) SDL_DestroyRenderer(ren);
+    if (win) SDL_DestroyWindow(win);
+    SDL_Quit();
+    return rc;
+}

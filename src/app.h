@@ -1,0 +1,163 @@
+/* app.h — the window: AppState (a Session + the VizView + UI settings), the input
+ * events it understands, app_update (input → intent → session/view change, the ONE
+ * place intents are applied), app_draw (Session → VizFrame → draw_frame) and app_run
+ * (SDL window, renderer and the immediate-mode loop: input → update → export if
+ * asked → layout + draw → present). Not model math (Session) and not drawing (viz/).
+ *
+ * Files: app.c = window + event loop; app_update.c = intents; app_draw.c = the frame;
+ * app_state_json.c = the --state-out snapshot; keys.c = the key table. */
+#ifndef APP_H
+#define APP_H
+
+#include <SDL.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "frame.h"
+#include "keys.h"
+#include "session.h"
+#include "sha256_file.h"
+#include "theme.h"
+#include "viz.h"
+
+#define APP_EDIT_MAX 1024    /* bytes of prompt the editor holds */
+#define APP_STATUS_MAX 512
+#define APP_HELP_MAX 48      /* rows of the key overlay */
+#define APP_SCALE_STEP 0.25f /* Ctrl +/-: 100, 125, ... 250 % */
+#define APP_MIN_W 1024       /* smallest window the layout is designed for */
+#define APP_MIN_H 640
+#define APP_QUEUE_MAX 64     /* inputs kept while a step runs (applied after it, in order) */
+
+/* Everything `inferscope` (no command) can be told on the command line. */
+typedef struct AppOptions {
+    const char *model_dir;     /* checkpoint folder */
+    const char *tok_dir;       /* tokenizer folder */
+    const char *assets_dir;    /* fonts live in <assets_dir>/fonts */
+    const char *prompt;        /* UTF-8 */
+    uint64_t seed;
+    SamplerSettings settings;
+    float ui_scale;            /* VIZ_UI_SCALE_MIN..MAX */
+    ThemeId theme;
+    int width, height;         /* initial window size in pixels */
+    const char *export_dir;    /* folder for E / Shift+E figures (NULL = ./inferscope-figures) */
+} AppOptions;
+
+/* The defaults: prompt "Once upon a time", seed 0, T=1 / no cuts, scale 1, light,
+ * 1280×720; model/tokenizer/assets NULL (the caller fills them). */
+AppOptions app_default_options(void);
+
+/* One input event, already stripped of SDL's details (tests build these directly or
+ * through app_input_from_event from synthetic SDL_Events). */
+typedef enum AppInputKind {
+    APP_INPUT_NONE = 0,
+    APP_INPUT_KEY,        /* key down: key + mod */
+    APP_INPUT_TEXT,       /* typed text (UTF-8, only used while editing the prompt) */
+    APP_INPUT_MOUSE_MOVE, /* x, y in frame pixels */
+    APP_INPUT_MOUSE_DOWN, /* x, y, button (SDL_BUTTON_LEFT ...) */
+    APP_INPUT_MOUSE_LEAVE,/* the mouse left the window */
+    APP_INPUT_QUIT,       /* window closed */
+} AppInputKind;
+
+typedef struct AppInput {
+    AppInputKind kind;
+    SDL_Keycode key;
+    Uint16 mod;
+    int repeat;           /* 1 for a key's auto-repeat */
+    char text[32];        /* SDL_TEXTINPUTEVENT_TEXT_SIZE bytes, NUL-terminated */
+    int x, y, button;
+} AppInput;
+
+/* Translates an SDL event; returns 1 and fills *in for the kinds above, 0 for events
+ * the app ignores. Mouse coordinates are multiplied by (px_scale_x, px_scale_y) to go
+ * from window to frame pixels (1, 1 unless the renderer is HiDPI). */
+int app_input_from_event(const SDL_Event *e, float px_scale_x, float px_scale_y, AppInput *in);
+
+/* An export asked for by E / Shift+E, done by the loop (app_export.c). */
+typedef enum AppExport { APP_EXPORT_NONE = 0, APP_EXPORT_FRAME, APP_EXPORT_PANEL } AppExport;
+
+/* Session work that may be slow (a forward pass): see app_jobs.h. */
+typedef enum AppJobKind { JOB_NONE = 0, JOB_STEP, JOB_FORCE, JOB_SWITCH, JOB_PROMPT } AppJobKind;
+
+typedef struct AppJob {
+    AppJobKind kind;
+    int id, rank;        /* JOB_FORCE: the token and the rank it was shown at */
+    int k;               /* JOB_SWITCH: the branch */
+    const char *text;    /* JOB_PROMPT: borrowed (AppState.edit, untouched while busy) */
+    size_t text_len;
+    int rc;              /* result of the session call */
+    ErrorMsg err;
+    int had_branches;    /* n_branches before, to say "a new branch" */
+} AppJob;
+
+typedef struct AppState {
+    Session session;          /* owned: model, tokenizer, tokens, branches, dice */
+    VizView view;             /* what is shown (layer/head, focus, overlays, mouse) */
+    float ui_scale;           /* 1.0..2.5 (Ctrl +/-); the loop applies it to the Viz */
+    ThemeId theme;            /* D toggles; the loop applies it to the Viz */
+    int fullscreen;           /* F11; the loop applies it to the window */
+    AppKnob knob;             /* what ↑/↓ change (T, K, P, L, H select it) */
+    int editing;              /* 1 while the prompt editor is open (text input on) */
+    char edit[APP_EDIT_MAX];  /* the prompt being edited, UTF-8, NUL-terminated */
+    size_t edit_len;
+    char status[APP_STATUS_MAX]; /* the last message for the status line ("" = none) */
+    int status_is_error;
+    AppExport export_request; /* set by E / Shift+E, done and cleared by the loop */
+    int export_panel;         /* VizPanel under the mouse for APP_EXPORT_PANEL */
+    int quit;                 /* 1: leave the loop */
+    int dirty;                /* 1: something changed, draw a new frame */
+    double frame_ms_last;     /* wall time of the last draw + present (ms), for stats */
+    double frame_ms_max;      /* slowest frame so far (ms) */
+    int n_frames;             /* frames drawn since the window opened */
+    VizHits hits;             /* regions of the last drawn frame: mouse → intents */
+    VizKeyHelp help[APP_HELP_MAX]; /* rows of the key overlay, from the key table */
+    int n_help;
+    char status_line[APP_STATUS_MAX + APP_EDIT_MAX + 64]; /* composed per frame */
+    const char *assets_dir;   /* borrowed from the options (fonts) */
+    const char *export_dir;   /* borrowed: where E writes figures (NULL = exporter's default) */
+    Sha256Cache sha_cache;    /* the weights' hash for figure provenance, computed once */
+    int async;                /* 1 (window): jobs run on a worker thread; 0: inline */
+    int busy;                 /* 1 while a job runs: only the worker touches the session */
+    AppJob job;               /* the running (or last) job */
+    SDL_Thread *job_thread;   /* owned while busy */
+    SDL_atomic_t job_done;    /* set by the worker when the job is done */
+    Uint64 busy_since_ms;     /* SDL_GetTicks64 when the job started */
+    AppInput queue[APP_QUEUE_MAX]; /* input that arrived while busy, oldest first */
+    int n_queued;
+} AppState;
+
+/* Opens the session (model + tokenizer), applies seed, settings and prompt, and sets
+ * the default view. No window. app must be zeroed; on error returns -1 with err
+ * (naming the model folder / the prompt problem) and leaves app safe to app_free. */
+int app_init(AppState *app, const AppOptions *opt, ErrorMsg *err);
+
+/* Waits for a running job, frees the session; safe on a zeroed AppState and twice. */
+void app_free(AppState *app);
+
+/* Applies one input: a key through the key table, text to the editor, a click
+ * through the last frame's hits. Never fails: problems go to app->status. */
+void app_update(AppState *app, const AppInput *in);
+
+/* Sets the status message (printf-style); is_error draws it as an error. */
+void app_set_status(AppState *app, int is_error, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Fills a VizFrame from the session and view (frame_fill), adds the status line, the
+ * key help, and draws the whole frame into r with draw_frame, recording the hits into
+ * app->hits. Allocates nothing. Returns draw_frame's result (errors are in
+ * viz->last_error; the caller shows them). */
+int app_draw(AppState *app, Viz *viz, Rect r);
+
+/* Creates the window (title "inferscope — <model>"), renderer and Viz, and runs the
+ * loop until the user quits. Returns 0, or -1 with err when the window or fonts
+ * cannot be created (errors during the session go to the status line instead). */
+int app_run(AppState *app, int width, int height, ErrorMsg *err);
+
+/* Writes a JSON snapshot (ids, n_prompt, n_pos, branches, settings, seed, layer,
+ * head, scale, theme) to path, atomically (temporary file + rename). For tests. */
+int app_write_state_json(const AppState *app, const char *path, ErrorMsg *err);
+
+#endif

@@ -1,0 +1,22 @@
+/* app_export.c — E / Shift+E (see app_export.h). */
+#include "app_export.h"
+
+#include "export.h"
+
+void app_export(AppState *app, int w, int h) {
+    ExportOptions opt = export_options_default();
+    opt.dir = app->export_dir;
+    opt.panel = app->export_request == APP_EXPORT_PANEL ? (VizPanel)app->export_panel : VIZ_PANEL_FRAME;
+    opt.width = w;
+    opt.height = h;
+    opt.ui_scale = app->ui_scale;
+    opt.theme = app->theme;
+    opt.assets_dir = app->assets_dir;
+    opt.sha_cache = &app->sha_cache; /* hash the weights once, not on every export */
+    char path[1024];
+    ErrorMsg err;
+    if (export_png(&app->session, &app->view, &opt, path, sizeof path, &err))
+        app_set_status(app, 1, "export: %s", err.text);
+    else
+        app_set_status(app, 0, "exported %s", path);
+}

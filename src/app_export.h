@@ -1,0 +1,15 @@
+/* app_export.h — E / Shift+E in the window: hands the session and the view to the
+ * exporter (src/export.h, which re-renders offscreen at the window's size, UI scale
+ * and theme and writes a numbered PNG with provenance) and reports the outcome on the
+ * status line. Not the exporter itself and no pixels read from the window: the
+ * offscreen render is what the window shows (same software rasteriser). */
+#ifndef APP_EXPORT_H
+#define APP_EXPORT_H
+
+#include "app.h"
+
+/* Does app->export_request (the frame, or the panel app->export_panel) for a window of
+ * w×h pixels; "exported <path>" or the error goes to the status line. */
+void app_export(AppState *app, int w, int h);
+
+#endif

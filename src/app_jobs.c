@@ -1,0 +1,93 @@
+/* app_jobs.c — model work off the event loop (see app_jobs.h). One job at a time, one
+ * short-lived SDL thread per job (creating a thread costs microseconds, a forward step
+ * milliseconds to seconds), completion signalled through an atomic flag the loop polls
+ * between events. While a job runs only the worker touches the Session: the loop does
+ * not draw and drops input other than quit and window events (app.c). */
+#include <string.h>
+
+#include "app_jobs.h"
+#include "token_label.h"
+
+/* The model work: Session calls only (runs on the worker thread). */
+static void job_run(Session *s, AppJob *j) {
+    j->had_branches = s->n_branches;
+    switch (j->kind) {
+    case JOB_STEP: j->rc = session_step(s, &j->err); break;
+    case JOB_FORCE: j->rc = session_force(s, j->id, &j->err); break;
+    case JOB_SWITCH: j->rc = session_switch_branch(s, j->k, &j->err); break;
+    case JOB_PROMPT: j->rc = session_set_prompt(s, (const uint8_t *)j->text, j->text_len, &j->err); break;
+    default: j->rc = 0; break;
+    }
+}
+
+/* The follow-up on the app (main thread): what the status line says. */
+static void job_finish(AppState *app, const AppJob *j) {
+    Session *s = &app->session;
+    app->dirty = 1;
+    if (j->rc) {
+        /* a failed new prompt keeps the editor open so the text can be fixed */
+        app_set_status(app, 1, "%s", j->err.text);
+        return;
+    }
+    char lb[TOKEN_LABEL_CAP];
+    switch (j->kind) {
+    case JOB_STEP:
+        app->status[0] = 0; /* stepping is the normal case: a clean status line */
+        app->status_is_error = 0;
+        break;
+    case JOB_FORCE:
+        token_label(&s->tok, j->id, TOKEN_LABEL_DEFAULT, lb, sizeof lb);
+        app_set_status(app, 0, "took \"%s\" (rank %d)%s: branch %d of %d", lb, j->rank,
+                       s->n_branches > j->had_branches ? ", a new branch" : "", s->cur + 1, s->n_branches);
+        break;
+    case JOB_SWITCH:
+        app_set_status(app, 0, "branch %d of %d", s->cur + 1, s->n_branches);
+        break;
+    case JOB_PROMPT:
+        app->editing = 0;
+        app->view.selected_token = -1;
+        app_set_status(app, 0, "new prompt: %d tokens", s->n_prompt);
+        break;
+    default:
+        break;
+    }
+}
+
+static int worker_main(void *arg) {
+    AppState *app = arg;
+    job_run(&app->session, &app->job);
+    SDL_AtomicSet(&app->job_done, 1);
+    return 0;
+}
+
+void app_submit(AppState *app, const AppJob *job) {
+    if (app->busy) return;
+    app->job = *job;
+    if (app->async) {
+        SDL_AtomicSet(&app->job_done, 0);
+        app->busy = 1;
+        app->busy_since_ms = SDL_GetTicks64();
+        app->job_thread = SDL_CreateThread(worker_main, "inferscope-step", app);
+        if (app->job_thread) return;
+        app->busy = 0; /* no thread: do it inline rather than not at all */
+    }
+    job_run(&app->session, &app->job);
+    job_finish(app, &app->job);
+}
+
+int app_jobs_poll(AppState *app) {
+    if (!app->busy || !SDL_AtomicGet(&app->job_done)) return 0;
+    SDL_WaitThread(app->job_thread, NULL);
+    app->job_thread = NULL;
+    app->busy = 0;
+    job_finish(app, &app->job);
+    return 1;
+}
+
+void app_jobs_wait(AppState *app) {
+    if (!app->busy) return;
+    SDL_WaitThread(app->job_thread, NULL);
+    app->job_thread = NULL;
+    app->busy = 0;
+    job_finish(app, &app->job);
+}

@@ -1,0 +1,65 @@
+/* app_state.c — creating and freeing an AppState (see app.h): the session is opened,
+ * seeded, given its settings and prompt; the view gets its defaults. No window here,
+ * so tests can build an AppState headless. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "app_jobs.h"
+#include "frame_fill.h"
+
+AppOptions app_default_options(void) {
+    AppOptions o;
+    memset(&o, 0, sizeof o);
+    o.prompt = "Once upon a time";
+    o.seed = 0;
+    o.settings = sampler_settings_default();
+    o.ui_scale = 1.0f;
+    o.theme = THEME_LIGHT;
+    o.width = 1280;
+    o.height = 720;
+    return o;
+}
+
+void app_set_status(AppState *app, int is_error, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(app->status, sizeof app->status, fmt, ap);
+    va_end(ap);
+    app->status_is_error = is_error;
+    app->dirty = 1;
+}
+
+int app_init(AppState *app, const AppOptions *opt, ErrorMsg *err) {
+    if (opt->ui_scale < VIZ_UI_SCALE_MIN || opt->ui_scale > VIZ_UI_SCALE_MAX)
+        return error_set(err, "UI scale %.2f is outside [%.1f, %.1f]", (double)opt->ui_scale,
+                         (double)VIZ_UI_SCALE_MIN, (double)VIZ_UI_SCALE_MAX);
+    /* GPT2_CAP_DEFAULT keeps what the panels read (attention patterns, logits) and
+     * what stepping back needs (the KV cache). */
+    if (session_open(&app->session, opt->model_dir, opt->tok_dir, 0, GPT2_CAP_DEFAULT, err)) return -1;
+    session_set_seed(&app->session, opt->seed);
+    if (session_set_settings(&app->session, &opt->settings, err) ||
+        session_set_prompt(&app->session, (const uint8_t *)opt->prompt, strlen(opt->prompt), err)) {
+        app_free(app);
+        return -1;
+    }
+    app->view = frame_default_view();
+    /* the last layer's heads are usually the most readable place to start */
+    app->view.layer = app->session.model.config.n_layer - 1;
+    app->ui_scale = opt->ui_scale;
+    app->theme = opt->theme;
+    app->assets_dir = opt->assets_dir;
+    app->export_dir = opt->export_dir;
+    app->n_help = keys_help(app->help, APP_HELP_MAX);
+    app->dirty = 1;
+    app_set_status(app, 0, "? shows the keys");
+    return 0;
+}
+
+void app_free(AppState *app) {
+    if (!app) return;
+    app_jobs_wait(app); /* never free the session under a running worker */
+    session_free(&app->session);
+    app->n_help = 0;
+}

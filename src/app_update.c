@@ -1,0 +1,410 @@
+/* app_update.c — the one place intents change the app: key presses go through the key
+ * table (keys.c), clicks through the hit regions the last frame recorded, typed text
+ * into the prompt editor. Session calls do the model work; anything that goes wrong
+ * becomes a status-line message, never a crash. No drawing here. */
+#include <math.h>
+#include <string.h>
+
+#include "app.h"
+#include "app_jobs.h"
+#include "token_label.h"
+
+int app_input_from_event(const SDL_Event *e, float px_scale_x, float px_scale_y, AppInput *in) {
+    memset(in, 0, sizeof *in);
+    switch (e->type) {
+    case SDL_QUIT:
+        in->kind = APP_INPUT_QUIT;
+        return 1;
+    case SDL_KEYDOWN:
+        in->kind = APP_INPUT_KEY;
+        in->key = e->key.keysym.sym;
+        in->mod = e->key.keysym.mod;
+        in->repeat = e->key.repeat != 0;
+        return 1;
+    case SDL_TEXTINPUT:
+        in->kind = APP_INPUT_TEXT;
+        memcpy(in->text, e->text.text, sizeof in->text - 1);
+        in->text[sizeof in->text - 1] = 0;
+        return 1;
+    case SDL_MOUSEMOTION:
+        in->kind = APP_INPUT_MOUSE_MOVE;
+        in->x = (int)((float)e->motion.x * px_scale_x);
+        in->y = (int)((float)e->motion.y * px_scale_y);
+        return 1;
+    case SDL_MOUSEBUTTONDOWN:
+        in->kind = APP_INPUT_MOUSE_DOWN;
+        in->x = (int)((float)e->button.x * px_scale_x);
+        in->y = (int)((float)e->button.y * px_scale_y);
+        in->button = e->button.button;
+        return 1;
+    case SDL_WINDOWEVENT:
+        if (e->window.event == SDL_WINDOWEVENT_LEAVE) {
+            in->kind = APP_INPUT_MOUSE_LEAVE;
+            return 1;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* The label of a token for messages ("␣upon"), in buf. */
+static const char *tok_label(const AppState *app, int id, char *buf, size_t cap) {
+    token_label(&app->session.tok, id, TOKEN_LABEL_DEFAULT, buf, cap);
+    return buf;
+}
+
+/* ---- the prompt editor ---- */
+
+static void edit_open(AppState *app) {
+    const Session *s = &app->session;
+    size_t n = s->prompt ? s->prompt_len : 0;
+    if (n > APP_EDIT_MAX - 1) {
+        n = APP_EDIT_MAX - 1;
+        while (n > 0 && (s->prompt[n] & 0xC0) == 0x80) n--; /* do not cut a UTF-8 character */
+    }
+    if (n) memcpy(app->edit, s->prompt, n);
+    app->edit[n] = 0;
+    app->edit_len = n;
+    app->editing = 1;
+    app->view.show_help = 0;
+    app_set_status(app, 0, "editing the prompt: Enter applies, Esc cancels");
+}
+
+static void edit_key(AppState *app, SDL_Keycode key, Uint16 mod) {
+    switch (key) {
+    case SDLK_RETURN:
+    case SDLK_KP_ENTER: {
+        /* the editor closes when the job succeeds (app_jobs.c); on an error it stays */
+        AppJob j = {.kind = JOB_PROMPT, .text = app->edit, .text_len = app->edit_len};
+        app_submit(app, &j);
+        return;
+    }
+    case SDLK_ESCAPE:
+        app->editing = 0;
+        app_set_status(app, 0, "prompt unchanged");
+        return;
+    case SDLK_BACKSPACE:
+        /* drop one whole UTF-8 character: continuation bytes are 10xxxxxx */
+        while (app->edit_len > 0 && (app->edit[app->edit_len - 1] & 0xC0) == 0x80) app->edit_len--;
+        if (app->edit_len > 0) app->edit_len--;
+        app->edit[app->edit_len] = 0;
+        app->dirty = 1;
+        return;
+    case SDLK_u:
+        if (mod & KMOD_CTRL) { /* Ctrl+U clears the line, as in a shell */
+            app->edit_len = 0;
+            app->edit[0] = 0;
+            app->dirty = 1;
+        }
+        return;
+    default:
+        return; /* printable keys arrive as APP_INPUT_TEXT */
+    }
+}
+
+static void edit_text(AppState *app, const char *text) {
+    size_t n = strnlen(text, sizeof ((AppInput *)0)->text);
+    if (app->edit_len + n > APP_EDIT_MAX - 1) {
+        app_set_status(app, 1, "the prompt editor holds at most %d bytes", APP_EDIT_MAX - 1);
+        return;
+    }
+    memcpy(app->edit + app->edit_len, text, n);
+    app->edit_len += n;
+    app->edit[app->edit_len] = 0;
+    app->dirty = 1;
+}
+
+/* ---- settings and view knobs ---- */
+
+static void apply_settings(AppState *app, const SamplerSettings *set, const char *what) {
+    ErrorMsg err;
+    Session *s = &app->session;
+    if (session_set_settings(s, set, &err)) {
+        app_set_status(app, 1, "%s", err.text);
+        return;
+    }
+    char lb[TOKEN_LABEL_CAP];
+    if (s->has_next)
+        app_set_status(app, 0, "%s; same dice, the pick is now \"%s\"%s", what,
+                       tok_label(app, s->next.chosen.id, lb, sizeof lb),
+                       set->greedy && !strstr(what, "greedy") ? " (greedy is on: G turns it off)" : "");
+    else
+        app_set_status(app, 0, "%s", what);
+}
+
+static void knob_step(AppState *app, int dir) {
+    Session *s = &app->session;
+    SamplerSettings set = s->settings;
+    const Gpt2Config *cfg = &s->model.config;
+    char what[96];
+    switch (app->knob) {
+    case KNOB_TEMPERATURE: {
+        /* on a grid of 0.1 so repeated presses never drift (0.1 is not exact in binary) */
+        double t = (round((double)set.temperature * 10.0) + dir) / 10.0;
+        if (t < 0) t = 0;
+        if (t > 5) t = 5;
+        set.temperature = (float)t;
+        snprintf(what, sizeof what, "temperature %.1f%s", t, t == 0 ? " (= greedy)" : "");
+        apply_settings(app, &set, what);
+        return;
+    }
+    case KNOB_TOP_K:
+        set.top_k = keys_top_k_step(set.top_k, dir);
+        if (set.top_k == 0) snprintf(what, sizeof what, "top-k off");
+        else snprintf(what, sizeof what, "top-k %d", set.top_k);
+        apply_settings(app, &set, what);
+        return;
+    case KNOB_TOP_P: {
+        double p = (round((double)set.top_p * 20.0) + dir) / 20.0;
+        if (p < 0.05) p = 0.05;
+        if (p > 1) p = 1;
+        set.top_p = (float)p;
+        if (p >= 1) snprintf(what, sizeof what, "top-p off (1.00)");
+        else snprintf(what, sizeof what, "top-p %.2f", p);
+        apply_settings(app, &set, what);
+        return;
+    }
+    case KNOB_LAYER:
+        app->view.layer += dir;
+        if (app->view.layer >= cfg->n_layer) app->view.layer = cfg->n_layer - 1;
+        if (app->view.layer < 0) app->view.layer = 0;
+        app_set_status(app, 0, "layer %d of %d", app->view.layer, cfg->n_layer);
+        return;
+    case KNOB_HEAD:
+        app->view.head += dir;
+        if (app->view.head >= cfg->n_head) app->view.head = cfg->n_head - 1;
+        if (app->view.head < 0) app->view.head = 0;
+        app_set_status(app, 0, "head %d of %d", app->view.head, cfg->n_head);
+        return;
+    default:
+        app_set_status(app, 0, "choose what the arrows change first: T, K, P, L or H");
+        return;
+    }
+}
+
+/* ---- tokens and branches ---- */
+
+static void force_token(AppState *app, int id, int rank) {
+    AppJob j = {.kind = JOB_FORCE, .id = id, .rank = rank};
+    app_submit(app, &j);
+}
+
+static void force_rank(AppState *app, int rank) {
+    const Session *s = &app->session;
+    if (!s->has_next) {
+        app_set_status(app, 1, "no next-token distribution (the context is full)");
+        return;
+    }
+    if (rank < 1 || rank > s->next.n) {
+        app_set_status(app, 1, "there is no bar %d", rank);
+        return;
+    }
+    force_token(app, s->next.rows[rank - 1].id, rank);
+}
+
+static void switch_branch(AppState *app, int k) {
+    AppJob j = {.kind = JOB_SWITCH, .k = k};
+    app_submit(app, &j);
+}
+
+static void step(AppState *app) {
+    AppJob j = {.kind = JOB_STEP};
+    app_submit(app, &j);
+}
+
+/* The VizPanel under the mouse, or -1. */
+static int panel_under_mouse(const AppState *app) {
+    const VizHit *h = viz_hits_at(&app->hits, app->view.mouse_x, app->view.mouse_y, VIZ_HIT_PANEL);
+    return h ? h->a : -1;
+}
+
+static void apply_intent(AppState *app, AppIntent intent, int arg) {
+    Session *s = &app->session;
+    app->dirty = 1;
+    switch (intent) {
+    case INTENT_STEP:
+        step(app);
+        break;
+    case INTENT_BACK:
+        if (session_back(s, 1) == 0) app_set_status(app, 0, "already at the prompt (Enter edits it)");
+        else app->status[0] = 0;
+        break;
+    case INTENT_HOME:
+        session_home(s);
+        app_set_status(app, 0, "back at the prompt");
+        break;
+    case INTENT_REROLL: {
+        if (!s->has_next) {
+            app_set_status(app, 1, "nothing to re-roll (the context is full)");
+            break;
+        }
+        session_reroll(s);
+        char lb[TOKEN_LABEL_CAP];
+        if (s->next.greedy)
+            app_set_status(app, 0, "new dice, but greedy ignores them: still \"%s\"",
+                           tok_label(app, s->next.chosen.id, lb, sizeof lb));
+        else
+            app_set_status(app, 0, "new dice: u = %.3f picks \"%s\"", s->next.u,
+                           tok_label(app, s->next.chosen.id, lb, sizeof lb));
+        break;
+    }
+    case INTENT_TOGGLE_GREEDY: {
+        SamplerSettings set = s->settings;
+        set.greedy = !set.greedy;
+        apply_settings(app, &set, set.greedy ? "greedy on" : "greedy off (sampling)");
+        break;
+    }
+    case INTENT_KNOB:
+        app->knob = (AppKnob)arg;
+        app_set_status(app, 0, "%s: \xE2\x86\x91/\xE2\x86\x93 to change", keys_knob_name(app->knob));
+        break;
+    case INTENT_KNOB_UP:
+        knob_step(app, +1);
+        break;
+    case INTENT_KNOB_DOWN:
+        knob_step(app, -1);
+        break;
+    case INTENT_TOGGLE_SINK:
+        app->view.hide_sink = !app->view.hide_sink;
+        app_set_status(app, 0, app->view.hide_sink ? "attention colour scale ignores key 0 (the sink)"
+                                                   : "attention colour scale over every key");
+        break;
+    case INTENT_FORCE_RANK:
+        force_rank(app, arg);
+        break;
+    case INTENT_NEXT_BRANCH:
+        if (s->n_branches < 2)
+            app_set_status(app, 0, "only one branch: take another token (1-9 or click a bar) to make one");
+        else
+            switch_branch(app, (s->cur + 1) % s->n_branches);
+        break;
+    case INTENT_EDIT_PROMPT:
+        edit_open(app);
+        break;
+    case INTENT_EXPORT_FRAME:
+        app->export_request = APP_EXPORT_FRAME;
+        break;
+    case INTENT_EXPORT_PANEL: {
+        int p = panel_under_mouse(app);
+        if (p < 0) {
+            app_set_status(app, 1, "Shift+E exports the panel under the mouse: point at one first");
+            break;
+        }
+        app->export_request = APP_EXPORT_PANEL;
+        app->export_panel = p;
+        break;
+    }
+    case INTENT_FOCUS: {
+        if (app->view.focus != VIZ_PANEL_FRAME) {
+            app->view.focus = VIZ_PANEL_FRAME;
+            break;
+        }
+        int p = panel_under_mouse(app);
+        if (p <= 0) app_set_status(app, 0, "F enlarges the panel under the mouse: point at one first");
+        else app->view.focus = (VizPanel)p;
+        break;
+    }
+    case INTENT_BLANK:
+        app->view.blank = !app->view.blank;
+        break;
+    case INTENT_HELP:
+        app->view.show_help = !app->view.show_help;
+        break;
+    case INTENT_FULLSCREEN:
+        app->fullscreen = !app->fullscreen;
+        break;
+    case INTENT_SCALE_UP:
+    case INTENT_SCALE_DOWN: {
+        float sc = app->ui_scale + (intent == INTENT_SCALE_UP ? APP_SCALE_STEP : -APP_SCALE_STEP);
+        if (sc < VIZ_UI_SCALE_MIN) sc = VIZ_UI_SCALE_MIN;
+        if (sc > VIZ_UI_SCALE_MAX) sc = VIZ_UI_SCALE_MAX;
+        app->ui_scale = sc;
+        app_set_status(app, 0, "UI scale %d %%", (int)lroundf(sc * 100.0f));
+        break;
+    }
+    case INTENT_THEME:
+        app->theme = app->theme == THEME_LIGHT ? THEME_DARK : THEME_LIGHT;
+        break;
+    case INTENT_QUIT:
+        app->quit = 1;
+        break;
+    default:
+        break;
+    }
+}
+
+static void click(AppState *app, int x, int y, int button) {
+    if (button != SDL_BUTTON_LEFT) return;
+    const VizHit *h = viz_hits_at(&app->hits, x, y, VIZ_HIT_NONE);
+    if (!h) return;
+    app->dirty = 1;
+    switch (h->kind) {
+    case VIZ_HIT_PROB_BAR:
+        force_token(app, h->a, h->b + 1);
+        break;
+    case VIZ_HIT_HEAD_THUMB:
+        app->view.layer = h->a;
+        app->view.head = h->b;
+        app_set_status(app, 0, "layer %d, head %d", h->a, h->b);
+        break;
+    case VIZ_HIT_TOKEN_CHIP:
+        app->view.selected_token = app->view.selected_token == h->a ? -1 : h->a;
+        app->view.bpe_step = -1;
+        break;
+    case VIZ_HIT_ATTN_CELL:
+        app->view.highlight_token = app->view.highlight_token == h->b ? -1 : h->b;
+        break;
+    case VIZ_HIT_BRANCH:
+        switch_branch(app, h->a);
+        break;
+    default:
+        break;
+    }
+}
+
+void app_update(AppState *app, const AppInput *in) {
+    switch (in->kind) {
+    case APP_INPUT_QUIT:
+        app->quit = 1;
+        return;
+    case APP_INPUT_TEXT:
+        if (app->editing) edit_text(app, in->text);
+        return;
+    case APP_INPUT_MOUSE_MOVE:
+        app->view.mouse_x = in->x;
+        app->view.mouse_y = in->y;
+        app->dirty = 1; /* hover readouts follow the mouse */
+        return;
+    case APP_INPUT_MOUSE_LEAVE:
+        app->view.mouse_x = app->view.mouse_y = -1;
+        app->dirty = 1;
+        return;
+    case APP_INPUT_MOUSE_DOWN:
+        app->view.mouse_x = in->x;
+        app->view.mouse_y = in->y;
+        if (!app->editing) click(app, in->x, in->y, in->button);
+        return;
+    case APP_INPUT_KEY: {
+        if (app->editing) {
+            edit_key(app, in->key, in->mod);
+            return;
+        }
+        /* Esc closes what is on top before it quits; Q always quits */
+        if (in->key == SDLK_ESCAPE && (in->mod & (KMOD_SHIFT | KMOD_CTRL)) == 0) {
+            if (app->view.show_help || app->view.blank || app->view.focus != VIZ_PANEL_FRAME) {
+                app->view.show_help = 0;
+                app->view.blank = 0;
+                app->view.focus = VIZ_PANEL_FRAME;
+                app->dirty = 1;
+                return;
+            }
+        }
+        const KeyBinding *b = keys_lookup(in->key, in->mod);
+        if (b) apply_intent(app, b->intent, b->arg);
+        return;
+    }
+    default:
+        return;
+    }
+}

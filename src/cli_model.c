@@ -1,0 +1,173 @@
+/* cli_model.c — shared option parsing and session opening for the model commands (see
+ * cli_model.h). Every numeric flag is parsed in full (no trailing junk, no NaN) and
+ * range-checked here, so a typo never silently becomes "0". */
+#include "cli_model.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const char CLI_MODEL_USAGE_MODEL[] =
+    "  --model DIR       model folder (config.json + model.safetensors);\n"
+    "                    default: the bundled model (assets/models/stories16m)\n"
+    "  --tokenizer DIR   folder with encoder.json and vocab.bpe (default: assets/tokenizer)\n";
+
+const char CLI_MODEL_USAGE_PROMPT[] =
+    "  --prompt TEXT     the prompt text\n"
+    "  --prompt-file P   read the prompt from a file ('-' = standard input)\n"
+    "  --ids LIST        the prompt as token ids, e.g. 7454,2402,257\n";
+
+const char CLI_MODEL_USAGE_SAMPLER[] =
+    "  --temperature T   divide the logits by T > 0 (default 1; 0 = greedy)\n"
+    "  --top-k K         keep only the K most likely tokens (default 0 = off)\n"
+    "  --top-p P         keep the smallest set with cumulative probability >= P (default 1 = off)\n"
+    "  --greedy          always take the most likely token (the other settings are ignored)\n"
+    "  --seed S          the dice: the draw for position p is a function of (S, p) only,\n"
+    "                    so the same seed and settings give the same tokens (default: clock)\n";
+
+void cli_model_args_init(CliModelArgs *a) {
+    memset(a, 0, sizeof *a);
+    a->settings = sampler_settings_default();
+    /* A clock-and-pid seed: two runs differ unless the user asks for the same dice. The
+     * commands report it (--json) so any run can be replayed with --seed. */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t z = (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 40);
+    z = (z ^ (z >> 31)) * 0x9E3779B97F4A7C15ULL; /* spread the bits (splitmix-style) */
+    a->seed = (z ^ (z >> 29)) % 1000000000ULL;   /* short enough to type back in */
+}
+
+/* Whole-string number parsers: 0 on success. */
+static int parse_double(const char *s, double *out) {
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (*end || errno || !isfinite(x)) return -1;
+    *out = x;
+    return 0;
+}
+
+static int parse_long(const char *s, long *out) {
+    if (!s || !*s) return -1;
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (*end || errno) return -1;
+    *out = x;
+    return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *out) {
+    if (!s || !*s || *s == '-' || *s == '+') return -1;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (*end || errno) return -1;
+    *out = (uint64_t)x;
+    return 0;
+}
+
+static int prompt_given(const CliModelArgs *a) {
+    return (a->prompt != NULL) + (a->prompt_file != NULL) + (a->ids != NULL);
+}
+
+int cli_model_parse(CliModelArgs *a, unsigned groups, int argc, char **argv, int *i, ErrorMsg *err) {
+    const char *o = argv[*i];
+    static const char *const with_value[] = {"--model", "--tokenizer", "--prompt", "--prompt-file", "--ids",
+                                             "--temperature", "--top-k", "--top-p", "--seed"};
+    static const unsigned value_group[] = {CLI_OPT_MODEL, CLI_OPT_MODEL, CLI_OPT_PROMPT, CLI_OPT_PROMPT,
+                                           CLI_OPT_PROMPT, CLI_OPT_SAMPLER, CLI_OPT_SAMPLER, CLI_OPT_SAMPLER,
+                                           CLI_OPT_SAMPLER};
+    if ((groups & CLI_OPT_SAMPLER) && strcmp(o, "--greedy") == 0) {
+        a->settings.greedy = 1;
+        return 1;
+    }
+    size_t k = 0, nk = sizeof with_value / sizeof with_value[0];
+    while (k < nk && strcmp(o, with_value[k]) != 0) k++;
+    if (k == nk || !(groups & value_group[k])) return 0;
+    if (*i + 1 >= argc) return error_set(err, "%s needs a value (see --help)", o);
+    const char *v = argv[++*i];
+    if (value_group[k] == CLI_OPT_PROMPT && prompt_given(a))
+        return error_set(err, "%s: a prompt was already given (use one of TEXT, --prompt, --prompt-file, --ids)", o);
+    double d;
+    long l;
+    switch (k) {
+    case 0: a->model_dir = v; break;
+    case 1: a->tok_dir = v; break;
+    case 2: a->prompt = v; break;
+    case 3: a->prompt_file = v; break;
+    case 4: a->ids = v; break;
+    case 5:
+        if (parse_double(v, &d) || d < 0 || d > 1e6)
+            return error_set(err, "--temperature: '%s' is not a number >= 0", v);
+        a->settings.temperature = (float)d;
+        break;
+    case 6:
+        if (parse_long(v, &l) || l < 0 || l > 1000000000L)
+            return error_set(err, "--top-k: '%s' is not a whole number >= 0 (0 = off)", v);
+        a->settings.top_k = (int)l;
+        break;
+    case 7:
+        if (parse_double(v, &d) || d < 0 || d > 1)
+            return error_set(err, "--top-p: '%s' is not a number in [0, 1] (1 = off)", v);
+        a->settings.top_p = (float)d;
+        break;
+    case 8:
+        if (parse_u64(v, &a->seed)) return error_set(err, "--seed: '%s' is not a whole number >= 0", v);
+        a->has_seed = 1;
+        break;
+    }
+    return 1;
+}
+
+int cli_model_set_positional(CliModelArgs *a, const char *text, ErrorMsg *err) {
+    if (prompt_given(a))
+        return error_set(err, "extra argument '%.40s': give the prompt once, as ONE argument (quote it)", text);
+    a->prompt = text;
+    return 0;
+}
+
+int cli_model_open(const CliModelArgs *a, Session *s, int max_pos, unsigned capture, ErrorMsg *err) {
+    if (sampler_settings_validate(&a->settings, err)) return -1;
+    if (session_open(s, a->model_dir ? a->model_dir : cli_default_model_dir(),
+                     a->tok_dir ? a->tok_dir : cli_tokenizer_dir(), max_pos, capture, err))
+        return -1;
+    session_set_seed(s, a->seed);
+    if (session_set_settings(s, &a->settings, err)) {
+        session_free(s);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_model_run_prompt(const CliModelArgs *a, Session *s, ErrorMsg *err) {
+    if (!prompt_given(a)) return error_set(err, "no prompt: give TEXT, --prompt, --prompt-file or --ids (see --help)");
+    if (a->ids) {
+        int *ids = NULL;
+        size_t n = 0;
+        if (cli_parse_ids(a->ids, s->model.config.vocab_size, &ids, &n, err)) return -1;
+        int rc = session_set_prompt_ids(s, ids, n, err);
+        free(ids);
+        return rc;
+    }
+    if (a->prompt_file) {
+        CliBytes in = {0};
+        if (cli_read_file(a->prompt_file, &in, err)) return -1;
+        int rc = session_set_prompt(s, in.data, in.len, err);
+        if (rc) {
+            char msg[sizeof err->text];
+            snprintf(msg, sizeof msg, "%s", err->text);
+            error_set(err, "%s: %s", strcmp(a->prompt_file, "-") ? a->prompt_file : "stdin", msg);
+        }
+        cli_bytes_free(&in);
+        return rc;
+    }
+    /* argv strings cannot hold NUL bytes, so strlen is the whole text here */
+    return session_set_prompt(s, (const uint8_t *)a->prompt, strlen(a->prompt), err);
+}

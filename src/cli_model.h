@@ -1,0 +1,60 @@
+/* cli_model.h — the options the model-running commands share (generate, next, eval,
+ * dump): --model, the prompt (--prompt / --prompt-file / --ids / a positional text),
+ * the sampler flags and --seed, parsed in ONE place so every command spells and checks
+ * them the same way; and opening a Session from them. Not the commands' own options
+ * and not their output (src/cmd_*.c). Errors are one line naming the flag or file. */
+#ifndef CLI_MODEL_H
+#define CLI_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "sampler.h"
+#include "session.h"
+
+/* Which option groups a command accepts (cli_model_parse's `groups`). */
+enum {
+    CLI_OPT_MODEL = 1u << 0,   /* --model DIR, --tokenizer DIR */
+    CLI_OPT_PROMPT = 1u << 1,  /* --prompt TEXT, --prompt-file PATH, --ids LIST */
+    CLI_OPT_SAMPLER = 1u << 2, /* --temperature, --top-k, --top-p, --greedy, --seed */
+};
+
+typedef struct CliModelArgs {
+    const char *model_dir;   /* --model, NULL = the bundled model (cli_default_model_dir) */
+    const char *tok_dir;     /* --tokenizer, NULL = assets/tokenizer */
+    const char *prompt;      /* --prompt TEXT or the positional text (borrowed from argv) */
+    const char *prompt_file; /* --prompt-file PATH ("-" = stdin) */
+    const char *ids;         /* --ids "7454,2402,257" (parsed once the vocabulary is known) */
+    SamplerSettings settings; /* sampler flags on top of sampler_settings_default() */
+    uint64_t seed;           /* --seed, else a clock-derived seed (see has_seed) */
+    int has_seed;            /* 1 when --seed was given */
+} CliModelArgs;
+
+/* Defaults: bundled model, no prompt, T=1 / no cuts / sampling, seed from the clock. */
+void cli_model_args_init(CliModelArgs *a);
+
+/* Tries argv[*i] as one of the shared options of `groups`. Returns 1 when it was one
+ * (*i is advanced past its value), 0 when it is not a shared option (the command looks
+ * at it), -1 with err set ("--top-p: '1.5' is outside [0, 1]") on a bad value. */
+int cli_model_parse(CliModelArgs *a, unsigned groups, int argc, char **argv, int *i, ErrorMsg *err);
+
+/* Sets the positional PROMPT; error if a prompt was already given another way. */
+int cli_model_set_positional(CliModelArgs *a, const char *text, ErrorMsg *err);
+
+/* The usage lines of the shared options, for --help texts. */
+extern const char CLI_MODEL_USAGE_MODEL[];
+extern const char CLI_MODEL_USAGE_PROMPT[];
+extern const char CLI_MODEL_USAGE_SAMPLER[];
+
+/* Loads the model and tokenizer into *s (session_open with max_pos and capture), applies
+ * the settings and the seed. On error *s is zeroed and err names the file/problem. */
+int cli_model_open(const CliModelArgs *a, Session *s, int max_pos, unsigned capture, ErrorMsg *err);
+
+/* Runs the prompt given by --prompt / positional / --prompt-file / --ids into the
+ * session. Exactly one source must have been given. Errors name the source
+ * ("notes.txt: prompt: invalid UTF-8 at byte 3", "--ids: ...", "prompt of 200 tokens
+ * exceeds the context of 128 tokens"). */
+int cli_model_run_prompt(const CliModelArgs *a, Session *s, ErrorMsg *err);
+
+#endif

@@ -1,0 +1,405 @@
+/* export.c — offscreen render (viz/offscreen.h + the panels) → PNG with provenance,
+ * numbered file names, folder creation, contact sheets (see export.h). One Offscreen
+ * + Viz per figure: creating them costs a few ms against ~100 ms-1 s of PNG encoding,
+ * and keeps every export independent of the window's renderer. */
+#include "export.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "draw.h"
+#include "frame_fill.h"
+#include "offscreen.h"
+#include "panels.h"
+#include "viz.h"
+
+#define SHEET_CELL_MIN_W 480 /* logical px: an attention panel stays readable */
+#define SHEET_CELL_MIN_H 360
+#define SHEET_HEADER_H 44    /* logical px: the sheet's title line */
+#define SHEET_LABEL_H 26     /* logical px: "L3 H5" above each cell */
+
+ExportOptions export_options_default(void) {
+    ExportOptions o;
+    memset(&o, 0, sizeof o);
+    o.dir = EXPORT_DEFAULT_DIR;
+    o.panel = VIZ_PANEL_FRAME;
+    o.width = EXPORT_DEFAULT_W;
+    o.height = EXPORT_DEFAULT_H;
+    o.scale = 1;
+    o.ui_scale = 1.0f;
+    o.theme = THEME_LIGHT;
+    return o;
+}
+
+void export_options_from_state(ExportOptions *opt, const FigureState *fs) {
+    opt->panel = fs->panel;
+    opt->width = fs->width;
+    opt->height = fs->height;
+    opt->scale = fs->scale;
+    opt->ui_scale = fs->ui_scale;
+    opt->theme = fs->theme;
+}
+
+void export_image_free(ExportImage *img) {
+    if (!img) return;
+    free(img->rgba);
+    memset(img, 0, sizeof *img);
+}
+
+/* Options with the 0 = default fields filled in, validated. */
+static int resolve_options(const ExportOptions *in, ExportOptions *o, ErrorMsg *err) {
+    *o = *in;
+    if (!o->dir || !*o->dir) o->dir = EXPORT_DEFAULT_DIR;
+    if (o->width == 0 && o->height == 0) {
+        o->width = EXPORT_DEFAULT_W;
+        o->height = EXPORT_DEFAULT_H;
+    }
+    if (o->scale == 0) o->scale = 1;
+    if (o->ui_scale == 0.0f) o->ui_scale = 1.0f;
+    if (!o->assets_dir) o->assets_dir = cli_assets_dir();
+    if (o->scale != 1 && o->scale != 2 && o->scale != 4)
+        return error_set(err, "export: scale %d is not 1, 2 or 4", o->scale);
+    if (!(o->ui_scale >= VIZ_UI_SCALE_MIN && o->ui_scale <= VIZ_UI_SCALE_MAX))
+        return error_set(err, "export: UI scale %g is outside [%g, %g]", (double)o->ui_scale,
+                         (double)VIZ_UI_SCALE_MIN, (double)VIZ_UI_SCALE_MAX);
+    if (o->width < 1 || o->height < 1 || o->width > OFFSCREEN_MAX_SIDE / o->scale ||
+        o->height > OFFSCREEN_MAX_SIDE / o->scale)
+        return error_set(err, "export: size %dx%d at scale %d is outside 1..%d pixels a side", o->width, o->height,
+                         o->scale, OFFSCREEN_MAX_SIDE);
+    if (!viz_panel_name(o->panel)) return error_set(err, "export: unknown panel %d", (int)o->panel);
+    if ((int)o->theme < 0 || o->theme >= THEME_COUNT) return error_set(err, "export: unknown theme %d", (int)o->theme);
+    return 0;
+}
+
+/* A figure never shows the mouse, the help card or a blanked screen. */
+static VizView figure_view(const VizView *view) {
+    VizView v = *view;
+    v.mouse_x = v.mouse_y = -1;
+    v.show_help = 0;
+    v.blank = 0;
+    return v;
+}
+
+/* Offscreen target + Viz for one figure of w × h device pixels. */
+typedef struct Canvas {
+    Offscreen off;
+    Viz viz;
+} Canvas;
+
+static void canvas_free(Canvas *c) {
+    viz_free(&c->viz); /* before the renderer it borrows */
+    offscreen_free(&c->off);
+}
+
+static int canvas_open(Canvas *c, int w, int h, const ExportOptions *o, ErrorMsg *err) {
+    memset(c, 0, sizeof *c);
+    if (offscreen_create(&c->off, w, h, err)) return -1;
+    /* scale goes in as dpi_scale: every viz_px and font size is multiplied by it, so
+     * a 2x figure is drawn at 2x, not enlarged afterwards */
+    if (viz_init(&c->viz, c->off.renderer, o->assets_dir, o->ui_scale, (float)o->scale, o->theme, err)) {
+        canvas_free(c);
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads the pixels back into out (before any present, per SDL-HEADLESS.md). */
+static int canvas_read(Canvas *c, ExportImage *out, ErrorMsg *err) {
+    if (c->viz.has_error) return error_set(err, "export: drawing failed: %s", c->viz.last_error.text);
+    size_t n = offscreen_rgba_size(c->off.w, c->off.h);
+    out->rgba = n ? malloc(n) : NULL;
+    if (!out->rgba) return error_set(err, "export: out of memory for a %dx%d image", c->off.w, c->off.h);
+    if (offscreen_read_rgba(&c->off, out->rgba, n, err)) {
+        export_image_free(out);
+        return -1;
+    }
+    out->w = c->off.w;
+    out->h = c->off.h;
+    return 0;
+}
+
+int export_render(const Session *s, const VizView *view, const ExportOptions *opt, ExportImage *out,
+                  ErrorMsg *err) {
+    memset(out, 0, sizeof *out);
+    ExportOptions o;
+    if (resolve_options(opt, &o, err)) return -1;
+    if (session_len(s) == 0) return error_set(err, "export: no prompt yet: nothing to draw");
+    Canvas c;
+    if (canvas_open(&c, o.width * o.scale, o.height * o.scale, &o, err)) return -1;
+    VizView v = figure_view(view);
+    VizFrame f;
+    frame_fill(&f, s, &v);
+    f.last_step_ms = -1; /* wall time differs run to run: a figure shows only state */
+    int rc = draw_panel_figure(&c.viz, rect_make(0, 0, c.off.w, c.off.h), &f, o.panel, NULL);
+    if (rc && !c.viz.has_error) viz_fail(&c.viz, "the %s panel could not be drawn", viz_panel_name(o.panel));
+    rc = canvas_read(&c, out, err);
+    canvas_free(&c);
+    return rc;
+}
+
+/* ---- contact sheet ------------------------------------------------------------------ */
+
+typedef struct SheetLayout {
+    int layer0, n_layers, n_heads; /* the heads shown: layers [layer0, layer0+n_layers) */
+    int cols, rows;
+    int cell_w, cell_h;            /* logical, label strip included */
+    int w, h;                      /* logical sheet size */
+} SheetLayout;
+
+static int sheet_layout(const Session *s, const ExportOptions *o, int layer, SheetLayout *L, ErrorMsg *err) {
+    const Gpt2Config *cfg = &s->model.config;
+    if (layer >= cfg->n_layer)
+        return error_set(err, "export: layer %d does not exist (model %s has layers 0..%d)", layer, s->model.name,
+                         cfg->n_layer - 1);
+    L->n_heads = cfg->n_head;
+    if (layer >= 0) {
+        /* one layer: a near-square grid of its heads */
+        L->layer0 = layer;
+        L->n_layers = 1;
+        L->cols = (int)ceil(sqrt((double)cfg->n_head));
+        L->rows = (cfg->n_head + L->cols - 1) / L->cols;
+    } else {
+        /* every layer: one row per layer, one column per head (reads like the thumbnails) */
+        L->layer0 = 0;
+        L->n_layers = cfg->n_layer;
+        L->cols = cfg->n_head;
+        L->rows = cfg->n_layer;
+    }
+    L->cell_w = o->width / L->cols;
+    if (L->cell_w < SHEET_CELL_MIN_W) L->cell_w = SHEET_CELL_MIN_W;
+    L->cell_h = (o->height - SHEET_HEADER_H) / L->rows;
+    if (L->cell_h < SHEET_CELL_MIN_H) L->cell_h = SHEET_CELL_MIN_H;
+    L->w = L->cell_w * L->cols;
+    L->h = SHEET_HEADER_H + L->cell_h * L->rows;
+    if ((long)L->w * o->scale > OFFSCREEN_MAX_SIDE || (long)L->h * o->scale > OFFSCREEN_MAX_SIDE)
+        return error_set(err, "export: a contact sheet of %d x %d heads needs %ldx%ld pixels at scale %d "
+                         "(at most %d a side): use a smaller --scale or one --layer",
+                         L->rows, L->cols, (long)L->w * o->scale, (long)L->h * o->scale, o->scale, OFFSCREEN_MAX_SIDE);
+    return 0;
+}
+
+int export_render_contact_sheet(const Session *s, const VizView *view, const ExportOptions *opt, int layer,
+                                ExportImage *out, ErrorMsg *err) {
+    memset(out, 0, sizeof *out);
+    ExportOptions o;
+    if (resolve_options(opt, &o, err)) return -1;
+    if (session_len(s) == 0) return error_set(err, "export: no prompt yet: nothing to draw");
+    SheetLayout L = {0};
+    if (sheet_layout(s, &o, layer, &L, err)) return -1;
+    Canvas c;
+    if (canvas_open(&c, L.w * o.scale, L.h * o.scale, &o, err)) return -1;
+    Viz *viz = &c.viz;
+    const Theme *th = viz->theme;
+    draw_fill_rect(viz, rect_make(0, 0, c.off.w, c.off.h), th->background);
+
+    char title[256];
+    int step = session_step_index(s);
+    if (layer >= 0)
+        snprintf(title, sizeof title, "Attention patterns of layer %d, every head - %s, step %d", layer,
+                 s->model.name, step);
+    else
+        snprintf(title, sizeof title, "Attention patterns, every layer x head - %s, step %d", s->model.name, step);
+    TextStyle ts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = th->text,
+                    .halign = VIZ_ALIGN_LEFT, .valign = VIZ_ALIGN_MIDDLE};
+    int pad = viz_px(viz, 12);
+    draw_text_in_rect(viz, rect_make(pad, 0, c.off.w - 2 * pad, viz_px(viz, SHEET_HEADER_H)), title, &ts);
+
+    VizView v = figure_view(view);
+    int rc = 0;
+    for (int li = 0; li < L.n_layers && rc == 0; li++) {
+        for (int h = 0; h < L.n_heads && rc == 0; h++) {
+            int k = li * L.n_heads + h; /* cell index, row-major */
+            int col = L.n_layers == 1 ? k % L.cols : h, row = L.n_layers == 1 ? k / L.cols : li;
+            /* exact device-pixel edges from logical ones: cells tile without gaps */
+            int x0 = viz_px(viz, (float)(col * L.cell_w)), x1 = viz_px(viz, (float)((col + 1) * L.cell_w));
+            int y0 = viz_px(viz, (float)(SHEET_HEADER_H + row * L.cell_h));
+            int y1 = viz_px(viz, (float)(SHEET_HEADER_H + (row + 1) * L.cell_h));
+            int lab = viz_px(viz, SHEET_LABEL_H);
+            char label[64];
+            snprintf(label, sizeof label, "L%d H%d", L.layer0 + li, h);
+            TextStyle ls = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_BODY, .color = th->text,
+                            .halign = VIZ_ALIGN_LEFT, .valign = VIZ_ALIGN_MIDDLE};
+            draw_text_in_rect(viz, rect_make(x0 + pad, y0, x1 - x0 - 2 * pad, lab), label, &ls);
+            v.layer = L.layer0 + li;
+            v.head = h;
+            VizFrame f;
+            frame_fill(&f, s, &v);
+            f.last_step_ms = -1;
+            rc = draw_panel_figure(viz, rect_make(x0, y0 + lab, x1 - x0, y1 - y0 - lab), &f, VIZ_PANEL_ATTENTION, NULL);
+            draw_set_clip(viz, NULL);
+            draw_rect_outline(viz, rect_make(x0, y0, x1 - x0, y1 - y0), th->panel_border, 1);
+        }
+    }
+    if (rc && !viz->has_error) viz_fail(viz, "the attention panel could not be drawn");
+    rc = canvas_read(&c, out, err);
+    canvas_free(&c);
+    return rc;
+}
+
+/* ---- folders and names -------------------------------------------------------------- */
+
+int export_make_dir(const char *dir, ErrorMsg *err) {
+    char buf[4096];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof buf) return error_set(err, "%s: folder name empty or too long", dir);
+    memcpy(buf, dir, n + 1);
+    /* mkdir -p: each prefix ending at a '/' (skipping the root), then the whole path */
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] != '/' && buf[i] != '\0') continue;
+        char saved = buf[i];
+        buf[i] = '\0';
+        struct stat st;
+        if (stat(buf, &st) == 0) {
+            if (!S_ISDIR(st.st_mode)) {
+                buf[i] = saved;
+                return error_set(err, "%s: cannot create the folder: %.*s is a file, not a folder", dir, (int)i, buf);
+            }
+        } else if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+            int e = errno;
+            return error_set(err, "%s: cannot create the folder %s (%s)", dir, buf, strerror(e));
+        }
+        buf[i] = saved;
+    }
+    return 0;
+}
+
+int export_next_number(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return 1;
+    long best = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *nm = e->d_name;
+        if (nm[0] == '.') continue; /* hidden: ".", "..", our own temporaries */
+        long x = 0;
+        int digits = 0;
+        while (nm[digits] >= '0' && nm[digits] <= '9' && digits < 9) x = x * 10 + (nm[digits++] - '0');
+        if (digits == 0 || (nm[digits] != '-' && nm[digits] != '.')) continue;
+        if (x > best) best = x;
+    }
+    closedir(d);
+    return (int)(best + 1);
+}
+
+static int path_exists(const char *p) {
+    struct stat st;
+    return lstat(p, &st) == 0;
+}
+
+/* The SHA-256 of the session's weights, or NULL for a random model / unreadable file
+ * (a figure without a hash is still a figure; the provenance then says "unknown"). */
+static const char *weights_sha(const Session *s, Sha256Cache *cache, Sha256Cache *local) {
+    if (!s->model.dir[0]) return NULL;
+    char path[1100];
+    snprintf(path, sizeof path, "%s/model.safetensors", s->model.dir);
+    const char *hex = NULL;
+    ErrorMsg e;
+    if (sha256_file_cached(cache ? cache : local, path, &hex, &e)) return NULL;
+    return hex;
+}
+
+/* Writes img + provenance as the next numbered file "NNNN-<stem>.png" in o->dir (and
+ * its sidecar). */
+static int write_figure(const Session *s, const VizView *view, const ExportOptions *o, const ExportImage *img,
+                        const char *stem, int contact_sheet, int sheet_layer, char *out_path, size_t cap,
+                        ErrorMsg *err) {
+    if (export_make_dir(o->dir, err)) return -1;
+    Sha256Cache local = {0};
+    FigureMetaInput in = {.panel = contact_sheet ? VIZ_PANEL_ATTENTION : o->panel,
+                          .width = o->width, .height = o->height, .scale = o->scale,
+                          .ui_scale = o->ui_scale, .theme = o->theme,
+                          .model_sha256 = weights_sha(s, o->sha_cache, &local),
+                          .contact_sheet = contact_sheet, .sheet_layer = sheet_layer};
+    FigureMeta meta;
+    if (figure_meta_build(&meta, s, view, &in, err)) return -1;
+    char *json = NULL;
+    size_t json_len = 0;
+    if (o->sidecar && figure_meta_json(&meta, &json, &json_len, err)) {
+        figure_meta_free(&meta);
+        return -1;
+    }
+    uint8_t *png = NULL;
+    size_t png_len = 0;
+    if (png_encode(img->rgba, img->w, img->h, 4, (size_t)img->w * 4, meta.text, meta.n, 96.0 * o->scale, &png,
+                   &png_len, err)) {
+        figure_meta_free(&meta);
+        free(json);
+        return -1;
+    }
+    PngWriteOptions wo = {.overwrite = 0, .write_fn = o->write_fn, .write_ctx = o->write_ctx};
+    int rc = -1;
+    char path[4200], jpath[4200];
+    /* the number: 1 + the highest in the folder; if another exporter takes it between
+     * our scan and our link(2), png_write refuses to overwrite and we try the next */
+    int num = export_next_number(o->dir);
+    for (int attempt = 0; attempt < 100; attempt++, num++) {
+        snprintf(path, sizeof path, "%s/%04d-%s.png", o->dir, num, stem);
+        snprintf(jpath, sizeof jpath, "%s/%04d-%s.json", o->dir, num, stem);
+        if (path_exists(path) || (o->sidecar && path_exists(jpath))) continue;
+        if (png_write_bytes_atomic(path, png, png_len, &wo, err) != 0) {
+            if (strstr(err->text, "already exists")) continue; /* lost a race: next number */
+            break;
+        }
+        if (o->sidecar && png_write_bytes_atomic(jpath, (const uint8_t *)json, json_len, &wo, err) != 0) {
+            unlink(path); /* no figure without the sidecar that was asked for */
+            break;
+        }
+        rc = 0;
+        break;
+    }
+    if (rc != 0 && !err->text[0]) error_set(err, "%s: no free file name after 100 tries", o->dir);
+    if (rc == 0 && out_path && cap) snprintf(out_path, cap, "%s", path);
+    free(png);
+    free(json);
+    figure_meta_free(&meta);
+    return rc;
+}
+
+int export_png(const Session *s, const VizView *view, const ExportOptions *opt, char *out_path, size_t cap,
+               ErrorMsg *err) {
+    ErrorMsg local;
+    if (!err) err = &local;
+    if (out_path && cap) out_path[0] = '\0';
+    err->text[0] = '\0';
+    ExportOptions o;
+    if (resolve_options(opt, &o, err)) return -1;
+    ExportImage img;
+    if (export_render(s, view, &o, &img, err)) return -1;
+    /* "step-07-attention-L3H5": the step, the panel, and for attention the head,
+     * using the clamped layer/head that were actually drawn */
+    VizFrame f;
+    frame_fill(&f, s, view);
+    char stem[96];
+    if (o.panel == VIZ_PANEL_ATTENTION)
+        snprintf(stem, sizeof stem, "step-%02d-attention-L%dH%d", session_step_index(s), f.view.layer, f.view.head);
+    else
+        snprintf(stem, sizeof stem, "step-%02d-%s", session_step_index(s), viz_panel_name(o.panel));
+    int rc = write_figure(s, view, &o, &img, stem, 0, -1, out_path, cap, err);
+    export_image_free(&img);
+    return rc;
+}
+
+int export_contact_sheet(const Session *s, const VizView *view, const ExportOptions *opt, int layer,
+                         char *out_path, size_t cap, ErrorMsg *err) {
+    ErrorMsg local;
+    if (!err) err = &local;
+    if (out_path && cap) out_path[0] = '\0';
+    err->text[0] = '\0';
+    ExportOptions o;
+    if (resolve_options(opt, &o, err)) return -1;
+    ExportImage img;
+    if (export_render_contact_sheet(s, view, &o, layer, &img, err)) return -1;
+    char stem[96];
+    if (layer >= 0) snprintf(stem, sizeof stem, "step-%02d-attention-L%d-heads", session_step_index(s), layer);
+    else snprintf(stem, sizeof stem, "step-%02d-attention-all-heads", session_step_index(s));
+    int rc = write_figure(s, view, &o, &img, stem, 1, layer < 0 ? -1 : layer, out_path, cap, err);
+    export_image_free(&img);
+    return rc;
+}

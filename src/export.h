@@ -1,0 +1,94 @@
+/* export.h — figures for course material: renders a Session + VizView offscreen (no
+ * window, no display) with the panels' own draw functions and writes a PNG with its
+ * provenance (figure_meta.h) atomically, never overwriting anything. Used by the
+ * window (E = the frame, Shift+E = the focused panel), `inferscope export` and tests.
+ * Not a drawing module (viz/panels.h draws) and not the PNG codec (png_write.h).
+ *
+ * Resolution: width × height is the LOGICAL size (the window's); scale 2 or 4
+ * re-renders everything at that density through the Viz dpi_scale (fonts, lines and
+ * cells are drawn at 2×/4×, not upscaled), so a 1920×1080 frame at scale 2 is a
+ * 3840×2160 image with exactly the same layout. pHYs says 96 × scale dpi.
+ *
+ * File names sort and say what they are:
+ *     0007-step-07-attention-L3H5.png   (number-step-panel[-layer/head])
+ *     0008-step-00-frame.png, 0009-step-02-attention-L1-heads.png (contact sheet)
+ * The number is 1 + the highest number of any visible file in the folder, so nothing
+ * is ever overwritten; if another process takes the name first the next one is used.
+ * Temporary files (".NAME.tmp-XXXXXX", hidden) never count as figures. */
+#ifndef EXPORT_H
+#define EXPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "figure_meta.h"
+#include "frame.h"
+#include "png_write.h"
+#include "session.h"
+#include "sha256_file.h"
+#include "theme.h"
+
+#define EXPORT_DEFAULT_DIR "./inferscope-figures"
+#define EXPORT_DEFAULT_W 1920
+#define EXPORT_DEFAULT_H 1080
+
+typedef struct ExportOptions {
+    const char *dir;         /* output folder, created if missing; NULL/"" = EXPORT_DEFAULT_DIR */
+    VizPanel panel;          /* VIZ_PANEL_FRAME (whole window) or one panel */
+    int width, height;       /* logical size (the window size); 0 = 1920x1080 */
+    int scale;               /* 1, 2 or 4 (0 = 1): re-rendered at that density */
+    float ui_scale;          /* the window's UI scale, 1..2.5 (0 = 1) */
+    ThemeId theme;           /* light (print) or dark */
+    int sidecar;             /* 1: also write NAME.json with the same provenance */
+    const char *assets_dir;  /* fonts live in <assets_dir>/fonts; NULL = cli_assets_dir() */
+    Sha256Cache *sha_cache;  /* caller-owned cache of the weights' SHA-256 (NULL: hash
+                              * model.safetensors on every export) */
+    PngWriteFn write_fn;     /* test seam for the file writes (NULL = write(2)) */
+    void *write_ctx;
+} ExportOptions;
+
+/* Defaults: EXPORT_DEFAULT_DIR, the frame, 1920x1080, scale 1, UI scale 1, light. */
+ExportOptions export_options_default(void);
+/* The options a figure was made with (panel, size, scale, UI scale, theme); other
+ * fields keep their values. */
+void export_options_from_state(ExportOptions *opt, const FigureState *fs);
+
+/* Tight RGBA pixels (pitch w*4), owned. */
+typedef struct ExportImage {
+    uint8_t *rgba;
+    int w, h;
+} ExportImage;
+void export_image_free(ExportImage *img);
+
+/* Renders the figure to pixels without writing anything (tests, timing). The view is
+ * used as given except that hover, help and blanking are off (a figure has no mouse).
+ * Returns 0 or -1 with err (bad options, SDL/font failure, a panel's draw error). */
+int export_render(const Session *s, const VizView *view, const ExportOptions *opt, ExportImage *out,
+                  ErrorMsg *err);
+
+/* Renders and writes the next numbered figure into opt->dir; out_path (cap bytes, may
+ * be NULL) receives the file's path. Errors name the path: folder is a file, folder
+ * not writable, disk full...; a failed export leaves no file behind (and no sidecar
+ * without its PNG). */
+int export_png(const Session *s, const VizView *view, const ExportOptions *opt, char *out_path, size_t cap,
+               ErrorMsg *err);
+
+/* A contact sheet: the attention panel of every head of `layer` (or of every layer ×
+ * head when layer < 0) in one labelled grid. Each cell is at least 480x360 logical
+ * pixels, so the sheet may be larger than opt's size. Otherwise as export_png. */
+int export_contact_sheet(const Session *s, const VizView *view, const ExportOptions *opt, int layer,
+                         char *out_path, size_t cap, ErrorMsg *err);
+/* The same rendered to pixels only. */
+int export_render_contact_sheet(const Session *s, const VizView *view, const ExportOptions *opt, int layer,
+                                ExportImage *out, ErrorMsg *err);
+
+/* 1 + the highest leading number of a visible file name ("0007-...") in dir; 1 for an
+ * empty or missing folder. */
+int export_next_number(const char *dir);
+
+/* Creates dir and its parents if missing (mode 0755). Errors: a path component is a
+ * file, permission denied... */
+int export_make_dir(const char *dir, ErrorMsg *err);
+
+#endif

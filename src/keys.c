@@ -1,0 +1,111 @@
+/* keys.c — the key table (see keys.h) and its lookups. Adding a key means adding one
+ * row here: the handler (app_update.c switches on the intent) and the help overlay
+ * both read this table. */
+#include "keys.h"
+
+/* UTF-8 arrows in the help text: → U+2192, ← U+2190, ↑ U+2191, ↓ U+2193, − U+2212. */
+#define RIGHT_ARROW "\xE2\x86\x92"
+#define LEFT_ARROW "\xE2\x86\x90"
+#define UP_ARROW "\xE2\x86\x91"
+#define DOWN_ARROW "\xE2\x86\x93"
+
+static const KeyBinding TABLE[] = {
+    {SDLK_SPACE, KEYMOD_NONE, INTENT_STEP, 0, "Space / " RIGHT_ARROW, "one step: append the next token"},
+    {SDLK_RIGHT, KEYMOD_NONE, INTENT_STEP, 0, NULL, NULL},
+    {SDLK_LEFT, KEYMOD_NONE, INTENT_BACK, 0, LEFT_ARROW, "step back one token (nothing is recomputed)"},
+    {SDLK_HOME, KEYMOD_NONE, INTENT_HOME, 0, "Home", "back to the prompt"},
+    {SDLK_r, KEYMOD_NONE, INTENT_REROLL, 0, "R", "re-roll: new dice for the pending draw"},
+    {SDLK_g, KEYMOD_NONE, INTENT_TOGGLE_GREEDY, 0, "G", "greedy (argmax) on / off"},
+    {SDLK_t, KEYMOD_NONE, INTENT_KNOB, KNOB_TEMPERATURE, "T, then " UP_ARROW "/" DOWN_ARROW,
+     "temperature \xC2\xB1" "0.1 (0 to 5)"},
+    {SDLK_k, KEYMOD_NONE, INTENT_KNOB, KNOB_TOP_K, "K, then " UP_ARROW "/" DOWN_ARROW,
+     "top-k: off, 1, 2, 3, 5, 10, 20, 40, 100, \xE2\x80\xA6"},
+    {SDLK_p, KEYMOD_NONE, INTENT_KNOB, KNOB_TOP_P, "P, then " UP_ARROW "/" DOWN_ARROW, "top-p \xC2\xB1" "0.05"},
+    {SDLK_l, KEYMOD_NONE, INTENT_KNOB, KNOB_LAYER, "L, then " UP_ARROW "/" DOWN_ARROW,
+     "attention layer (or click a thumbnail)"},
+    {SDLK_h, KEYMOD_NONE, INTENT_KNOB, KNOB_HEAD, "H, then " UP_ARROW "/" DOWN_ARROW, "attention head"},
+    {SDLK_UP, KEYMOD_NONE, INTENT_KNOB_UP, 0, NULL, NULL},
+    {SDLK_DOWN, KEYMOD_NONE, INTENT_KNOB_DOWN, 0, NULL, NULL},
+    {SDLK_s, KEYMOD_NONE, INTENT_TOGGLE_SINK, 0, "S", "hide the attention sink (key 0) from the colour scale"},
+    {SDLK_1, KEYMOD_NONE, INTENT_FORCE_RANK, 1, "1 \xE2\x80\xA6 9 / click a bar",
+     "take the token of that rank (a new branch)"},
+    {SDLK_2, KEYMOD_NONE, INTENT_FORCE_RANK, 2, NULL, NULL},
+    {SDLK_3, KEYMOD_NONE, INTENT_FORCE_RANK, 3, NULL, NULL},
+    {SDLK_4, KEYMOD_NONE, INTENT_FORCE_RANK, 4, NULL, NULL},
+    {SDLK_5, KEYMOD_NONE, INTENT_FORCE_RANK, 5, NULL, NULL},
+    {SDLK_6, KEYMOD_NONE, INTENT_FORCE_RANK, 6, NULL, NULL},
+    {SDLK_7, KEYMOD_NONE, INTENT_FORCE_RANK, 7, NULL, NULL},
+    {SDLK_8, KEYMOD_NONE, INTENT_FORCE_RANK, 8, NULL, NULL},
+    {SDLK_9, KEYMOD_NONE, INTENT_FORCE_RANK, 9, NULL, NULL},
+    {SDLK_TAB, KEYMOD_NONE, INTENT_NEXT_BRANCH, 0, "Tab", "next branch (every branch is kept)"},
+    {SDLK_RETURN, KEYMOD_NONE, INTENT_EDIT_PROMPT, 0, "Enter", "edit the prompt (Enter applies, Esc cancels)"},
+    {SDLK_KP_ENTER, KEYMOD_NONE, INTENT_EDIT_PROMPT, 0, NULL, NULL},
+    {SDLK_e, KEYMOD_NONE, INTENT_EXPORT_FRAME, 0, "E", "export the frame as PNG"},
+    {SDLK_e, KEYMOD_SHIFT, INTENT_EXPORT_PANEL, 0, "Shift+E", "export the panel under the mouse"},
+    {SDLK_f, KEYMOD_NONE, INTENT_FOCUS, 0, "F", "enlarge the panel under the mouse / back"},
+    {SDLK_b, KEYMOD_NONE, INTENT_BLANK, 0, "B", "blank the screen (presenter) / show it"},
+    /* '?' arrives as Shift+/ on most layouts, as SDLK_QUESTION on a few */
+    {SDLK_SLASH, KEYMOD_SHIFT, INTENT_HELP, 0, "?", "this key overlay"},
+    {SDLK_QUESTION, KEYMOD_ANY, INTENT_HELP, 0, NULL, NULL},
+    {SDLK_F1, KEYMOD_NONE, INTENT_HELP, 0, NULL, NULL},
+    {SDLK_F11, KEYMOD_NONE, INTENT_FULLSCREEN, 0, "F11", "full screen"},
+    /* Ctrl + is Ctrl+= (or Ctrl+Shift+=) on a US keyboard, or the keypad's + */
+    {SDLK_EQUALS, KEYMOD_CTRL, INTENT_SCALE_UP, 0, "Ctrl +", "larger UI (up to 250 %, for projectors)"},
+    {SDLK_EQUALS, KEYMOD_CTRL | KEYMOD_SHIFT, INTENT_SCALE_UP, 0, NULL, NULL},
+    {SDLK_PLUS, KEYMOD_CTRL, INTENT_SCALE_UP, 0, NULL, NULL},
+    {SDLK_KP_PLUS, KEYMOD_CTRL, INTENT_SCALE_UP, 0, NULL, NULL},
+    {SDLK_MINUS, KEYMOD_CTRL, INTENT_SCALE_DOWN, 0, "Ctrl \xE2\x88\x92", "smaller UI (down to 100 %)"},
+    {SDLK_KP_MINUS, KEYMOD_CTRL, INTENT_SCALE_DOWN, 0, NULL, NULL},
+    {SDLK_d, KEYMOD_NONE, INTENT_THEME, 0, "D", "light / dark theme"},
+    {SDLK_ESCAPE, KEYMOD_NONE, INTENT_QUIT, 0, "Esc / Q", "quit (Esc first closes the overlay or the editor)"},
+    {SDLK_q, KEYMOD_NONE, INTENT_QUIT, 0, NULL, NULL},
+};
+
+const KeyBinding *keys_table(size_t *n) {
+    *n = sizeof TABLE / sizeof TABLE[0];
+    return TABLE;
+}
+
+const KeyBinding *keys_lookup(SDL_Keycode key, Uint16 sdl_mod) {
+    int mods = ((sdl_mod & KMOD_SHIFT) ? KEYMOD_SHIFT : 0) | ((sdl_mod & KMOD_CTRL) ? KEYMOD_CTRL : 0);
+    for (size_t i = 0; i < sizeof TABLE / sizeof TABLE[0]; i++) {
+        const KeyBinding *b = &TABLE[i];
+        if (b->key == key && (b->mods == KEYMOD_ANY || b->mods == mods)) return b;
+    }
+    return NULL;
+}
+
+int keys_help(VizKeyHelp *out, int cap) {
+    int n = 0;
+    for (size_t i = 0; i < sizeof TABLE / sizeof TABLE[0] && n < cap; i++) {
+        if (!TABLE[i].help_keys) continue;
+        out[n].keys = TABLE[i].help_keys;
+        out[n].action = TABLE[i].help_action;
+        n++;
+    }
+    return n;
+}
+
+const char *keys_knob_name(AppKnob k) {
+    static const char *const NAMES[KNOB_COUNT] = {"", "temperature", "top-k", "top-p", "layer", "head"};
+    return ((int)k >= 0 && k < KNOB_COUNT) ? NAMES[k] : "";
+}
+
+/* Roughly logarithmic, so a few presses go from "only the best token" to "almost
+ * everything" (GPT-2 has 50257 tokens); 0 is "off". */
+static const int TOP_K_LADDER[] = {0, 1, 2, 3, 5, 10, 20, 40, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000};
+
+int keys_top_k_step(int k, int dir) {
+    const int n = (int)(sizeof TOP_K_LADDER / sizeof TOP_K_LADDER[0]);
+    if (dir > 0) {
+        for (int i = 0; i < n; i++)
+            if (TOP_K_LADDER[i] > k) return TOP_K_LADDER[i];
+        return TOP_K_LADDER[n - 1] > k ? TOP_K_LADDER[n - 1] : k;
+    }
+    if (dir < 0) {
+        for (int i = n - 1; i >= 0; i--)
+            if (TOP_K_LADDER[i] < k) return TOP_K_LADDER[i];
+        return 0;
+    }
+    return k;
+}

@@ -1,0 +1,83 @@
+/* keys.h — the ONE key table of the window: every binding maps a key (plus the
+ * modifiers it needs) to an intent, and carries the words the help overlay (`?`)
+ * shows, so the overlay can never disagree with the handlers. Keys only name intents;
+ * src/app_update.c is the one place that applies them to the session and view.
+ * Not the mouse (clicks turn into intents in app_update.c via the frame's hits). */
+#ifndef KEYS_H
+#define KEYS_H
+
+#include <SDL.h>
+
+#include "frame.h"
+
+/* What the user wants. A few intents carry an argument (KeyBinding.arg). */
+typedef enum AppIntent {
+    INTENT_NONE = 0,
+    INTENT_STEP,          /* append one token (session_step) */
+    INTENT_BACK,          /* remove the newest token (session_back, nothing recomputed) */
+    INTENT_HOME,          /* back to the end of the prompt */
+    INTENT_REROLL,        /* new dice for the pending draw */
+    INTENT_TOGGLE_GREEDY, /* greedy on/off */
+    INTENT_KNOB,          /* select what ↑/↓ change: arg = AppKnob */
+    INTENT_KNOB_UP,       /* ↑: the selected setting one notch up */
+    INTENT_KNOB_DOWN,     /* ↓: one notch down */
+    INTENT_TOGGLE_SINK,   /* hide key column 0 from the attention colour scale */
+    INTENT_FORCE_RANK,    /* take the token of rank arg (1-based) as the next token */
+    INTENT_NEXT_BRANCH,   /* show the next branch (wraps) */
+    INTENT_EDIT_PROMPT,   /* open the prompt editor */
+    INTENT_EXPORT_FRAME,  /* PNG of the whole frame */
+    INTENT_EXPORT_PANEL,  /* PNG of the panel under the mouse */
+    INTENT_FOCUS,         /* enlarge the panel under the mouse / back to the full layout */
+    INTENT_BLANK,         /* presenter: blank the screen / show it again */
+    INTENT_HELP,          /* key overlay on/off */
+    INTENT_FULLSCREEN,    /* F11 */
+    INTENT_SCALE_UP,      /* UI scale +25 % (max 250 %) */
+    INTENT_SCALE_DOWN,    /* UI scale -25 % (min 100 %) */
+    INTENT_THEME,         /* light <-> dark */
+    INTENT_QUIT,          /* Esc closes an overlay or the editor first (app_update.c) */
+    INTENT_COUNT
+} AppIntent;
+
+/* The setting ↑/↓ change, chosen with T, K, P, L, H. */
+typedef enum AppKnob {
+    KNOB_NONE = 0,
+    KNOB_TEMPERATURE,
+    KNOB_TOP_K,
+    KNOB_TOP_P,
+    KNOB_LAYER,
+    KNOB_HEAD,
+    KNOB_COUNT
+} AppKnob;
+
+/* Modifier sets a binding needs. Shift and Ctrl must match exactly (E vs Shift+E);
+ * Alt, GUI, Caps and Num Lock are ignored. KEYMOD_ANY accepts any modifiers. */
+enum { KEYMOD_NONE = 0, KEYMOD_SHIFT = 1, KEYMOD_CTRL = 2, KEYMOD_ANY = 4 };
+
+typedef struct KeyBinding {
+    SDL_Keycode key;
+    int mods;             /* KEYMOD_* */
+    AppIntent intent;
+    int arg;              /* INTENT_KNOB: an AppKnob; INTENT_FORCE_RANK: the rank (1-based) */
+    const char *help_keys;   /* "Space / →" for the overlay; NULL = an alternate key
+                              * already described by an earlier row */
+    const char *help_action; /* "one step: append the next token" */
+} KeyBinding;
+
+/* The table itself (static storage) and its length. */
+const KeyBinding *keys_table(size_t *n);
+
+/* The binding for a key press (SDL keysym + SDL modifier state), or NULL. */
+const KeyBinding *keys_lookup(SDL_Keycode key, Uint16 sdl_mod);
+
+/* Fills out[0..cap) with the help rows (bindings that have help text), in table
+ * order; returns how many were written. */
+int keys_help(VizKeyHelp *out, int cap);
+
+/* "temperature", "top-k", "top-p", "layer", "head"; "" for KNOB_NONE. */
+const char *keys_knob_name(AppKnob k);
+
+/* The top-k ladder ↑/↓ walk: 0 (off), 1, 2, 3, 5, 10, 20, 40, 100, 200, 500, ...
+ * Returns the next value above (dir > 0) or below (dir < 0) k, clamped to the ends. */
+int keys_top_k_step(int k, int dir);
+
+#endif

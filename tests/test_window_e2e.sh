@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# test_window_e2e.sh — the real window under Xvfb, driven like a user: xdotool keys
+# (20 steps, 5 back, take the rank-2 token, settings, layer/head, help overlay, export)
+# and real mouse clicks on probability bars (their rects come from the app itself via
+# INFERSCOPE_HITS_OUT, so the test does not hard-code the layout). The app writes a JSON
+# snapshot at exit (--state-out) that the checks read; screenshots must not be blank.
+# Skipped (with a note) only when xvfb-run / xdotool are missing (scripts/install-deps.sh --test).
+set -u
+cd "$(dirname "$0")/.."
+source tests/check.sh
+
+# ---------------------------------------------------------------- inside Xvfb
+if [ "${1:-}" = "--inner" ]; then
+  out=$2
+  SLOW=${3:-1} # waits are multiplied by this (a sanitizer build is several times slower)
+  APP_PID=
+  trap '[ -n "$APP_PID" ] && kill "$APP_PID" 2>/dev/null' EXIT
+  start_app() { # name, extra args...
+    local name=$1; shift
+    # SDL_FRAMEBUFFER_ACCELERATION=0: the window surface without OpenGL (Mesa under
+    # ASan crashed once in libGLX_mesa while SDL probed GL for the framebuffer)
+    SDL_VIDEODRIVER=x11 SDL_RENDER_DRIVER=software SDL_FRAMEBUFFER_ACCELERATION=0 \
+      INFERSCOPE_HITS_OUT="$out/$name.hits" \
+      "$BIN" --model "$REF/models/tiny" --seed 7 --size 1280x720 --state-out "$out/$name.json" \
+      --export-dir "$out/figs" "$@" >"$out/$name.log" 2>&1 &
+    APP_PID=$!
+    WID=$(timeout $((10 * SLOW)) xdotool search --sync --name '^inferscope' | head -n 1)
+    [ -n "$WID" ] || { echo "no window" >>"$out/$name.log"; return 1; }
+    # the first frame is drawn when its hit list appears (bounded wait)
+    wait_state "$out/$name.hits" '^state n_pos=4 '
+    sleep 0.3
+  }
+  stop_app() { # bounded wait for the app to exit after q, then its exit status
+    local name=$1
+    for _ in $(seq 1 $((600 * SLOW))); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$APP_PID" 2>/dev/null; then kill "$APP_PID"; echo "killed" >>"$out/$name.log"; fi
+    wait "$APP_PID"; echo $? >"$out/$name.rc"; APP_PID=
+  }
+  press() { xdotool key --window "$WID" --delay 20 "$@"; }
+  # waits (bounded) until the app's state line matches the regex $2 (hits file $1)
+  wait_state() {
+    for _ in $(seq 1 $((300 * SLOW))); do head -n 1 "$1" 2>/dev/null | grep -Eq "$2" && return 0; sleep 0.1; done
+    echo "timeout waiting for '$2' (last: $(head -n 1 "$1"))" >>"$out/wait.log"; return 1
+  }
+  # centre of the probability bar of 0-based rank $2 in hits file $1: "x y token"
+  bar() { awk -v r="$2" 'NF == 7 && $1 == 1 && $3 == r { print int($4 + $6 / 2), int($5 + $7 / 2), $2; exit }' "$1"; }
+
+  # Run A: keys only
+  if start_app keys; then
+    press $(printf 'space %.0s' $(seq 10)) $(printf 'Right %.0s' $(seq 10))
+    press $(printf 'Left %.0s' $(seq 5)) 2
+    press t Up Up l Down h Up s
+    press question
+    wait_state "$out/keys.hits" 'n_pos=20 n_branches=2 branch=1 help=1'
+    sleep 0.3 # the state line is written right after the frame is presented
+    /usr/bin/import -window root "$out/help.png"
+    press Escape e
+    wait_state "$out/keys.hits" 'n_pos=20 .* help=0'
+    for _ in $(seq 1 100); do ls "$out"/figs/*.png >/dev/null 2>&1 && break; sleep 0.1; done
+    sleep 0.3
+    /usr/bin/import -window root "$out/frame.png"
+    press q
+    stop_app keys
+  fi
+
+  # Run B: real mouse clicks on the bars of the first frame
+  if start_app mouse; then
+    # both bars from the first frame (the prompt's bars come back after Left)
+    read -r x2 y2 tok2 < <(bar "$out/mouse.hits" 1)
+    read -r x3 y3 tok3 < <(bar "$out/mouse.hits" 2)
+    echo "${tok2:-none}" >"$out/mouse.rank2"
+    echo "${tok3:-none}" >"$out/mouse.rank3"
+    [ -n "${x2:-}" ] && xdotool mousemove --window "$WID" "$x2" "$y2" click 1
+    wait_state "$out/mouse.hits" 'n_pos=5 '
+    press Left
+    wait_state "$out/mouse.hits" 'n_pos=4 '
+    [ -n "${x3:-}" ] && xdotool mousemove --window "$WID" "$x3" "$y3" click 1
+    press q
+    stop_app mouse
+  fi
+  exit 0
+fi
+
+# ---------------------------------------------------------------- outside
+if ! command -v xvfb-run >/dev/null || ! command -v xdotool >/dev/null || [ ! -x /usr/bin/import ]; then
+  echo "test_window_e2e: skipped: xvfb-run, xdotool or ImageMagick missing (scripts/install-deps.sh --test)"
+  summary test_window_e2e
+  exit 0
+fi
+SLOW=1
+case "$BUILD" in *asan*) export ASAN_OPTIONS=detect_leaks=0; SLOW=6 ;; esac # X11/GL false leaks (SDL-HEADLESS.md)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# errors before any window: one line naming the problem, exit status 2
+"$BIN" --model "$tmp/no-such-model" >"$tmp/err.out" 2>&1; rc=$?
+check "missing model: exit 2" [ "$rc" -eq 2 ]
+check "missing model: one line naming the folder" \
+  bash -c '[ "$(wc -l <"$1")" -eq 1 ] && grep -q "no-such-model: model folder not found" "$1"' _ "$tmp/err.out"
+"$BIN" --model "$REF/models/tiny" --scale 3 >"$tmp/err2.out" 2>&1; rc=$?
+check "bad --scale: exit 2 with a message" bash -c '[ "$1" -eq 2 ] && grep -q -- "--scale 3" "$2"' _ "$rc" "$tmp/err2.out"
+# (a leading --help is main.c's overview; after another option it is the window's)
+"$BIN" --seed 0 --help >"$tmp/help.out" 2>&1
+check "window --help lists the options" grep -q -- "--state-out FILE" "$tmp/help.out"
+
+timeout $((300 * SLOW)) xvfb-run -a -s '-screen 0 1280x800x24' bash "$0" --inner "$tmp" "$SLOW" >"$tmp/inner.out" 2>&1
+j() { jq -c "$1" "$tmp/$2.json" 2>/dev/null; }
+
+# Run A: 4 prompt tokens + 20 steps - 5 back + 1 forced = 20 tokens on a second branch
+check "keys: app exited cleanly" [ "$(cat "$tmp/keys.rc" 2>/dev/null)" = 0 ]
+check "keys: prompt ids" [ "$(j .ids[0:4] keys)" = "[7454,2402,257,640]" ]
+check "keys: 20 tokens (4 + 15 + 1)" [ "$(j .n_pos keys)" = 20 ]
+check "keys: n_prompt 4" [ "$(j .n_prompt keys)" = 4 ]
+check "keys: 2 branches, the new one shown" [ "$(j '[.n_branches,.branch]' keys)" = "[2,1]" ]
+check "keys: branch lengths 24 and 20" [ "$(j .branch_len keys)" = "[24,20]" ]
+check "keys: temperature 1.2" [ "$(j .settings.temperature keys)" = "1.20000005" ]
+check "keys: layer 0 head 1, sink hidden" [ "$(j '[.layer,.head,.hide_sink]' keys)" = "[0,1,true]" ]
+check "keys: seed 7" [ "$(j .seed keys)" = 7 ]
+check "keys: E wrote a PNG" bash -c 'ls "$1"/figs/*.png >/dev/null 2>&1' _ "$tmp"
+
+# Run B: the clicked bars' tokens were taken; the second click made a branch
+r2=$(cat "$tmp/mouse.rank2" 2>/dev/null); r3=$(cat "$tmp/mouse.rank3" 2>/dev/null)
+check "mouse: app exited cleanly" [ "$(cat "$tmp/mouse.rc" 2>/dev/null)" = 0 ]
+check "mouse: bars found in the hit list" bash -c '[[ "$1" =~ ^[0-9]+$ && "$2" =~ ^[0-9]+$ ]]' _ "$r2" "$r3"
+check "mouse: 2 branches, 5 tokens" [ "$(j '[.n_branches,.n_pos,.branch_len]' mouse)" = "[2,5,[5,5]]" ]
+check "mouse: the rank-3 bar's token is shown" [ "$(j .ids[4] mouse)" = "$r3" ]
+
+# Screenshots: not blank (many colours), and the help overlay changes the picture
+ncol() { /usr/bin/convert "$1" -format %k info: 2>/dev/null || echo 0; }
+check "screenshot of the frame is not blank" [ "$(ncol "$tmp/frame.png")" -gt 200 ]
+check "screenshot with help is not blank" [ "$(ncol "$tmp/help.png")" -gt 200 ]
+diff_px=$(/usr/bin/compare -metric AE "$tmp/frame.png" "$tmp/help.png" null: 2>&1 | cut -d' ' -f1)
+check "the help overlay changes the picture ($diff_px px)" [ "${diff_px%.*}" -gt 10000 ]
+if [ -n "${INFERSCOPE_KEEP_SHOTS:-}" ]; then cp "$tmp"/*.png "$INFERSCOPE_KEEP_SHOTS"/ 2>/dev/null; fi
+if [ "$_fail" -ne 0 ]; then cat "$tmp/inner.out" "$tmp"/*.log 2>/dev/null | tail -n 20 >&2; fi
+summary test_window_e2e

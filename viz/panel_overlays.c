@@ -1,0 +1,221 @@
+/* panel_overlays.c — the two things drawn over the frame: the key help (`?`), a card
+ * with keys and actions in columns taken from f->keys, and the lesson overlay for a
+ * presenter: the lesson title in a band on top, the beat counter "3 / 12" top-right,
+ * an open question on an accent card, and the captions as subtitles (large bold text
+ * on a dark translucent band, legible over any panel from the back of a room).
+ * No state, no input handling: the app decides when they show. */
+#include <stdio.h>
+#include <string.h>
+
+#include "draw.h"
+#include "panels.h"
+
+/* Subtitle band: near-black at 80% — white text on it has > 10:1 contrast whatever
+ * panel lies beneath, in both themes (the convention of film subtitles). */
+static const SDL_Color CAPTION_BAND = {0x10, 0x10, 0x10, 205};
+static const SDL_Color CAPTION_TEXT = {0xFF, 0xFF, 0xFF, 255};
+
+/* Next line of a greedy word wrap of text into max_w pixels: copies the line into buf
+ * and returns how many bytes of text it consumed (spaces at the break and one '\n'
+ * included). A word wider than the line is cut between characters with "…". */
+static size_t wrap_line(Viz *viz, VizFont font, VizTextSize size, const char *text, int max_w, char *buf,
+                        size_t cap) {
+    size_t n = strcspn(text, "\n");
+    size_t best = 0; /* bytes of the longest prefix ending at a word end that fits */
+    for (size_t i = 1; i <= n && i < cap; i++) {
+        if (i < n && text[i] != ' ') continue; /* candidate breaks: before a space, at the end */
+        memcpy(buf, text, i);
+        buf[i] = '\0';
+        if (viz_text_width(viz, font, size, buf) > max_w) break;
+        best = i;
+    }
+    size_t used;
+    if (best == 0) { /* first word alone is too wide (or no room): cut it */
+        size_t w = strcspn(text, " \n");
+        if (w >= cap) w = cap - 1;
+        char word[512];
+        size_t wl = w < sizeof word ? w : sizeof word - 1;
+        memcpy(word, text, wl);
+        word[wl] = '\0';
+        draw_fit_text(viz, font, size, word, max_w, buf, cap);
+        used = w;
+    } else {
+        buf[best] = '\0';
+        used = best;
+    }
+    while (text[used] == ' ') used++;
+    if (text[used] == '\n') used++;
+    return used > 0 ? used : (text[0] ? 1 : 0);
+}
+
+/* Lines the text needs at this width (at most max_lines). */
+static int count_lines(Viz *viz, VizFont font, VizTextSize size, const char *text, int max_w, int max_lines) {
+    int lines = 0;
+    char buf[512];
+    while (*text && lines < max_lines) {
+        text += wrap_line(viz, font, size, text, max_w, buf, sizeof buf);
+        lines++;
+    }
+    return lines;
+}
+
+/* Draws the wrapped text, one line per line_h, centred or left-aligned; stops at max_lines. */
+static int draw_wrapped(Viz *viz, Rect area, const char *text, const TextStyle *st, int line_h, int max_lines) {
+    int rc = 0, line = 0;
+    char buf[512];
+    while (*text && line < max_lines) {
+        text += wrap_line(viz, st->font, st->size, text, area.w, buf, sizeof buf);
+        Rect lr = {area.x, area.y + line * line_h, area.w, line_h};
+        rc |= draw_text_in_rect(viz, lr, buf, st);
+        line++;
+    }
+    return rc;
+}
+
+int draw_help_overlay(Viz *viz, Rect r, const VizFrame *f) {
+    if (r.w <= 0 || r.h <= 0 || !f) return 0;
+    const Theme *th = viz->theme;
+    int rc = draw_set_clip(viz, &r); /* a card larger than r is cut, never spills */
+    SDL_Color dim = th->background;
+    dim.a = 190; /* the frame stays faintly visible behind the card */
+    rc |= draw_fill_rect(viz, r, dim);
+
+    int pad = viz_px(viz, 18), col_gap = viz_px(viz, 18), pair_gap = viz_px(viz, 36);
+    int row_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY) + viz_px(viz, 8);
+    int title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE) + viz_px(viz, 12);
+    int key_w = 0, act_w = 0;
+    for (int i = 0; i < f->n_keys; i++) {
+        int kw = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, f->keys[i].keys);
+        int aw = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, f->keys[i].action);
+        if (kw > key_w) key_w = kw;
+        if (aw > act_w) act_w = aw;
+    }
+    Rect avail = rect_inset(r, viz_px(viz, 24));
+    /* as many key/action column pairs as the height requires */
+    int rows_fit = (avail.h - 2 * pad - title_h) / row_h;
+    if (rows_fit < 1) rows_fit = 1;
+    int n_rows = f->n_keys > 0 ? f->n_keys : 1;
+    int pairs = (n_rows + rows_fit - 1) / rows_fit;
+    int rows = (n_rows + pairs - 1) / pairs;
+    int pair_w = key_w + col_gap + act_w;
+    int card_w = 2 * pad + pairs * pair_w + (pairs - 1) * pair_gap;
+    int min_w = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, "Keys") + 2 * pad;
+    if (card_w < min_w) card_w = min_w;
+    if (card_w > avail.w) { /* too wide: shrink the action columns (they cut with "…") */
+        card_w = avail.w;
+        act_w = (card_w - 2 * pad - (pairs - 1) * pair_gap) / pairs - key_w - col_gap;
+        if (act_w < 0) act_w = 0;
+        pair_w = key_w + col_gap + act_w;
+    }
+    int card_h = 2 * pad + title_h + rows * row_h;
+    Rect card = rect_center(avail, card_w, card_h);
+    rc |= draw_fill_rect(viz, card, th->panel);
+    rc |= draw_rect_outline(viz, card, th->panel_border, viz_px(viz, 1));
+    Rect in = rect_inset(card, pad);
+    Rect tr = rect_cut_top(&in, title_h);
+    TextStyle ts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = th->text, .valign = VIZ_ALIGN_TOP};
+    rc |= draw_text_in_rect(viz, tr, "Keys", &ts);
+    if (f->n_keys <= 0) {
+        TextStyle es = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text_muted};
+        rc |= draw_text_in_rect(viz, in, "(no keys)", &es);
+        draw_set_clip(viz, NULL);
+        return rc || viz->has_error ? -1 : 0;
+    }
+    TextStyle ks = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_BODY, .color = th->accent, .valign = VIZ_ALIGN_MIDDLE};
+    TextStyle as = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
+    for (int i = 0; i < f->n_keys; i++) {
+        int pc = i / rows, row = i % rows;
+        int x = in.x + pc * (pair_w + pair_gap), y = in.y + row * row_h;
+        if (row % 2 == 1) /* zebra rows guide the eye from key to action */
+            rc |= draw_fill_rect(viz, (Rect){x - viz_px(viz, 6), y, pair_w + viz_px(viz, 12), row_h}, th->background);
+        rc |= draw_text_in_rect(viz, (Rect){x, y, key_w, row_h}, f->keys[i].keys ? f->keys[i].keys : "", &ks);
+        rc |= draw_text_in_rect(viz, (Rect){x + key_w + col_gap, y, act_w, row_h},
+                                f->keys[i].action ? f->keys[i].action : "", &as);
+    }
+    rc |= draw_set_clip(viz, NULL);
+    return rc || viz->has_error ? -1 : 0;
+}
+
+int draw_lesson_overlay(Viz *viz, Rect r, const VizFrame *f) {
+    if (r.w <= 0 || r.h <= 0 || !f) return 0;
+    int has_caps = f->captions && f->n_captions > 0;
+    if (!f->title && !has_caps && !f->question && !f->beat_label) return 0;
+    const Theme *th = viz->theme;
+    int rc = draw_set_clip(viz, &r);
+    int pad = viz_px(viz, 12);
+    Rect area = r;
+
+    /* top band: title left, beat counter right */
+    if (f->title || f->beat_label) {
+        int h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE) + 2 * viz_px(viz, 8);
+        Rect band = rect_cut_top(&area, h);
+        SDL_Color bg = th->panel;
+        bg.a = 235;
+        rc |= draw_fill_rect(viz, band, bg);
+        rc |= draw_fill_rect(viz, (Rect){band.x, band.y + band.h - viz_px(viz, 2), band.w, viz_px(viz, 2)}, th->accent);
+        Rect in = rect_inset4(band, pad, 0, pad, 0);
+        if (f->beat_label) {
+            int bw = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, f->beat_label);
+            Rect br = rect_cut_right(&in, bw);
+            TextStyle bs = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = th->accent,
+                            .halign = VIZ_ALIGN_RIGHT, .valign = VIZ_ALIGN_MIDDLE};
+            rc |= draw_text_in_rect(viz, br, f->beat_label, &bs);
+            rect_cut_right(&in, viz_px(viz, 16));
+        }
+        if (f->title) {
+            TextStyle ts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
+            rc |= draw_text_in_rect(viz, in, f->title, &ts);
+        }
+    }
+
+    /* captions at the bottom, as subtitles; at most a third of the height */
+    int cap_line = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE) + viz_px(viz, 4);
+    int text_w = area.w - 4 * pad;
+    if (has_caps && text_w > 0) {
+        int max_lines = (area.h * 2 / 5) / cap_line; /* captions never hide the whole frame */
+        if (max_lines < 1) max_lines = 1;
+        int lines = 0;
+        for (int i = 0; i < f->n_captions && lines < max_lines; i++)
+            if (f->captions[i]) lines += count_lines(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, f->captions[i], text_w, max_lines - lines);
+        if (lines > 0) {
+            Rect band = rect_cut_bottom(&area, lines * cap_line + 2 * pad);
+            rc |= draw_fill_rect(viz, band, CAPTION_BAND);
+            Rect in = rect_inset4(band, 2 * pad, pad, 2 * pad, pad);
+            TextStyle cs = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = CAPTION_TEXT,
+                            .halign = VIZ_ALIGN_CENTER, .valign = VIZ_ALIGN_MIDDLE};
+            int used = 0;
+            for (int i = 0; i < f->n_captions && used < lines; i++) {
+                if (!f->captions[i]) continue;
+                int k = count_lines(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, f->captions[i], text_w, lines - used);
+                Rect cr = {in.x, in.y + used * cap_line, in.w, k * cap_line};
+                rc |= draw_wrapped(viz, cr, f->captions[i], &cs, cap_line, k);
+                used += k;
+            }
+        }
+    }
+
+    /* the open question: an accent card just above the captions */
+    if (f->question && *f->question && text_w > 0) {
+        /* 70% of the width on a wide screen, nearly all of it on a narrow one */
+        int qw = area.w > viz_px(viz, 700) ? area.w * 7 / 10 : area.w - 2 * pad;
+        int inner_w = qw - 2 * pad;
+        int label_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY) + viz_px(viz, 4);
+        int max_lines = (area.h - 3 * pad - label_h) / cap_line; /* all the room left */
+        if (max_lines < 1) max_lines = 1;
+        int lines = inner_w > 0 ? count_lines(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, f->question, inner_w, max_lines) : 0;
+        int qh = 2 * pad + label_h + lines * cap_line;
+        if (lines > 0 && qh + pad <= area.h) {
+            Rect q = {area.x + (area.w - qw) / 2, area.y + area.h - qh - pad, qw, qh};
+            rc |= draw_fill_rect(viz, q, th->panel);
+            rc |= draw_rect_outline(viz, q, th->accent, viz_px(viz, 3));
+            Rect in = rect_inset(q, pad);
+            TextStyle ls = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_BODY, .color = th->accent, .valign = VIZ_ALIGN_TOP};
+            rc |= draw_text_in_rect(viz, rect_cut_top(&in, label_h), "? Question", &ls);
+            TextStyle qs = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = th->text,
+                            .halign = VIZ_ALIGN_CENTER, .valign = VIZ_ALIGN_MIDDLE};
+            rc |= draw_wrapped(viz, in, f->question, &qs, cap_line, lines);
+        }
+    }
+    rc |= draw_set_clip(viz, NULL);
+    return rc || viz->has_error ? -1 : 0;
+}

@@ -1,0 +1,115 @@
+/* panel_status.c — draw_status_line: one line of facts about what is on screen
+ * (model and size, layer/head, sampler settings, seed, step, branch, last step time)
+ * on the left, and the latest message on the right — an error drawn with a "⚠ error:"
+ * marker and the error colour, so it is recognisable without colour too. Items that do
+ * not fit are dropped from the end of the left list; the message keeps up to half. */
+#include <stdio.h>
+#include <string.h>
+
+#include "draw.h"
+#include "panels.h"
+
+#define SEP "  \xE2\x94\x82  " /* a thin vertical bar between items */
+#define WARN_MARK "\xE2\x9A\xA0 error: " /* ⚠ U+26A0, in all three DejaVu faces */
+
+/* Error colour. The theme has no error entry (yet), so it is chosen here: Okabe–Ito
+ * vermillion, darkened on light backgrounds to reach 4.5:1 on white, lightened on dark
+ * ones; distinguishable from the accent blue under the common colour-vision deficiencies. */
+static SDL_Color error_color(const Theme *th) {
+    int dark = color_relative_luminance(th->panel) < 0.2;
+    return dark ? (SDL_Color){0xFF, 0x8A, 0x5C, 255} : (SDL_Color){0xB8, 0x3C, 0x00, 255};
+}
+
+/* "16.1 M": parameter counts the way papers write them. */
+static void format_params(size_t n, char *buf, size_t cap) {
+    double x = (double)n;
+    if (x >= 1e9) snprintf(buf, cap, "%.2f B params", x / 1e9);
+    else if (x >= 1e6) snprintf(buf, cap, "%.1f M params", x / 1e6);
+    else if (x >= 1e3) snprintf(buf, cap, "%.1f k params", x / 1e3);
+    else snprintf(buf, cap, "%zu params", n);
+}
+
+/* "T 0.80 · top-k 40 · top-p 0.95" or "greedy (argmax)". */
+static void format_sampler(const SamplerRecord *rec, char *buf, size_t cap) {
+    if (!rec) {
+        snprintf(buf, cap, "sampler: -");
+        return;
+    }
+    const SamplerSettings *s = &rec->settings;
+    if (rec->greedy) {
+        snprintf(buf, cap, "greedy (argmax)");
+        return;
+    }
+    char k[32], p[32];
+    if (s->top_k > 0) snprintf(k, sizeof k, "top-k %d", s->top_k);
+    else snprintf(k, sizeof k, "top-k off");
+    if (s->top_p < 1.0f) snprintf(p, sizeof p, "top-p %.2f", (double)s->top_p);
+    else snprintf(p, sizeof p, "top-p off");
+    snprintf(buf, cap, "T %.2f \xC2\xB7 %s \xC2\xB7 %s", (double)s->temperature, k, p);
+}
+
+int draw_status_line(Viz *viz, Rect r, const VizFrame *f) {
+    if (r.w <= 0 || r.h <= 0) return 0;
+    const Theme *th = viz->theme;
+    int rc = 0;
+    rc |= draw_set_clip(viz, &r);
+    rc |= draw_fill_rect(viz, r, th->panel);
+    rc |= draw_fill_rect(viz, (Rect){r.x, r.y, r.w, 1}, th->panel_border);
+    Rect in = rect_inset4(r, viz_px(viz, 10), 1, viz_px(viz, 10), 0);
+    if (!f) return draw_set_clip(viz, NULL) || rc ? -1 : 0;
+
+    /* right: the message, up to half the line */
+    if (f->status && *f->status) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s%s", f->status_is_error ? WARN_MARK : "", f->status);
+        VizFont font = f->status_is_error ? VIZ_FONT_BOLD : VIZ_FONT_SANS;
+        int w = viz_text_width(viz, font, VIZ_TEXT_BODY, msg);
+        int maxw = in.w * (f->status_is_error ? 50 : 30) / 100; /* errors may take more */
+        if (w > maxw) w = maxw;
+        Rect mr = rect_cut_right(&in, w);
+        if (f->status_is_error) {
+            /* a tinted band behind the error so it catches the eye at a distance */
+            SDL_Color ec = error_color(th);
+            Rect band = rect_inset4(mr, -viz_px(viz, 6), viz_px(viz, 2), -viz_px(viz, 6), viz_px(viz, 2));
+            rc |= draw_fill_rect(viz, band, color_mix(th->panel, ec, 0.12f));
+            rc |= draw_rect_outline(viz, band, ec, 1);
+        }
+        TextStyle ms = {.font = font, .size = VIZ_TEXT_BODY, .valign = VIZ_ALIGN_MIDDLE,
+                        .color = f->status_is_error ? error_color(th) : th->text};
+        rc |= draw_text_in_rect(viz, mr, msg, &ms);
+        rect_cut_right(&in, viz_px(viz, 18));
+    }
+
+    /* left: the facts, in order of importance; stop at the first that does not fit */
+    char item[8][160];
+    int n = 0;
+    char params[48];
+    format_params(f->n_params, params, sizeof params);
+    snprintf(item[n++], sizeof item[0], "%s \xC2\xB7 %s", f->model_name ? f->model_name : "model", params);
+    snprintf(item[n++], sizeof item[0], "layer %d \xC2\xB7 head %d", f->view.layer, f->view.head);
+    format_sampler(f->rec ? f->rec : f->prev_rec, item[n++], sizeof item[0]);
+    snprintf(item[n++], sizeof item[0], "seed %llu", (unsigned long long)f->seed);
+    snprintf(item[n++], sizeof item[0], "step %d", f->step);
+    if (f->n_branches > 0) snprintf(item[n++], sizeof item[0], "branch %d/%d", f->branch + 1, f->n_branches);
+    if (f->last_step_ms >= 0) snprintf(item[n++], sizeof item[0], "%.1f ms/step", f->last_step_ms);
+    int x = in.x;
+    int sep_w = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, SEP);
+    for (int i = 0; i < n; i++) {
+        VizFont font = i == 0 ? VIZ_FONT_BOLD : VIZ_FONT_SANS; /* the model name leads */
+        int w = viz_text_width(viz, font, VIZ_TEXT_BODY, item[i]);
+        int need = (i ? sep_w : 0) + w;
+        if (x + need > in.x + in.w) break;
+        TextStyle s = {.font = font, .size = VIZ_TEXT_BODY, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
+        if (i) {
+            TextStyle sp = s;
+            sp.font = VIZ_FONT_SANS;
+            sp.color = th->text_muted;
+            rc |= draw_text(viz, x, in.y + in.h / 2, SEP, &sp, NULL);
+            x += sep_w;
+        }
+        rc |= draw_text(viz, x, in.y + in.h / 2, item[i], &s, NULL);
+        x += w;
+    }
+    rc |= draw_set_clip(viz, NULL);
+    return rc || viz->has_error ? -1 : 0;
+}

@@ -1,0 +1,206 @@
+/* panel_text.c — draw_text_panel: the prompt and the generated continuation as
+ * running text, token by token, so each token keeps its own style: prompt in the text
+ * colour, generated tokens in the accent colour AND underlined (colour is never the
+ * only cue), the newest token on a tinted background, view.highlight_token outlined.
+ * Newlines break lines (with a faint ↵ so the newline token stays visible); lines wrap
+ * at token boundaries; when the text overflows, the latest lines are shown.
+ * Not a text editor and no decoding policy of its own: labels come from token_label. */
+#include <stdio.h>
+#include <string.h>
+
+#include "draw.h"
+#include "panels.h"
+#include "token_label.h"
+#include "utf8.h"
+
+/* Bytes gathered for one on-screen segment (a token, or a few tokens that together
+ * complete a UTF-8 character split between them, like the two halves of an emoji). */
+#define SEG_MAX 64
+
+/* Style of a run of text: which cues to draw. */
+typedef struct RunStyle {
+    int generated; /* accent colour + underline */
+    int newest;    /* tinted background */
+    int outlined;  /* highlight outline (cross-panel highlight) */
+    int mark;      /* muted colour: the ↵ of a newline */
+} RunStyle;
+
+typedef struct TextLayout {
+    Viz *viz;
+    Rect area;      /* where lines go */
+    int line_h;     /* pixels per line */
+    int x;          /* pen, relative to area.x */
+    int line;       /* current line (0 = first line of the text) */
+    int first_line; /* first line drawn */
+    int draw;       /* 0: measure only */
+    VizHits *hits;
+    int rc;
+} TextLayout;
+
+static const VizFont TEXT_FONT = VIZ_FONT_SANS;
+static const VizTextSize TEXT_SIZE = VIZ_TEXT_TITLE; /* the story is read from afar */
+
+/* Draws one run at (x, y) with its cues; returns the width drawn. */
+static int draw_run(Viz *viz, int x, int y, int line_h, const char *s, const RunStyle *st, int max_w, int *rc) {
+    const Theme *th = viz->theme;
+    int w = viz_text_width(viz, TEXT_FONT, TEXT_SIZE, s);
+    if (max_w > 0 && w > max_w) w = max_w;
+    Rect box = {x, y, w, line_h};
+    if (st->newest) *rc |= draw_fill_rect(viz, rect_inset4(box, -viz_px(viz, 2), 0, -viz_px(viz, 2), 0),
+                                          color_mix(th->panel, th->highlight, 0.40f));
+    TextStyle ts = {.font = TEXT_FONT, .size = TEXT_SIZE, .valign = VIZ_ALIGN_TOP, .max_width = max_w,
+                    .color = st->mark ? th->text_muted : st->generated ? th->accent : th->text};
+    *rc |= draw_text(viz, x, y + viz_px(viz, 1), s, &ts, NULL);
+    if (st->generated && !st->mark) {
+        int uh = viz_px(viz, 2);
+        *rc |= draw_fill_rect(viz, (Rect){x, y + line_h - uh - viz_px(viz, 1), w, uh}, th->accent);
+    }
+    if (st->outlined)
+        *rc |= draw_rect_outline(viz, rect_inset(box, -viz_px(viz, 3)), th->highlight, viz_px(viz, 2));
+    return w;
+}
+
+static void new_line(TextLayout *L) {
+    L->line++;
+    L->x = 0;
+}
+
+/* Places (and draws, in the visible lines) one run of a segment. */
+static void put_run(TextLayout *L, const char *s, const RunStyle *st, int token) {
+    if (!*s) return;
+    Viz *viz = L->viz;
+    int w = viz_text_width(viz, TEXT_FONT, TEXT_SIZE, s);
+    if (L->x > 0 && L->x + w > L->area.w) {
+        new_line(L);
+        /* a wrapped line starts at the word, not at the space before it */
+        while (*s == ' ') s++;
+        if (!*s) return;
+        w = viz_text_width(viz, TEXT_FONT, TEXT_SIZE, s);
+    }
+    int max_w = w > L->area.w ? L->area.w : 0;
+    if (max_w) w = max_w;
+    int vis = L->line - L->first_line;
+    if (L->draw && vis >= 0 && (vis + 1) * L->line_h <= L->area.h) {
+        int y = L->area.y + vis * L->line_h;
+        draw_run(viz, L->area.x + L->x, y, L->line_h, s, st, max_w, &L->rc);
+        if (token >= 0) viz_hits_add(L->hits, (Rect){L->area.x + L->x, y, w, L->line_h}, VIZ_HIT_TOKEN_CHIP, token, 0);
+    }
+    L->x += w;
+}
+
+/* Lays out tokens [0, n) of f; returns the number of lines used. */
+static int layout_text(TextLayout *L, const VizFrame *f) {
+    L->x = 0;
+    L->line = 0;
+    int n = f->n_pos;
+    for (int i = 0; i < n;) {
+        uint8_t seg[SEG_MAX];
+        size_t len = 0, tl = 0;
+        const uint8_t *b;
+        int j = i;
+        /* gather tokens while the bytes end in an unfinished UTF-8 character */
+        do {
+            b = tok_token_bytes(f->tok, f->ids[j], &tl);
+            if (!b || len + tl > SEG_MAX) break;
+            memcpy(seg + len, b, tl);
+            len += tl;
+            j++;
+        } while (j < n && utf8_incomplete_tail(seg, len) > 0);
+        if (j == i) { /* a bad id or a huge token: show its own label */
+            char lab[TOKEN_LABEL_CAP];
+            token_label_ex(f->tok, f->ids[i], TOKEN_LABEL_RAW_SPACES, token_glyph_in_ttf,
+                           viz_font(L->viz, TEXT_FONT, TEXT_SIZE), lab, sizeof lab);
+            RunStyle st = {i >= f->n_prompt, i == n - 1 && n > f->n_prompt, i == f->view.highlight_token, 0};
+            put_run(L, lab, &st, i);
+            i++;
+            continue;
+        }
+        RunStyle st = {.generated = i >= f->n_prompt,
+                       .newest = j == n && n > f->n_prompt,
+                       .outlined = f->view.highlight_token >= i && f->view.highlight_token < j};
+        /* split at newlines: text before, a ↵ mark, then a line break */
+        size_t s0 = 0;
+        for (size_t k = 0; k <= len; k++) {
+            if (k < len && seg[k] != '\n') continue;
+            if (k > s0) {
+                char lab[TOKEN_LABEL_CAP];
+                token_label_bytes_ex(seg + s0, k - s0, TOKEN_LABEL_RAW_SPACES, token_glyph_in_ttf,
+                                     viz_font(L->viz, TEXT_FONT, TEXT_SIZE), lab, sizeof lab);
+                put_run(L, lab, &st, i);
+            }
+            if (k < len) {
+                RunStyle ms = st;
+                ms.mark = 1;
+                put_run(L, TOKEN_MARK_NEWLINE, &ms, i);
+                new_line(L);
+            }
+            s0 = k + 1;
+        }
+        i = j;
+    }
+    return L->line + 1;
+}
+
+int draw_text_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
+    if (r.w <= 0 || r.h <= 0) return 0;
+    const Theme *th = viz->theme;
+    int rc = 0;
+    rc |= draw_set_clip(viz, &r); /* whatever happens below, nothing leaves r */
+    rc |= draw_fill_rect(viz, r, th->panel);
+    rc |= draw_rect_outline(viz, r, th->panel_border, 1);
+    Rect in = rect_inset(r, viz_px(viz, 10));
+
+    /* header: title and step on the left, a legend drawn with the real styles right */
+    int title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE);
+    int line_h = viz_line_height(viz, TEXT_FONT, TEXT_SIZE) + viz_px(viz, 6);
+    Rect head = rect_cut_top(&in, title_h > line_h ? title_h : line_h);
+    int tw = 0;
+    TextStyle ts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
+    rc |= draw_text(viz, head.x, head.y + head.h / 2, "Text", &ts, &tw);
+    int n = f && f->ids && f->tok ? f->n_pos : 0;
+    if (n > 0) {
+        char sub[64];
+        snprintf(sub, sizeof sub, "step %d", n - f->n_prompt);
+        TextStyle ss = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text_muted,
+                        .valign = VIZ_ALIGN_MIDDLE};
+        rc |= draw_text(viz, head.x + tw + viz_px(viz, 12), head.y + head.h / 2, sub, &ss, NULL);
+    }
+    static const char *const LEG[3] = {"prompt", "generated", "newest"};
+    const RunStyle LST[3] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {1, 1, 0, 0}};
+    int lw[3], total = 0, gap = viz_px(viz, 14);
+    for (int i = 0; i < 3; i++) total += (lw[i] = viz_text_width(viz, TEXT_FONT, TEXT_SIZE, LEG[i])) + gap;
+    if (total < head.w - tw - viz_px(viz, 120)) { /* only when it leaves the title room */
+        int x = head.x + head.w - total + gap;
+        for (int i = 0; i < 3; i++) {
+            draw_run(viz, x, head.y + (head.h - line_h) / 2, line_h, LEG[i], &LST[i], 0, &rc);
+            x += lw[i] + gap;
+        }
+    }
+    rect_cut_top(&in, viz_px(viz, 6));
+    if (n <= 0) {
+        TextStyle es = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text_muted};
+        rc |= draw_text_in_rect(viz, in, "No prompt yet.", &es);
+        draw_set_clip(viz, NULL);
+        return rc || viz->has_error ? -1 : 0;
+    }
+
+    /* measure, then draw from the first line that keeps the end visible */
+    TextLayout L = {viz, rect_inset4(in, viz_px(viz, 4), 0, viz_px(viz, 4), 0), line_h, 0, 0, 0, 0, hits, 0};
+    int lines = layout_text(&L, f);
+    int fit = in.h / line_h;
+    if (fit < 1) fit = 1;
+    L.first_line = lines > fit ? lines - fit : 0;
+    L.draw = 1;
+    layout_text(&L, f);
+    rc |= L.rc;
+    if (L.first_line > 0) {
+        /* a hint that text scrolled away above */
+        char more[64];
+        snprintf(more, sizeof more, "\xE2\x86\x91 %d earlier line%s", L.first_line, L.first_line == 1 ? "" : "s");
+        TextStyle ms = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL, .color = th->text_muted,
+                        .halign = VIZ_ALIGN_RIGHT, .valign = VIZ_ALIGN_BOTTOM};
+        rc |= draw_text_in_rect(viz, (Rect){r.x, r.y, r.w - viz_px(viz, 10), in.y - r.y}, more, &ms);
+    }
+    rc |= draw_set_clip(viz, NULL);
+    return rc || viz->has_error ? -1 : 0;
+}
