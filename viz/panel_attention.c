@@ -1,9 +1,9 @@
 /* panel_attention.c — draw_attention_panel (panels.h): one head's attention pattern
- * as a query × key heatmap with token labels, a 0..1 colour scale, masked (future)
- * cells drawn as hatched grey, a layers × heads grid of thumbnails and a hover readout.
- * It only reads blocks.{L}.attn.hook_pattern from the trace (softmax rows, computed by
- * the engine); it computes no model math, only max-pooling for display when there are
- * more positions than pixels. Not the app's click handling (that reads the hits). */
+ * (blocks.{L}.attn.hook_pattern, read from the trace) as a query × key heatmap with
+ * token labels, a 0..1 colour scale, hatched grey masked (future) cells, a layers ×
+ * heads grid of thumbnails and a hover readout. No model math: only max-pooling for
+ * display (1024 positions → ≤ 256² cells, filled in runs of equal colour). Not the
+ * app's click handling (that reads the hits). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -251,8 +251,10 @@ static int draw_heatmap(Viz *viz, const HeatGeom *hg, const HeadPattern *hp, flo
         }
     }
     if (hatch_masked(viz, hg->plot, hg->g, panel) != 0) return -1;
-    /* hits: one per visible cell while they fit; else one per row (b = -1: the app
-     * reads the key from the hover readout's geometry, see the report in panels.h) */
+    /* Hits: one per visible cell (a = query, b = key; with pooling the bucket's first
+     * query and key) while they fit in VizHits; else one per displayed row with
+     * b = -1: the row's rect spans the whole plot width and the key under x is
+     * (x - r.x) * n_pos / r.w (cells are equal to within a pixel). */
     if (hits) {
         long long cells = (long long)hg->g * (hg->g + 1) / 2;
         if (cells <= VIZ_MAX_HITS - ATTN_HITS_RESERVE - hits->n) {
@@ -346,8 +348,6 @@ static int draw_thumbs(Viz *viz, Rect area, const VizFrame *f, VizHits *hits, in
     int lab_every_row = 1;
     while (lab_every_row < L && lab_every_row * (side + gap) < small_h) lab_every_row++;
     for (int l = 0; l < L; l++) {
-        HeadPattern hp;
-        if (head_pattern(viz, f->trace, l, 0, &hp) != 0) return -1;
         if (l % lab_every_row == 0) {
             snprintf(buf, sizeof buf, "L%d", l);
             TextStyle rs = {.font = l == f->view.layer ? VIZ_FONT_BOLD : VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL,
@@ -356,6 +356,7 @@ static int draw_thumbs(Viz *viz, Rect area, const VizFrame *f, VizHits *hits, in
             draw_text(viz, row_titles.x, area.y + l * (side + gap) + side / 2, buf, &rs, NULL);
         }
         for (int h = 0; h < NH; h++) {
+            HeadPattern hp;
             if (head_pattern(viz, f->trace, l, h, &hp) != 0) return -1;
             hp.n = f->n_pos;
             Rect t = {area.x + h * (side + gap), area.y + l * (side + gap), side, side};

@@ -283,7 +283,6 @@ static int draw_bars(Viz *viz, Rect bar, Rect panel, const BarValues *v, double 
 int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     if (r.w <= 0 || r.h <= 0) return 0;
     const Theme *th = viz->theme;
-    BarStyle bs = bar_style(th);
     draw_set_clip(viz, &r);
     draw_fill_rect(viz, r, th->panel);
     draw_rect_outline(viz, r, th->panel_border, 1);
@@ -516,7 +515,6 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         draw_text_in_rect(viz, summary, extra, &es);
     }
     draw_strip(viz, rect_inset4(strip, bar_span.x - strip.x, 0, 0, 0), f, shown);
-    (void)bs;
     int rc = viz->has_error ? -1 : 0;
     draw_set_clip(viz, NULL);
     return rc;
