@@ -169,24 +169,24 @@ int draw_lesson_overlay(Viz *viz, Rect r, const VizFrame *f) {
     }
 
     /* captions at the bottom, as subtitles; at most a third of the height */
-    int cap_line = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE) + viz_px(viz, 4);
+    int cap_line = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_CAPTION) + viz_px(viz, 4);
     int text_w = area.w - 4 * pad;
     if (has_caps && text_w > 0) {
         int max_lines = (area.h * 2 / 5) / cap_line; /* captions never hide the whole frame */
         if (max_lines < 1) max_lines = 1;
         int lines = 0;
         for (int i = 0; i < f->n_captions && lines < max_lines; i++)
-            if (f->captions[i]) lines += count_lines(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, f->captions[i], text_w, max_lines - lines);
+            if (f->captions[i]) lines += count_lines(viz, VIZ_FONT_BOLD, VIZ_TEXT_CAPTION, f->captions[i], text_w, max_lines - lines);
         if (lines > 0) {
             Rect band = rect_cut_bottom(&area, lines * cap_line + 2 * pad);
             rc |= draw_fill_rect(viz, band, CAPTION_BAND);
             Rect in = rect_inset4(band, 2 * pad, pad, 2 * pad, pad);
-            TextStyle cs = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = CAPTION_TEXT,
+            TextStyle cs = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_CAPTION, .color = CAPTION_TEXT,
                             .halign = VIZ_ALIGN_CENTER, .valign = VIZ_ALIGN_MIDDLE};
             int used = 0;
             for (int i = 0; i < f->n_captions && used < lines; i++) {
                 if (!f->captions[i]) continue;
-                int k = count_lines(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, f->captions[i], text_w, lines - used);
+                int k = count_lines(viz, VIZ_FONT_BOLD, VIZ_TEXT_CAPTION, f->captions[i], text_w, lines - used);
                 Rect cr = {in.x, in.y + used * cap_line, in.w, k * cap_line};
                 rc |= draw_wrapped(viz, cr, f->captions[i], &cs, cap_line, k);
                 used += k;
@@ -202,7 +202,7 @@ int draw_lesson_overlay(Viz *viz, Rect r, const VizFrame *f) {
         int label_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY) + viz_px(viz, 4);
         int max_lines = (area.h - 3 * pad - label_h) / cap_line; /* all the room left */
         if (max_lines < 1) max_lines = 1;
-        int lines = inner_w > 0 ? count_lines(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, f->question, inner_w, max_lines) : 0;
+        int lines = inner_w > 0 ? count_lines(viz, VIZ_FONT_BOLD, VIZ_TEXT_CAPTION, f->question, inner_w, max_lines) : 0;
         int qh = 2 * pad + label_h + lines * cap_line;
         if (lines > 0 && qh + pad <= area.h) {
             Rect q = {area.x + (area.w - qw) / 2, area.y + area.h - qh - pad, qw, qh};
@@ -211,7 +211,7 @@ int draw_lesson_overlay(Viz *viz, Rect r, const VizFrame *f) {
             Rect in = rect_inset(q, pad);
             TextStyle ls = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_BODY, .color = th->accent, .valign = VIZ_ALIGN_TOP};
             rc |= draw_text_in_rect(viz, rect_cut_top(&in, label_h), "? Question", &ls);
-            TextStyle qs = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = th->text,
+            TextStyle qs = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_CAPTION, .color = th->text,
                             .halign = VIZ_ALIGN_CENTER, .valign = VIZ_ALIGN_MIDDLE};
             rc |= draw_wrapped(viz, in, f->question, &qs, cap_line, lines);
         }

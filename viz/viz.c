@@ -23,6 +23,7 @@ static const float BASE_PX[VIZ_TEXT_SIZE_COUNT] = {
     [VIZ_TEXT_SMALL] = 11.0f,
     [VIZ_TEXT_BODY] = 14.0f,
     [VIZ_TEXT_TITLE] = 18.0f,
+    [VIZ_TEXT_CAPTION] = 26.0f,
 };
 
 static int font_px(float scale, VizTextSize size) {

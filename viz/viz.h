@@ -33,6 +33,7 @@ typedef enum VizTextSize {
     VIZ_TEXT_SMALL = 0, /* 11 px at scale 1: tick labels, cell numbers */
     VIZ_TEXT_BODY,      /* 14 px: labels, tokens */
     VIZ_TEXT_TITLE,     /* 18 px: panel titles */
+    VIZ_TEXT_CAPTION,   /* 26 px: lesson captions and questions, read from the back of a room */
     VIZ_TEXT_SIZE_COUNT
 } VizTextSize;
 
