@@ -75,6 +75,10 @@ bench: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench
 	./$(BUILD)/bench
 
+# soak: the window driven by keys for SOAK_MINUTES (5) under Xvfb; memory must stay flat
+soak: all
+	@tests/soak.sh $(BUILD)
+
 # deps: install the Debian packages needed to build and run (idempotent)
 deps:
 	@scripts/install-deps.sh
