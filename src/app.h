@@ -16,6 +16,7 @@
 #include "error.h"
 #include "frame.h"
 #include "keys.h"
+#include "lesson_run.h"
 #include "session.h"
 #include "sha256_file.h"
 #include "theme.h"
@@ -124,7 +125,20 @@ typedef struct AppState {
     Uint64 busy_since_ms;     /* SDL_GetTicks64 when the job started */
     AppInput queue[APP_QUEUE_MAX]; /* input that arrived while busy, oldest first */
     int n_queued;
+    int in_lesson;            /* 1: presenter mode (app_lesson.c) */
+    Lesson lesson;            /* owned while in_lesson */
+    LessonBeatView beat;      /* the beat on screen: captions, question, counter */
 } AppState;
+
+/* Presenter mode (app_lesson.c). app_lesson_start takes ownership of *lesson (also on
+ * error), checks every beat against the model (errors "FILE:LINE: problem") and shows
+ * beat 1. note: a line shown with every beat (e.g. the model fallback), or "". */
+int app_lesson_start(AppState *app, Lesson *lesson, const char *note, ErrorMsg *err);
+/* PageDown/Space/→ next beat, PageUp/← previous beat (rebuilt exactly), Home first
+ * beat. Returns 1 when the key was a presenter key (consumed), 0 otherwise. */
+int app_lesson_key(AppState *app, const AppInput *in);
+/* Adds the beat's title, captions, question and counter to a frame. */
+void app_lesson_frame(const AppState *app, VizFrame *f, const char **caps, int cap_max);
 
 /* Opens the session (model + tokenizer), applies seed, settings and prompt, and sets
  * the default view. No window. app must be zeroed; on error returns -1 with err

@@ -31,6 +31,8 @@ int app_draw(AppState *app, Viz *viz, Rect r) {
     f.status = compose_status(app, &f.status_is_error);
     f.keys = app->help;
     f.n_keys = app->n_help;
+    const char *caps[LESSON_MAX_CAPTIONS + 1];
+    if (app->in_lesson) app_lesson_frame(app, &f, caps, LESSON_MAX_CAPTIONS + 1);
     app->hits.n = 0;
     return draw_frame(viz, r, &f, &app->hits);
 }

@@ -10,6 +10,8 @@
 
 #include "app.h"
 #include "cli.h"
+#include "figure_meta.h"
+#include "lesson_run.h"
 
 static void usage(FILE *f) {
     fprintf(f,
@@ -25,6 +27,8 @@ static void usage(FILE *f) {
             "  --theme light|dark\n"
             "  --size WxH           window size in pixels (default 1280x720, at least %dx%d)\n"
             "  --export-dir DIR     where E / Shift+E write figures (default ./inferscope-figures)\n"
+            "  --lesson FILE        presenter mode: play a lesson beat by beat (lessons/README.md)\n"
+            "  --open-figure PNG    reopen the window in the state an exported figure records\n"
             "  --state-out FILE     write a JSON snapshot of the session at exit (for tests)\n"
             "  --help\n\n"
             "In the window, ? shows every key.\n",
@@ -60,7 +64,8 @@ int app_main(int argc, char **argv) {
     opt.model_dir = cli_default_model_dir();
     opt.tok_dir = cli_tokenizer_dir();
     opt.assets_dir = cli_assets_dir();
-    const char *state_out = NULL;
+    const char *state_out = NULL, *lesson_path = NULL, *figure_path = NULL;
+    int model_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -76,6 +81,11 @@ int app_main(int argc, char **argv) {
         double d;
         if (strcmp(a, "--model") == 0) {
             opt.model_dir = v;
+            model_given = 1;
+        } else if (strcmp(a, "--lesson") == 0) {
+            lesson_path = v;
+        } else if (strcmp(a, "--open-figure") == 0) {
+            figure_path = v;
         } else if (strcmp(a, "--prompt") == 0) {
             opt.prompt = v;
         } else if (strcmp(a, "--seed") == 0) {
@@ -118,18 +128,58 @@ int app_main(int argc, char **argv) {
             return cli_fail("window", "unknown option %s (see inferscope --help)", a);
         }
     }
+    if (lesson_path && figure_path) return cli_fail("window", "--lesson and --open-figure exclude each other");
+    /* a lesson is parsed completely before anything opens: never half-way */
+    Lesson lesson;
+    memset(&lesson, 0, sizeof lesson);
+    char lesson_model[1200], note[256] = "";
+    ErrorMsg err = {{0}};
+    if (lesson_path) {
+        if (lesson_load(&lesson, lesson_path, &err)) return cli_fail("window", "%s", err.text);
+        lesson_model_dir(&lesson, opt.model_dir, lesson_model, sizeof lesson_model, note, sizeof note);
+        if (!model_given) opt.model_dir = lesson_model;
+        else note[0] = 0;
+    }
+    FigureState fig;
+    memset(&fig, 0, sizeof fig);
+    if (figure_path) {
+        if (figure_meta_read(figure_path, &fig, &err)) return cli_fail("window", "%s", err.text);
+        opt.theme = fig.theme;
+        opt.ui_scale = fig.ui_scale >= VIZ_UI_SCALE_MIN ? fig.ui_scale : opt.ui_scale;
+    }
     /* The bundled model may not be there (a fresh checkout before `make` fetched or
      * trained it): say which folder is missing rather than silently using another. */
-    if (!is_dir(opt.model_dir))
+    if (!is_dir(opt.model_dir)) {
+        lesson_free(&lesson);
+        figure_state_free(&fig);
         return cli_fail("window", "%s: model folder not found (pass --model DIR with config.json and "
                         "model.safetensors)", opt.model_dir);
+    }
 
     static AppState app; /* ~100 KB of hit regions: keep it off the stack */
     memset(&app, 0, sizeof app);
-    ErrorMsg err = {{0}};
     if (app_init(&app, &opt, &err)) {
         app_free(&app);
+        lesson_free(&lesson);
+        figure_state_free(&fig);
         return cli_fail("window", "%s", err.text);
+    }
+    if (lesson_path && app_lesson_start(&app, &lesson, note, &err)) {
+        app_free(&app);
+        return cli_fail("window", "%s", err.text);
+    }
+    if (figure_path) {
+        int frc = figure_state_apply(&fig, &app.session, &app.view, &err);
+        if (frc == 0 && strcmp(fig.model, app.session.model.name) != 0)
+            app_set_status(&app, 1, "%s was made with model '%s'; this window shows '%s'", figure_path, fig.model,
+                           app.session.model.name);
+        else if (frc == 0)
+            app_set_status(&app, 0, "reopened %s", figure_path);
+        figure_state_free(&fig);
+        if (frc) {
+            app_free(&app);
+            return cli_fail("window", "%s", err.text);
+        }
     }
     int rc = 0;
     if (app_run(&app, opt.width, opt.height, &err)) rc = cli_fail("window", "%s", err.text);

@@ -61,5 +61,7 @@ void app_free(AppState *app) {
     if (!app) return;
     app_jobs_wait(app); /* never free the session under a running worker */
     session_free(&app->session);
+    lesson_free(&app->lesson);
+    app->in_lesson = 0;
     app->n_help = 0;
 }

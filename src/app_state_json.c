@@ -29,6 +29,7 @@ static void write_state(FILE *f, const AppState *app) {
     fprintf(f, "  \"next_token\": %d,\n", s->has_next ? s->next.chosen.id : -1);
     fprintf(f, "  \"layer\": %d,\n  \"head\": %d,\n  \"hide_sink\": %s,\n", app->view.layer, app->view.head,
             app->view.hide_sink ? "true" : "false");
+    fprintf(f, "  \"lesson_beat\": %d,\n", app->in_lesson ? app->beat.beat : -1);
     fprintf(f, "  \"ui_scale\": %.9g,\n  \"theme\": \"%s\",\n  \"fullscreen\": %s\n}\n", (double)app->ui_scale,
             theme_get(app->theme)->name, app->fullscreen ? "true" : "false");
 }

@@ -390,6 +390,7 @@ void app_update(AppState *app, const AppInput *in) {
             edit_key(app, in->key, in->mod);
             return;
         }
+        if (app->in_lesson && app_lesson_key(app, in)) return;
         /* Esc closes what is on top before it quits; Q always quits */
         if (in->key == SDLK_ESCAPE && (in->mod & (KMOD_SHIFT | KMOD_CTRL)) == 0) {
             if (app->view.show_help || app->view.blank || app->view.focus != VIZ_PANEL_FRAME) {

@@ -11,6 +11,7 @@
 #include "cli_model.h"
 #include "export.h"
 #include "frame_fill.h"
+#include "lesson_run.h"
 
 static void usage(FILE *f) {
     fprintf(f,
@@ -18,7 +19,8 @@ static void usage(FILE *f) {
             "         [sampler flags] [--panel frame|attention|probs|tokens|text]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
             "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--sidecar]\n"
-            "         --out DIR\n\n"
+            "         --out DIR\n"
+            "       inferscope export --lesson FILE.lesson [--model DIR] [--size WxH] [--scale S] --out DIR\n\n"
             "Renders figures (PNG with provenance text chunks) without a display: the prompt state,\n"
             "then the state after each of N generated tokens (a flip-book). Files are numbered\n"
             "after the highest number already in DIR (nothing is overwritten), e.g.\n"
@@ -34,7 +36,9 @@ static void usage(FILE *f) {
             "  --ui-scale X     the window's UI scale, 1..2.5 (default 1)\n"
             "  --theme T        light (default, for print) or dark\n"
             "  --sidecar        also write NAME.json with the same provenance\n"
-            "  --out DIR        output folder (created if missing)\n\n"
+            "  --out DIR        output folder (created if missing)\n"
+            "  --lesson FILE    every beat of a lesson as a numbered slide (lessons/README.md);\n"
+            "                   the lesson sets the model (--model overrides it), prompt and settings\n\n"
             "%s%s%s"
             "Prints \"wrote N figures to DIR\"; a progress bar on stderr when it is a terminal.\n"
             "Reopen a figure in the window with: inferscope --open-figure FILE.png\n",
@@ -61,6 +65,66 @@ static void progress(int done, int total) {
     fflush(stderr);
 }
 
+/* `export --lesson`: one slide per beat, with the captions, question and beat counter
+ * drawn as in presenter mode, named 0001-<lesson>-beat-01.png ... */
+static int export_lesson(const char *CMD, const char *path, const char *model_override, const char *tok_dir,
+                         ExportOptions *opt) {
+    ErrorMsg err;
+    Lesson l;
+    if (lesson_load(&l, path, &err)) return cli_fail(CMD, "%s", err.text);
+    char dir[1200], note[256];
+    lesson_model_dir(&l, cli_default_model_dir(), dir, sizeof dir, note, sizeof note);
+    if (model_override) snprintf(dir, sizeof dir, "%s", model_override);
+    if (note[0]) fprintf(stderr, "inferscope %s: note: %s\n", CMD, note);
+    Session s;
+    if (session_open(&s, dir, tok_dir ? tok_dir : cli_tokenizer_dir(), 0, GPT2_CAP_DEFAULT, &err)) {
+        lesson_free(&l);
+        return cli_fail(CMD, "%s", err.text);
+    }
+    VizView view = frame_default_view();
+    LessonBeatView bv = {0};
+    snprintf(bv.note, sizeof bv.note, "%s", note);
+    Sha256Cache sha = {0};
+    opt->sha_cache = &sha;
+    int rc = 0;
+    if (lesson_check(&l, &s, &view, &bv, &err)) rc = cli_fail(CMD, "%s", err.text);
+    /* the lesson's file name without folder and extension names the slides */
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char name[64];
+    snprintf(name, sizeof name, "%s", base);
+    char *dot = strrchr(name, '.');
+    if (dot) *dot = 0;
+    int tty = isatty(STDERR_FILENO), written = 0;
+    for (size_t k = 0; rc == 0 && k < l.n_beats; k++) {
+        if (lesson_goto_beat(&l, (int)k, &s, &view, &bv, &err)) {
+            rc = cli_fail(CMD, "%s", err.text);
+            break;
+        }
+        const char *caps[LESSON_MAX_CAPTIONS + 1];
+        int nc = 0;
+        if (bv.note[0]) caps[nc++] = bv.note;
+        for (int c = 0; c < bv.n_captions; c++) caps[nc++] = bv.captions[c];
+        ExportOverlay ov = {.title = k == 0 ? l.title : NULL, .captions = caps, .n_captions = nc,
+                            .question = bv.question, .beat_label = bv.beat_label};
+        char stem[96], out[4300];
+        snprintf(stem, sizeof stem, "%s-beat-%02zu", name, k + 1);
+        opt->overlay = &ov;
+        opt->stem = stem;
+        opt->panel = view.focus;
+        if (export_png(&s, &view, opt, out, sizeof out, &err)) {
+            rc = cli_fail(CMD, "%s", err.text);
+            break;
+        }
+        written++;
+        if (tty) progress(written, (int)l.n_beats);
+    }
+    if (rc == 0) printf("wrote %d figure%s to %s\n", written, written == 1 ? "" : "s", opt->dir);
+    session_free(&s);
+    lesson_free(&l);
+    return rc;
+}
+
 int cmd_export(int argc, char **argv) {
     const char *CMD = "export";
     CliModelArgs ma;
@@ -68,6 +132,7 @@ int cmd_export(int argc, char **argv) {
     ExportOptions opt = export_options_default();
     opt.dir = NULL;
     int steps = 0, layer = -1, head = -1, all_heads = 0, sheet = 0, panel_given = 0;
+    const char *lesson_path = NULL;
     ErrorMsg err;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -83,6 +148,11 @@ int cmd_export(int argc, char **argv) {
         if (strcmp(a, "--all-heads") == 0) { all_heads = 1; continue; }
         if (strcmp(a, "--contact-sheet") == 0) { sheet = 1; continue; }
         if (strcmp(a, "--sidecar") == 0) { opt.sidecar = 1; continue; }
+        if (strcmp(a, "--lesson") == 0) {
+            if (!has_v) return cli_fail(CMD, "--lesson needs a file (see --help)");
+            lesson_path = argv[++i];
+            continue;
+        }
         if (strcmp(a, "--steps") == 0 || strcmp(a, "--panel") == 0 || strcmp(a, "--layer") == 0 ||
             strcmp(a, "--head") == 0 || strcmp(a, "--scale") == 0 || strcmp(a, "--size") == 0 ||
             strcmp(a, "--theme") == 0 || strcmp(a, "--out") == 0 || strcmp(a, "--ui-scale") == 0) {
@@ -122,6 +192,12 @@ int cmd_export(int argc, char **argv) {
         if (cli_model_set_positional(&ma, a, &err)) return cli_fail(CMD, "%s", err.text);
     }
     if (!opt.dir) return cli_fail(CMD, "--out DIR is required (the folder for the figures)");
+    if (lesson_path) {
+        if (ma.prompt || ma.prompt_file || ma.ids || steps || layer >= 0 || all_heads || sheet || panel_given)
+            return cli_fail(CMD, "--lesson sets the prompt, steps, layer/head and panel itself: drop those options");
+        setenv("SDL_VIDEODRIVER", "dummy", 0);
+        return export_lesson(CMD, lesson_path, ma.model_dir, ma.tok_dir, &opt);
+    }
     if (head >= 0 && layer < 0) return cli_fail(CMD, "--head needs --layer (which layer's head?)");
     if (all_heads && head >= 0) return cli_fail(CMD, "--all-heads and --head exclude each other");
     /* "every head" mode: --all-heads, or --layer without --head */

@@ -84,6 +84,7 @@ static VizView figure_view(const VizView *view) {
     v.mouse_x = v.mouse_y = -1;
     v.show_help = 0;
     v.blank = 0;
+    v.print = 1;
     return v;
 }
 
@@ -137,8 +138,28 @@ int export_render(const Session *s, const VizView *view, const ExportOptions *op
     VizFrame f;
     frame_fill(&f, s, &v);
     f.last_step_ms = -1; /* wall time differs run to run: a figure shows only state */
-    int rc = draw_panel_figure(&c.viz, rect_make(0, 0, c.off.w, c.off.h), &f, o.panel, NULL);
+    Rect body = rect_make(0, 0, c.off.w, c.off.h);
+    if (o.overlay) {
+        /* the lesson title and captions get their own bands above and below the figure */
+        f.title = o.overlay->title;
+        f.captions = o.overlay->captions;
+        f.n_captions = o.overlay->n_captions;
+        draw_fill_rect(&c.viz, body, c.viz.theme->background);
+        int bottom = lesson_overlay_bottom(&c.viz, &f, body);
+        rect_cut_top(&body, lesson_overlay_top(&c.viz, &f));
+        rect_cut_bottom(&body, bottom);
+    }
+    int rc = draw_panel_figure(&c.viz, body, &f, o.panel, NULL);
     if (rc && !c.viz.has_error) viz_fail(&c.viz, "the %s panel could not be drawn", viz_panel_name(o.panel));
+    if (rc == 0 && o.overlay) {
+        /* a lesson slide: the same overlay the presenter sees in the window */
+        f.title = o.overlay->title;
+        f.captions = o.overlay->captions;
+        f.n_captions = o.overlay->n_captions;
+        f.question = o.overlay->question;
+        f.beat_label = o.overlay->beat_label;
+        rc = draw_lesson_overlay(&c.viz, rect_make(0, 0, c.off.w, c.off.h), &f);
+    }
     rc = canvas_read(&c, out, err);
     canvas_free(&c);
     return rc;
@@ -377,7 +398,9 @@ int export_png(const Session *s, const VizView *view, const ExportOptions *opt, 
     VizFrame f;
     frame_fill(&f, s, view);
     char stem[96];
-    if (o.panel == VIZ_PANEL_ATTENTION)
+    if (o.stem && *o.stem)
+        snprintf(stem, sizeof stem, "%s", o.stem);
+    else if (o.panel == VIZ_PANEL_ATTENTION)
         snprintf(stem, sizeof stem, "step-%02d-attention-L%dH%d", session_step_index(s), f.view.layer, f.view.head);
     else
         snprintf(stem, sizeof stem, "step-%02d-%s", session_step_index(s), viz_panel_name(o.panel));

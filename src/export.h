@@ -33,6 +33,15 @@
 #define EXPORT_DEFAULT_W 1920
 #define EXPORT_DEFAULT_H 1080
 
+/* Lesson slide decorations drawn over a figure (all borrowed; NULL/0 = none). */
+typedef struct ExportOverlay {
+    const char *title;             /* lesson title, top band */
+    const char *const *captions;   /* (n_captions) narration lines */
+    int n_captions;
+    const char *question;          /* an open question card */
+    const char *beat_label;        /* "3 / 12" */
+} ExportOverlay;
+
 typedef struct ExportOptions {
     const char *dir;         /* output folder, created if missing; NULL/"" = EXPORT_DEFAULT_DIR */
     VizPanel panel;          /* VIZ_PANEL_FRAME (whole window) or one panel */
@@ -44,6 +53,9 @@ typedef struct ExportOptions {
     const char *assets_dir;  /* fonts live in <assets_dir>/fonts; NULL = cli_assets_dir() */
     Sha256Cache *sha_cache;  /* caller-owned cache of the weights' SHA-256 (NULL: hash
                               * model.safetensors on every export) */
+    const ExportOverlay *overlay; /* lesson captions etc. drawn on top, or NULL */
+    const char *stem;        /* file name after the number (e.g. "lesson04-beat-03"), or
+                              * NULL for the default "step-07-attention-L3H5" form */
     PngWriteFn write_fn;     /* test seam for the file writes (NULL = write(2)) */
     void *write_ctx;
 } ExportOptions;

@@ -35,7 +35,9 @@ static void usage(FILE *f) {
 int main(int argc, char **argv) {
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         usage(stdout);
-        return 0;
+        fputc('\n', stdout);
+        char *help[] = {argv[0], "--help", NULL};
+        return app_main(2, help); /* the window's own options */
     }
     if (argc >= 2 && argv[1][0] != '-') {
         for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)

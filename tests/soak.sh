@@ -228,10 +228,12 @@ t_end=$(tail -n 1 "$out/rss.csv" | cut -d, -f1)
 [[ "$t_end" =~ ^[0-9]+$ ]] || t_end=0
 base=$(median_rss "$BASE_T" $((BASE_T + 30)))
 last=$(median_rss $((t_end - 29)) $((t_end + 1)))
-# the trend after the baseline (least squares, kB per minute): a slow leak shows here
-# long before it reaches 10%
-trend=$(awk -F, -v t="$BASE_T" 'NR > 1 && $1 >= t { n++; sx += $1; sy += $2; sxx += $1 * $1; sxy += $1 * $2 }
-  END { d = n * sxx - sx * sx; if (n > 2 && d > 0) printf "%+.0f", 60 * (n * sxy - sx * sy) / d }' "$out/rss.csv")
+# the floor (the smallest sample of a 30 s window: RSS between exports) at both ends,
+# as kB per minute: a slow leak lifts the floor long before the medians move 10%
+min_rss() { awk -F, -v a="$1" -v b="$2" 'NR > 1 && $1 >= a && $1 < b && (m == "" || $2 < m) { m = $2 } END { print m }' "$out/rss.csv"; }
+f0=$(min_rss "$BASE_T" $((BASE_T + 30))); f1=$(min_rss $((t_end - 29)) $((t_end + 1)))
+trend=$(awk -v a="${f0:-0}" -v b="${f1:-0}" -v dt=$((t_end - 15 - BASE_T - 15)) \
+  'BEGIN { if (a > 0 && b > 0 && dt > 0) printf "%d -> %d kB, %+.0f kB/min", a, b, 60 * (b - a) / dt }')
 echo "memory curve (VmRSS, kB; full CSV: ${SOAK_OUT:-temp folder, set SOAK_OUT=DIR to keep it}):"
 awk -F, -v b="${base:-0}" 'NR > 1 {
     if ($1 >= next_t || NR == n) {
@@ -286,5 +288,5 @@ if [ "$fails" -ne 0 ] || [ "$inner_rc" -ne 0 ]; then
   echo "app stderr (last lines):"; tail -n 10 "$out/app.err" | sed 's/^/        /'
 fi
 echo "soak: $rounds rounds in $MINUTES min, $n_samples RSS samples, baseline ${base:-?} kB," \
-  "end ${last:-?} kB (${pct:-?}%), trend ${trend:-?} kB/min, max $max_rss kB, $n_png exports, $fails criteria failed"
+  "end ${last:-?} kB (${pct:-?}%), floor ${trend:-?}, max $max_rss kB, $n_png exports, $fails criteria failed"
 [ "$fails" -eq 0 ] && [ "$inner_rc" -eq 0 ]

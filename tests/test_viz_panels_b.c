@@ -8,6 +8,9 @@
  *   - state changes change the picture (layer, head, hide_sink, temperature, top-k,
  *     greedy, hover, question card, highlight);
  *   - 1024 positions (synthetic trace) are max-pooled: a pooled cell shows the max;
+ *   - the probability panel's text blocks never overlap or leave the panel, alone and
+ *     inside the whole frame, from 800×450 to 3840×2160 at UI scale 1 – 2.5;
+ *   - print figures (view.print) carry no interaction hints;
  *   - golden images (tests/golden/panel_*.png; INFERSCOPE_UPDATE_GOLDEN=1 rewrites). */
 #include <math.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@
 #include "frame_fill.h"
 #include "golden.h"
 #include "offscreen.h"
+#include "panel_probs_layout.h"
 #include "panels.h"
 #include "safetensors.h"
 #include "session.h"
@@ -320,6 +324,8 @@ static void test_attention_many(Canvas *c) {
 
 /* ---- probabilities ------------------------------------------------------------ */
 
+static void test_probs_layout_sizes(const SamplerRecord *peaked);
+
 static void test_probs_session(Canvas *c) {
     VizView view = frame_default_view();
     VizFrame f;
@@ -421,8 +427,172 @@ static void test_probs_peaked(Canvas *c) {
         dump_png(&big, "attention_2x_dark_sink.png");
     }
     canvas_close(&big);
+    test_probs_layout_sizes(&rec);
     sampler_free(&smp);
     free(logits);
+}
+
+
+/* ---- layout at every size ------------------------------------------------------ */
+
+/* Checks one probability-panel layout in panel rect r: every text block inside r, no
+ * two overlapping, rows at least one body line tall, the chosen token named when it
+ * has no bar. Returns the number of problems (each printed). */
+static int check_probs_layout(Viz *viz, Rect r, const VizFrame *f, const char *what) {
+    ProbsLayout L;
+    if (probs_panel_layout(viz, r, f, &L) != 0) {
+        fprintf(stderr, "%s: no layout\n", what);
+        return 1;
+    }
+    if (L.too_small) { /* title + message only; counted by the caller */
+        fprintf(stderr, "%s: too small for one bar\n", what);
+        return 0;
+    }
+    Rect box[16];
+    const char *name[16];
+    int n = 0;
+    box[n] = L.title, name[n++] = "title";
+    if (L.subtitle.h > 0) box[n] = L.subtitle, name[n++] = "subtitle";
+    for (int i = 0; i < PROBS_LEGEND_ITEMS; i++)
+        if (L.legend_item[i].w > 0) box[n] = L.legend_item[i], name[n++] = L.legend_text[i];
+    box[n] = (Rect){L.rows.x, L.rows.y, L.rows.w, L.rows.h + L.axis.h}, name[n++] = "rows+axis";
+    for (int i = 0; i < L.n_summary; i++) box[n] = L.summary[i], name[n++] = L.summary_text[i];
+    if (L.strip.h > 0) box[n] = L.strip, name[n++] = "strip";
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        Rect in = rect_intersect(box[i], r);
+        if (box[i].w > 0 && box[i].h > 0 && (in.w != box[i].w || in.h != box[i].h)) {
+            fprintf(stderr, "%s: '%s' (%d,%d %dx%d) leaves the panel (%d,%d %dx%d)\n", what, name[i], box[i].x,
+                    box[i].y, box[i].w, box[i].h, r.x, r.y, r.w, r.h);
+            bad++;
+        }
+        for (int j = i + 1; j < n; j++) {
+            Rect o = rect_intersect(box[i], box[j]);
+            if (o.w > 0 && o.h > 0) {
+                fprintf(stderr, "%s: '%s' overlaps '%s'\n", what, name[i], name[j]);
+                bad++;
+            }
+        }
+    }
+    if (L.row_h < viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY)) {
+        fprintf(stderr, "%s: rows %d px, below one line of text\n", what, L.row_h);
+        bad++;
+    }
+    int named = 0;
+    for (int i = 0; i < L.n_summary; i++) named |= L.summary_is_chosen[i];
+    if (f->rec->chosen.rank >= L.shown && !named) {
+        fprintf(stderr, "%s: the chosen token (rank %d) has no bar and no line\n", what, f->rec->chosen.rank + 1);
+        bad++;
+    }
+    return bad;
+}
+
+/* Renders the whole frame and the probability panel alone at window sizes from
+ * 800×450 to 3840×2160 and UI scales 1 – 2.5, for a record with its chosen token
+ * among "all other" (the tiny model's flat distribution) and one cut inside the rows. */
+static void test_probs_layout_sizes(const SamplerRecord *peaked) {
+    static const int sizes[][2] = {{800, 450}, {960, 540}, {1280, 720}, {1920, 1080}, {2560, 1440}, {3840, 2160}};
+    static const float scales[] = {1.0f, 1.5f, 2.0f, 2.5f};
+    Canvas big;
+    if (canvas_open(&big, 3840, 2160, 1.0f, THEME_LIGHT) != 0) return;
+    /* T = 1, no cut: the tiny model's flat distribution draws far down the ranks */
+    SamplerSettings flat = {.temperature = 1.0f, .top_k = 0, .top_p = 1.0f};
+    ErrorMsg serr = {{0}};
+    CHECK(session_set_settings(&sess, &flat, &serr) == 0, "settings: %s", serr.text);
+    VizView view = frame_default_view();
+    VizFrame f;
+    frame_fill(&f, &sess, &view);
+    int checked = 0, problems = 0, frames_bad = 0, with_probs = 0;
+    for (int rec_i = 0; rec_i < 2; rec_i++) {
+        frame_fill(&f, &sess, &view);
+        if (rec_i == 1) f.rec = peaked;
+        if (!f.rec) continue;
+        for (size_t si = 0; si < sizeof scales / sizeof scales[0]; si++) {
+            ErrorMsg err = {{0}};
+            CHECK(viz_set_scale(&big.viz, scales[si], 1.0f, &err) == 0, "scale %.1f: %s", (double)scales[si], err.text);
+            for (size_t zi = 0; zi < sizeof sizes / sizeof sizes[0]; zi++) {
+                char what[96];
+                Rect r = rect_make(0, 0, sizes[zi][0], sizes[zi][1]);
+                viz_clear_error(&big.viz);
+                hits.n = 0;
+                if (draw_frame(&big.viz, r, &f, &hits) != 0 || big.viz.has_error) {
+                    fprintf(stderr, "frame %dx%d at %.1f: %s\n", r.w, r.h, (double)scales[si], big.viz.last_error.text);
+                    frames_bad++;
+                }
+                for (int i = 0; i < hits.n; i++) {
+                    if (hits.hit[i].kind != VIZ_HIT_PANEL || hits.hit[i].a != VIZ_PANEL_PROBS) continue;
+                    snprintf(what, sizeof what, "%s record, frame %dx%d, scale %.1f", rec_i ? "peaked" : "tiny", r.w,
+                             r.h, (double)scales[si]);
+                    problems += check_probs_layout(&big.viz, hits.hit[i].r, &f, what);
+                    checked++;
+                    with_probs++;
+                }
+                viz_clear_error(&big.viz);
+                if (draw_probs_panel(&big.viz, r, &f, NULL) != 0) frames_bad++;
+                snprintf(what, sizeof what, "%s record, panel %dx%d, scale %.1f", rec_i ? "peaked" : "tiny", r.w, r.h,
+                         (double)scales[si]);
+                problems += check_probs_layout(&big.viz, r, &f, what);
+                checked++;
+            }
+        }
+    }
+    CHECK(frames_bad == 0, "%d draws failed across sizes and scales", frames_bad);
+    CHECK(problems == 0, "%d layout problems in %d probability-panel layouts", problems, checked);
+    CHECK(with_probs == 48, "every frame (6 sizes x 4 scales x 2 records) has a probability panel, got %d",
+          with_probs);
+    /* the tiny model's draw really is among "all other" at 1280×720, so the chosen
+     * line and the mass line both had to find room */
+    ErrorMsg err = {{0}};
+    viz_set_scale(&big.viz, 1.0f, 1.0f, &err);
+    frame_fill(&f, &sess, &view);
+    ProbsLayout L;
+    if (f.rec && probs_panel_layout(&big.viz, rect_make(720, 8, 552, 462), &f, &L) == 0) {
+        CHECK(f.rec->chosen.rank >= L.shown, "tiny record: chosen rank %d beyond the bars", f.rec->chosen.rank + 1);
+        CHECK(L.n_summary == 2, "1280x720 frame: both summary lines kept (%d)", L.n_summary);
+    }
+    canvas_close(&big);
+}
+
+/* Print figures: no "click to show", no "Hover a cell"; the window keeps them. The
+ * pixels that change must all lie in the two hint lines. */
+static void test_print_hints(Canvas *c) {
+    VizView view = frame_default_view();
+    VizFrame f;
+    frame_fill(&f, &sess, &view);
+    render(c, draw_attention_panel, &f, &hits);
+    const VizHit *t0 = find_hit(&hits, VIZ_HIT_HEAD_THUMB, 0, 0);
+    uint8_t *win = snapshot(c);
+    if (!win || !t0) {
+        CHECK(0, "setup");
+        free(win);
+        return;
+    }
+    f.view.print = 1;
+    CHECK(render(c, draw_attention_panel, &f, &hits) == 0, "print attention");
+    dump_png(c, "attention_print.png");
+    int small_h = viz_line_height(&c->viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
+    int body_h = viz_line_height(&c->viz, VIZ_FONT_SANS, VIZ_TEXT_BODY);
+    size_t in_hints = 0, elsewhere = 0;
+    for (int y = 0; y < c->h; y++)
+        for (int x = 0; x < c->w; x++) {
+            size_t i = ((size_t)y * (size_t)c->w + (size_t)x) * 4;
+            if (memcmp(c->px + i, win + i, 4) == 0) continue;
+            int title_band = y < t0->r.y && y >= t0->r.y - 3 * small_h - 12;
+            int readout_band = y >= c->h - 10 - body_h - 8;
+            if (title_band || readout_band) in_hints++;
+            else elsewhere++;
+        }
+    CHECK(in_hints > 200, "print mode rewrites the hint lines (%zu px)", in_hints);
+    CHECK(elsewhere == 0, "print mode changes nothing but the hint lines (%zu px elsewhere)", elsewhere);
+    /* the question card: "press → to reveal" only in the window */
+    f.view.hide_probs = 1;
+    f.view.print = 0;
+    render(c, draw_probs_panel, &f, &hits);
+    memcpy(win, c->px, offscreen_rgba_size(c->w, c->h));
+    f.view.print = 1;
+    render(c, draw_probs_panel, &f, &hits);
+    CHECK(pixels_differing(c, win) > 100, "print question card drops the key hint");
+    free(win);
 }
 
 static void test_empty(Canvas *c) {
@@ -453,6 +623,7 @@ int main(void) {
         test_attention_many(&c);
         test_probs_session(&c);
         test_probs_peaked(&c);
+        test_print_hints(&c);
         test_empty(&c);
         canvas_close(&c);
     }

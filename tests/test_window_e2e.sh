@@ -78,6 +78,20 @@ if [ "${1:-}" = "--inner" ]; then
     press q
     stop_app mouse
   fi
+  # Run C: presenter mode; PageDown twice, PageUp once -> beat 2 of 3, rebuilt exactly
+  printf 'title E2E lesson\nprompt Once upon a time\nseed 3\ncaption one\npause\nstep 5\ncaption two\npause\nstep 2\ncaption three\n' >"$out/e2e.lesson"
+  if start_app lesson --lesson "$out/e2e.lesson"; then
+    press Next
+    wait_state "$out/lesson.hits" 'n_pos=9 '
+    press Next
+    wait_state "$out/lesson.hits" 'n_pos=11 '
+    sleep 0.3
+    /usr/bin/import -window root "$out/lesson.png"
+    press Prior
+    wait_state "$out/lesson.hits" 'n_pos=9 '
+    press q
+    stop_app lesson
+  fi
   exit 0
 fi
 
@@ -125,6 +139,17 @@ check "mouse: app exited cleanly" [ "$(cat "$tmp/mouse.rc" 2>/dev/null)" = 0 ]
 check "mouse: bars found in the hit list" bash -c '[[ "$1" =~ ^[0-9]+$ && "$2" =~ ^[0-9]+$ ]]' _ "$r2" "$r3"
 check "mouse: 2 branches, 5 tokens" [ "$(j '[.n_branches,.n_pos,.branch_len]' mouse)" = "[2,5,[5,5]]" ]
 check "mouse: the rank-3 bar's token is shown" [ "$(j .ids[4] mouse)" = "$r3" ]
+
+# Run C: the lesson's beat 2 (0-based 1), 4 + 5 tokens, the same as going forward
+check "lesson: app exited cleanly" [ "$(cat "$tmp/lesson.rc" 2>/dev/null)" = 0 ]
+check "lesson: back on beat 2" [ "$(j .lesson_beat lesson)" = 1 ]
+check "lesson: 9 tokens, one branch" [ "$(j '[.n_pos,.n_branches]' lesson)" = "[9,1]" ]
+check "lesson: seed from the lesson" [ "$(j .seed lesson)" = 3 ]
+check "lesson screenshot is not blank" [ "$(/usr/bin/convert "$tmp/lesson.png" -format %k info: 2>/dev/null || echo 0)" -gt 200 ]
+printf 'prompt Hi\nlayer 9\n' >"$tmp/badlayer.lesson"
+"$BIN" --model "$REF/models/tiny" --lesson "$tmp/badlayer.lesson" >"$tmp/bl.out" 2>&1; rc=$?
+check "lesson with a missing layer: exit 2, file:line" \
+  bash -c '[ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && grep -q "badlayer.lesson:2: layer 9 does not exist" "$2"' _ "$rc" "$tmp/bl.out"
 
 # Screenshots: not blank (many colours), and the help overlay changes the picture
 ncol() { /usr/bin/convert "$1" -format %k info: 2>/dev/null || echo 0; }

@@ -51,6 +51,7 @@ typedef struct VizView {
     int blank;              /* 1: presenter blanked the screen (draw background only) */
     int show_help;          /* 1: key overlay on top */
     int top_n;              /* probability bars to show (e.g. 10..20) */
+    int print;              /* 1: drawing a figure for print — no interaction hints */
 } VizView;
 
 /* One row of the key overlay (`?`), taken from the app's key table so the help can
@@ -73,7 +74,7 @@ typedef struct VizFrame {
     const SamplerRecord *prev_rec;/* the record that chose the newest token, may be NULL */
 
     /* --- session facts for the status line and titles --- */
-    const char *model_name;       /* "stories16m", "gpt2-124M" */
+    const char *model_name;       /* "stories7m", "gpt2-124M" */
     size_t n_params;
     uint64_t seed;
     int step;                     /* tokens generated after the prompt (n_pos - n_prompt) */

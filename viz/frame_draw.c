@@ -119,7 +119,13 @@ static int draw_layout(Viz *viz, Rect r, const VizFrame *f, VizHits *hits, int w
 int draw_frame(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     if (!viz || !f) return -1;
     if (r.w <= 0 || r.h <= 0) return 0;
-    int rc = draw_layout(viz, r, f, hits, 1);
+    /* a lesson title gets its own band above the panels */
+    Rect body = r;
+    if (!f->view.blank) {
+        rect_cut_top(&body, lesson_overlay_top(viz, f));
+        rect_cut_bottom(&body, lesson_overlay_bottom(viz, f, r)); /* captions under, not over, the panels */
+    }
+    int rc = draw_layout(viz, body, f, hits, 1);
     if (f->view.blank) return rc;
     /* overlays on top of everything: the lesson narration, then the key help (the
      * help must stay readable even during a lesson) */

@@ -315,12 +315,14 @@ static int draw_thumbs(Viz *viz, Rect area, const VizFrame *f, VizHits *hits, in
     TextStyle hs = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_SMALL, .color = th->text};
     Rect head = rect_cut_top(&area, small_h + viz_px(viz, 2));
     *bottom = head.y + head.h;
-    draw_text_in_rect(viz, head, "all heads (click to show)", &hs);
+    /* the click hint belongs to the window; a printed figure just names the grid */
+    draw_text_in_rect(viz, head, f->view.print ? "all heads (layer \xC3\x97 head)" : "all heads (click to show)", &hs);
     char buf[32];
     snprintf(buf, sizeof buf, "L%d", L - 1);
     /* + room for the selected thumbnail's outline, which sits 5 px outside it */
     int row_lab_w = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_SMALL, buf) + viz_px(viz, 9);
     Rect col_titles = rect_cut_top(&area, small_h);
+    rect_cut_top(&area, viz_px(viz, 4)); /* the selected outline sits 3 px above its thumbnail */
     Rect row_titles = rect_cut_left(&area, row_lab_w);
     col_titles.x = area.x;
     col_titles.w = area.w;
@@ -379,7 +381,10 @@ static int draw_legend(Viz *viz, Rect area, Rect panel, float vmax, int hide_sin
     if (hide_sink)
         snprintf(label, sizeof label, "attention weight (scale 0 \xE2\x80\x93 %.3g)", (double)vmax);
     else
-        snprintf(label, sizeof label, "attention weight (0 \xE2\x80\x93 1, rows sum to 1)");
+        snprintf(label, sizeof label, "attention weight (each row sums to 1)");
+    /* a narrow column gets the short wording rather than a cut one */
+    if (viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, label) > area.w)
+        snprintf(label, sizeof label, hide_sink ? "weight (0 \xE2\x80\x93 %.3g)" : "attention weight", (double)vmax);
     ColorbarSpec cb = {.map = th->sequential, .vmin = 0, .vmax = vmax, .label = label, .target_ticks = 5};
     Rect bar = rect_cut_top(&area, draw_colorbar_size(viz, &cb, viz_px(viz, 12)));
     if (draw_colorbar(viz, bar, &cb, NULL) != 0) return -1;
@@ -393,11 +398,22 @@ static int draw_legend(Viz *viz, Rect area, Rect panel, float vmax, int hide_sin
     hatch_rect(viz, sw, panel, sw.x, sw.y, viz_px(viz, 6), masked_hatch(viz));
     draw_rect_outline(viz, sw, th->panel_border, 1);
     rect_cut_left(&row, viz_px(viz, 6));
-    draw_text_in_rect(viz, row, "masked (future): a token cannot see later tokens", &ts);
+    /* the longest wording that fits the column: the reason a cell is grey */
+    static const char *const masked_text[] = {"masked: a token cannot see later tokens",
+                                              "masked: the future is hidden", "masked (future)"};
+    const char *mt = masked_text[2];
+    for (size_t i = 0; i < sizeof masked_text / sizeof masked_text[0]; i++)
+        if (viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, masked_text[i]) <= row.w) {
+            mt = masked_text[i];
+            break;
+        }
+    draw_text_in_rect(viz, row, mt, &ts);
     if (hide_sink) {
         row = rect_cut_top(&area, small_h + viz_px(viz, 2));
         ts.color = th->accent;
-        draw_text_in_rect(viz, row, "scale ignores the first token (attention sink)", &ts);
+        const char *sink = "scale ignores the first token (attention sink)";
+        if (viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, sink) > row.w) sink = "scale ignores token 0 (sink)";
+        draw_text_in_rect(viz, row, sink, &ts);
         ts.color = th->text;
     }
     if (pooled_b > 1) {
@@ -479,7 +495,9 @@ int draw_attention_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     int avail_h = in.h - title_px - lab_cap - viz_px(viz, 4);
     int S = avail < avail_h ? avail : avail_h;
     if (S < 8) {
-        rc = draw_message(viz, in, "panel too small for the heatmap");
+        const char *msg = "panel too small for the heatmap";
+        if (viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, msg) > in.w) msg = "too small";
+        rc = draw_message(viz, in, msg);
         draw_set_clip(viz, NULL);
         return rc;
     }
@@ -556,11 +574,13 @@ int draw_attention_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     /* axis titles */
     TextStyle as = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL, .color = th->text_muted,
                     .halign = VIZ_ALIGN_CENTER, .valign = VIZ_ALIGN_TOP};
-    draw_text_in_rect(viz, (Rect){hg.plot.x, lab_y + lab_w + viz_px(viz, 2), S, small_h},
-                      "key (attended-to token) \xE2\x86\x92", &as);
+    const char *kt = "key (attended-to token) \xE2\x86\x92";
+    if (viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, kt) > S) kt = "key \xE2\x86\x92"; /* short, not cut */
+    draw_text_in_rect(viz, (Rect){hg.plot.x, lab_y + lab_w + viz_px(viz, 2), S, small_h}, kt, &as);
     /* rotated -90° the text reads bottom to top and its leading "←" points down:
      * queries go down the rows. Centred along the plot's height. */
     const char *qt = "\xE2\x86\x90 query (attending token)";
+    if (viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, qt) > S) qt = "\xE2\x86\x90 query";
     int qw = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, qt);
     draw_rotated(viz, in.x + small_h / 2, hg.plot.y + (S - (qw < S ? qw : S)) / 2, qt, VIZ_FONT_SANS,
                  th->text_muted, S);
@@ -572,7 +592,12 @@ int draw_attention_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
                    viz_px(viz, 6) + 3 * (small_h + viz_px(viz, 4));
     /* keep the figure compact: the side column follows the heatmap */
     int side_x = hg.plot.x + S + viz_px(viz, 28);
-    if (side_x < side.x) side.x = side_x;
+    if (side_x < side.x) {
+        /* the column starts earlier and keeps the panel's right edge: the legend gets
+         * the width it needs to say its words in full */
+        side.w += side.x - side_x;
+        side.x = side_x;
+    }
     Rect thumbs = side;
     rect_cut_bottom(&thumbs, legend_h + viz_px(viz, 12));
     int thumbs_bottom = thumbs.y;
@@ -598,8 +623,16 @@ int draw_attention_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         rs.font = VIZ_FONT_BOLD;
     } else {
         rs.color = th->text_muted;
-        snprintf(line, sizeof line, "Each row: how much one token reads from each earlier token (sums to 1). "
-                                    "Hover a cell for its value.");
+        /* the hover hint only in the window, and only when the sentence still fits */
+        snprintf(line, sizeof line, "Each row: how much one token reads from each earlier token (sums to 1).");
+        if (viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, line) > readout.w)
+            snprintf(line, sizeof line, "Each row: one token reading earlier ones (sums to 1).");
+        if (!f->view.print) {
+            const char *with_hint = "Each row: how much one token reads from each earlier token (sums to 1). "
+                                    "Hover a cell for its value.";
+            if (viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, with_hint) <= readout.w)
+                snprintf(line, sizeof line, "%s", with_hint);
+        }
     }
     draw_text_in_rect(viz, readout, line, &rs);
     draw_set_clip(viz, NULL);

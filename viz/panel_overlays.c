@@ -136,6 +136,28 @@ int draw_help_overlay(Viz *viz, Rect r, const VizFrame *f) {
     return rc || viz->has_error ? -1 : 0;
 }
 
+int lesson_overlay_top(const Viz *viz, const VizFrame *f) {
+    if (!f || !f->title) return 0;
+    return viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE) + 2 * viz_px(viz, 8);
+}
+
+int lesson_overlay_bottom(Viz *viz, const VizFrame *f, Rect r) {
+    if (!f || !f->captions || f->n_captions <= 0) return 0;
+    Rect area = r;
+    rect_cut_top(&area, lesson_overlay_top(viz, f));
+    int pad = viz_px(viz, 12);
+    int cap_line = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_CAPTION) + viz_px(viz, 4);
+    int text_w = area.w - 4 * pad;
+    if (text_w <= 0 || cap_line <= 0) return 0;
+    /* the same rule as draw_lesson_overlay: at most 2/5 of the height */
+    int max_lines = (area.h * 2 / 5) / cap_line;
+    if (max_lines < 1) max_lines = 1;
+    int lines = 0;
+    for (int i = 0; i < f->n_captions && lines < max_lines; i++)
+        if (f->captions[i]) lines += count_lines(viz, VIZ_FONT_BOLD, VIZ_TEXT_CAPTION, f->captions[i], text_w, max_lines - lines);
+    return lines > 0 ? lines * cap_line + 2 * pad : 0;
+}
+
 int draw_lesson_overlay(Viz *viz, Rect r, const VizFrame *f) {
     if (r.w <= 0 || r.h <= 0 || !f) return 0;
     int has_caps = f->captions && f->n_captions > 0;
@@ -145,13 +167,12 @@ int draw_lesson_overlay(Viz *viz, Rect r, const VizFrame *f) {
     int pad = viz_px(viz, 12);
     Rect area = r;
 
-    /* top band: title left, beat counter right */
-    if (f->title || f->beat_label) {
-        int h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE) + 2 * viz_px(viz, 8);
+    /* top band with the title (first beat of a lesson); otherwise only the beat counter,
+     * as a small opaque badge in the corner so it never veils a panel's own title */
+    if (f->title) {
+        int h = lesson_overlay_top(viz, f);
         Rect band = rect_cut_top(&area, h);
-        SDL_Color bg = th->panel;
-        bg.a = 235;
-        rc |= draw_fill_rect(viz, band, bg);
+        rc |= draw_fill_rect(viz, band, th->panel);
         rc |= draw_fill_rect(viz, (Rect){band.x, band.y + band.h - viz_px(viz, 2), band.w, viz_px(viz, 2)}, th->accent);
         Rect in = rect_inset4(band, pad, 0, pad, 0);
         if (f->beat_label) {
@@ -162,10 +183,17 @@ int draw_lesson_overlay(Viz *viz, Rect r, const VizFrame *f) {
             rc |= draw_text_in_rect(viz, br, f->beat_label, &bs);
             rect_cut_right(&in, viz_px(viz, 16));
         }
-        if (f->title) {
-            TextStyle ts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
-            rc |= draw_text_in_rect(viz, in, f->title, &ts);
-        }
+        TextStyle ts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
+        rc |= draw_text_in_rect(viz, in, f->title, &ts);
+    } else if (f->beat_label) {
+        int small = viz_px(viz, 6);
+        int bw = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, f->beat_label) + 2 * small;
+        int bh = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY) + small;
+        Rect badge = {r.x + r.w - bw, r.y, bw, bh};
+        rc |= draw_fill_rect(viz, badge, th->accent);
+        TextStyle bs = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_BODY, .color = color_text_on(th->accent),
+                        .halign = VIZ_ALIGN_CENTER, .valign = VIZ_ALIGN_MIDDLE};
+        rc |= draw_text_in_rect(viz, badge, f->beat_label, &bs);
     }
 
     /* captions at the bottom, as subtitles; at most a third of the height */

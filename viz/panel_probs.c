@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "draw.h"
+#include "panel_probs_layout.h"
 #include "panels.h"
 #include "ticks.h"
 #include "token_label.h"
@@ -51,6 +52,13 @@ static void fmt_settings(const SamplerRecord *rec, char *buf, size_t cap) {
         n += snprintf(buf + n, cap - (size_t)n, " " MIDDOT " top-k %d", rec->settings.top_k);
     if (rec->settings.top_p < 1.0f && n >= 0 && (size_t)n < cap)
         snprintf(buf + n, cap - (size_t)n, " " MIDDOT " top-p %g", (double)rec->settings.top_p);
+}
+
+/* "Next token · T=0.8 · top-k 40": the title states the settings. */
+static void probs_title(const SamplerRecord *rec, char *buf, size_t cap) {
+    char set[96];
+    fmt_settings(rec, set, sizeof set);
+    snprintf(buf, cap, "Next token " MIDDOT " %s", set);
 }
 
 /* 45° hatch ("/") over r, then the clip goes back to `panel` (draw_set_clip is not a
@@ -142,6 +150,7 @@ static int draw_question_card(Viz *viz, Rect area, const VizFrame *f) {
     draw_text_in_rect(viz, top, f->question && *f->question ? f->question : "Which token comes next?", &qs);
     TextStyle hs = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text_muted,
                     .halign = VIZ_ALIGN_CENTER, .valign = VIZ_ALIGN_TOP};
+    if (f->view.print) return 0; /* a printed question has no key to press */
     return draw_text_in_rect(viz, rect_inset4(in, 0, viz_px(viz, 6), 0, 0), "press " ARROW_RIGHT " to reveal", &hs);
 }
 
@@ -230,13 +239,30 @@ typedef struct RowCols {
     Rect rank, label, bar, nums;
 } RowCols;
 
-static RowCols row_cols(Viz *viz, Rect row, int label_w) {
+/* Column widths: rank, token label, numbers; compact = a narrow panel, where the
+ * numbers column keeps only the final probability so the bars keep a third of the
+ * width (bars are the point of the panel). */
+typedef struct ColWidths {
+    int rank, label, nums, compact;
+} ColWidths;
+
+static ColWidths col_widths(Viz *viz, int width, int two_lines) {
+    ColWidths w = {viz_px(viz, 46), viz_px(viz, 120), viz_px(viz, two_lines ? 190 : 150), 0};
+    if (width - w.rank - w.label - w.nums - viz_px(viz, 16) < width * 35 / 100) {
+        w.compact = 1;
+        w.label = viz_px(viz, 96);
+        w.nums = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, "0.00973%") + viz_px(viz, 4);
+    }
+    return w;
+}
+
+static RowCols row_cols(Viz *viz, Rect row, const ColWidths *cw) {
     RowCols c;
     Rect r = row;
-    c.rank = rect_cut_left(&r, viz_px(viz, 46));
-    c.label = rect_cut_left(&r, label_w);
+    c.rank = rect_cut_left(&r, cw->rank);
+    c.label = rect_cut_left(&r, cw->label);
     rect_cut_left(&r, viz_px(viz, 8));
-    c.nums = rect_cut_right(&r, viz_px(viz, 190));
+    c.nums = rect_cut_right(&r, cw->nums);
     rect_cut_right(&r, viz_px(viz, 8));
     c.bar = r;
     return c;
@@ -280,74 +306,382 @@ static int draw_bars(Viz *viz, Rect bar, Rect panel, const BarValues *v, double 
     return b.x + end;
 }
 
+/* ---- layout ------------------------------------------------------------------ */
+
+/* The legend's wording, long (explains) and short (when a row has no room). */
+static const char *legend_long(int i, int greedy) {
+    static const char *const txt[PROBS_LEGEND_ITEMS] = {"model (T=1)", "after temperature", "final (renormalised)",
+                                                        "cut (top-k / top-p)", "chosen"};
+    if (greedy && i == 1) return "(no temperature)";
+    if (greedy && i == 3) return "cut (greedy keeps only the top)";
+    return txt[i];
+}
+static const char *legend_short(int i, int greedy) {
+    static const char *const txt[PROBS_LEGEND_ITEMS] = {"T=1", "after T", "final", "cut", "chosen"};
+    if (greedy && i == 1) return "(no T)";
+    return txt[i];
+}
+
+static int legend_swatch_w(const Viz *viz) { return viz_px(viz, 20); }
+static int legend_gap(const Viz *viz) { return viz_px(viz, 5); }
+static int legend_spacing(const Viz *viz) { return viz_px(viz, 14); }
+
+/* Flows the legend items into rows of width `w` starting at (x, y); returns the rows
+ * used and writes each item's rect (swatch + text, tight). */
+static int legend_flow(Viz *viz, int x, int y, int w, int row_h, const char *const *text, Rect *items) {
+    int rows = 1, cx = x;
+    for (int i = 0; i < PROBS_LEGEND_ITEMS; i++) {
+        int iw = legend_swatch_w(viz) + legend_gap(viz) + viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, text[i]);
+        if (cx > x && cx + iw > x + w) {
+            rows++;
+            cx = x;
+        }
+        items[i] = (Rect){cx, y + (rows - 1) * row_h, iw < w ? iw : w, row_h};
+        cx += iw + legend_spacing(viz);
+    }
+    return rows;
+}
+
+/* The summary under the axis: how much of the mass the cut kept (or greedy's rule),
+ * long and short wording. */
+static void summary_mass(const VizFrame *f, int shorter, char *buf, size_t cap) {
+    const SamplerRecord *rec = f->rec;
+    char mass[24], vocab[32], kept_n[32], lab[TOKEN_LABEL_CAP];
+    fmt_pct(rec->kept_mass, mass, sizeof mass);
+    fmt_count(rec->vocab_size, vocab, sizeof vocab);
+    fmt_count(rec->kept_after_p, kept_n, sizeof kept_n);
+    const char *which = rec->kept_after_p < rec->kept_after_k ? "top-p" : "top-k";
+    if (rec->greedy) {
+        token_label(f->tok, rec->chosen.id, TOKEN_LABEL_DEFAULT, lab, sizeof lab);
+        char p[24];
+        fmt_pct(rec->chosen.p_raw, p, sizeof p);
+        if (shorter) snprintf(buf, cap, "greedy: always the argmax");
+        else snprintf(buf, cap, "greedy: argmax " MIDDOT " takes '%s' (%s at T=1) every time", lab, p);
+    } else if (rec->kept_after_p < rec->vocab_size) {
+        if (shorter)
+            snprintf(buf, cap, "%s kept %s = %s of the mass", which, kept_n, mass);
+        else
+            snprintf(buf, cap, "%s: kept %s token%s = %s of the mass " MIDDOT " kept bars " ARROW_RIGHT
+                               " renormalised (\xC3\xB7 %.3g)",
+                     which, kept_n, rec->kept_after_p == 1 ? "" : "s", mass, rec->kept_mass);
+    } else {
+        if (shorter) snprintf(buf, cap, "no cut: all tokens kept");
+        else snprintf(buf, cap, "no cut: all %s tokens kept (100%% of the mass)", vocab);
+    }
+}
+
+/* "chosen: '␣…' (rank 3736, among "all other")" — only when the chosen token has no
+ * bar of its own. shorter: 0 full, 1 without "among", 2 the token alone. */
+static void summary_chosen(const VizFrame *f, int shorter, char *buf, size_t cap) {
+    char lab[TOKEN_LABEL_CAP];
+    token_label(f->tok, f->rec->chosen.id, TOKEN_LABEL_DEFAULT, lab, sizeof lab);
+    if (shorter > 1) snprintf(buf, cap, "chosen: '%s'", lab);
+    else if (shorter) snprintf(buf, cap, "chosen: '%s' (rank %d)", lab, f->rec->chosen.rank + 1);
+    else snprintf(buf, cap, "chosen: '%s' (rank %d, among \"all other\")", lab, f->rec->chosen.rank + 1);
+}
+
+static int strip_height(const Viz *viz) {
+    int small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
+    return small_h + viz_px(viz, 4) + viz_px(viz, 24) + viz_px(viz, 3) + viz_px(viz, 6) + small_h;
+}
+
+/* Height of the probability axis under the rows: line, ticks, tick labels. */
+static int axis_height(const Viz *viz) {
+    return 1 + viz_px(viz, 4) + viz_px(viz, 2) + viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
+}
+
+int probs_panel_layout(Viz *viz, Rect r, const VizFrame *f, ProbsLayout *out) {
+    memset(out, 0, sizeof *out);
+    const SamplerRecord *rec = f ? f->rec : NULL;
+    if (!rec || rec->n < 1 || rec->vocab_size < 1 || !f->tok) return -1;
+    Rect in = rect_inset(r, viz_px(viz, 10));
+    int title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE);
+    int body_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY);
+    int small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
+    int gap = viz_px(viz, 6), gap4 = viz_px(viz, 4);
+
+    /* subtitle: long, or without the vocabulary clause */
+    char vocab[32], last[TOKEN_LABEL_CAP];
+    fmt_count(rec->vocab_size, vocab, sizeof vocab);
+    if (f->ids && f->n_pos > 0) {
+        token_label(f->tok, f->ids[f->n_pos - 1], TOKEN_LABEL_DEFAULT, last, sizeof last);
+        snprintf(out->subtitle_text, sizeof out->subtitle_text,
+                 "what follows '%s' (position %d) " MIDDOT " probabilities over all %s tokens", last, f->n_pos - 1,
+                 vocab);
+        if (viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, out->subtitle_text) > in.w)
+            snprintf(out->subtitle_text, sizeof out->subtitle_text, "what follows '%s' (position %d)", last,
+                     f->n_pos - 1);
+    } else {
+        snprintf(out->subtitle_text, sizeof out->subtitle_text, "probabilities over all %s tokens", vocab);
+    }
+    int sub_h = small_h + viz_px(viz, 2);
+
+    /* legend: long words on one row, else short words on one row, else long words
+     * flowed over two rows, else short ones over as many as needed */
+    int leg_row_h = small_h + viz_px(viz, 6);
+    const char *lt[PROBS_LEGEND_ITEMS], *st[PROBS_LEGEND_ITEMS];
+    for (int i = 0; i < PROBS_LEGEND_ITEMS; i++) {
+        lt[i] = legend_long(i, rec->greedy);
+        st[i] = legend_short(i, rec->greedy);
+    }
+    const char *const *pick = lt;
+    int leg_rows = legend_flow(viz, in.x, 0, in.w, leg_row_h, lt, out->legend_item);
+    if (leg_rows > 1 && legend_flow(viz, in.x, 0, in.w, leg_row_h, st, out->legend_item) == 1) pick = st;
+    else if (leg_rows > 2) pick = st;
+    leg_rows = legend_flow(viz, in.x, 0, in.w, leg_row_h, pick, out->legend_item);
+    for (int i = 0; i < PROBS_LEGEND_ITEMS; i++) out->legend_text[i] = pick[i];
+
+    /* the summary wording: the chosen token's line only when it has no bar */
+    char mass_l[PROBS_TEXT_CAP], mass_s[PROBS_TEXT_CAP], ch_l[PROBS_TEXT_CAP], ch_s[PROBS_TEXT_CAP];
+    summary_mass(f, 0, mass_l, sizeof mass_l);
+    summary_mass(f, 1, mass_s, sizeof mass_s);
+    summary_chosen(f, 0, ch_l, sizeof ch_l);
+    summary_chosen(f, 1, ch_s, sizeof ch_s);
+    char ch_xs[PROBS_TEXT_CAP];
+    summary_chosen(f, 2, ch_xs, sizeof ch_xs);
+    int wm_l = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, mass_l);
+    int wm_s = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, mass_s);
+    int wc_l = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, ch_l);
+    int wc_s = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, ch_s);
+    const char *mass = wm_l <= in.w ? mass_l : mass_s, *ch = wc_l <= in.w ? ch_l : ch_s;
+    int wm = wm_l <= in.w ? wm_l : wm_s, wc = wc_l <= in.w ? wc_l : wc_s;
+    if (wc > in.w) { /* a narrow panel: just the token */
+        ch = ch_xs;
+        wc = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, ch_xs);
+    }
+    /* both on one line, the longest wording that fits (k = -1: none does) */
+    const char *m1[4] = {mass_l, mass_s, mass_l, mass_s}, *c1[4] = {ch_l, ch_l, ch_s, ch_s};
+    int wm1[4] = {wm_l, wm_s, wm_l, wm_s}, wc1[4] = {wc_l, wc_l, wc_s, wc_s}, one_line = -1;
+    for (int k = 0; k < 4 && one_line < 0; k++)
+        if (wm1[k] + viz_px(viz, 24) + wc1[k] <= in.w) one_line = k;
+
+    /* what to give up when the panel is short, least important first: the second
+     * summary line (the mass is also in the "all other" row), the strip, the subtitle,
+     * the legend, the mass line. Rows are at least one body line tall (below that,
+     * neighbouring labels overlap); the bars shrink to 5 (then 3) before anything
+     * but the second summary line goes. Level: what is dropped; need: rows required.
+     * The chosen token is always named, by its bar or by its line. */
+    int want = f->view.top_n < rec->n ? f->view.top_n : rec->n;
+    if (want < 1) want = 1;
+    int axis_h = axis_height(viz), sum_h = body_h + viz_px(viz, 2), strip_h = strip_height(viz);
+    int min5 = want < 5 ? want : 5, min3 = want < 3 ? want : 3, min2 = want < 2 ? want : 2;
+    static const int plan_level[] = {0, 1, 0, 1, 2, 3, 4, 5, 5};
+    int plan_need[] = {want, want, min5, min5, min3, min3, min3, min2, 1};
+    int level = -1, fit = 0, has_chosen = 0, n_sum = 0;
+    for (size_t p = 0; p < sizeof plan_level / sizeof plan_level[0]; p++) {
+        int lv = plan_level[p];
+        int top = title_h + (lv < 3 ? sub_h + gap4 : 0) + (lv < 4 ? leg_rows * leg_row_h + gap4 : 0);
+        /* the chosen token needs a line when its rank is beyond the rows shown */
+        has_chosen = rec->chosen.rank >= plan_need[p];
+        /* level 5 keeps only the chosen line: a draw nobody can see is not shown */
+        n_sum = lv >= 5 ? has_chosen : (has_chosen && one_line < 0 && lv < 1) ? 2 : 1;
+        int bottom = axis_h + gap + n_sum * sum_h + (lv < 2 ? strip_h + gap : 0);
+        fit = (in.h - top - bottom) / body_h - 1; /* - 1: the "all other" row */
+        if (fit >= plan_need[p]) {
+            level = lv;
+            break;
+        }
+    }
+    if (level < 0) { /* not even one bar: only the title and a message */
+        out->too_small = 1;
+        out->title = rect_cut_top(&in, title_h);
+        out->shown = 0;
+        goto tight;
+    }
+    out->shown = fit < want ? fit : want;
+    has_chosen = rec->chosen.rank >= out->shown;
+    if (!has_chosen) n_sum = level >= 5 ? 0 : 1;
+
+    out->title = rect_cut_top(&in, title_h);
+    if (level < 3) {
+        out->subtitle = rect_cut_top(&in, sub_h);
+        rect_cut_top(&in, gap4);
+    }
+    if (level < 4) {
+        Rect leg = rect_cut_top(&in, leg_rows * leg_row_h);
+        for (int i = 0; i < PROBS_LEGEND_ITEMS; i++) out->legend_item[i].y += leg.y;
+        rect_cut_top(&in, gap4);
+    } else {
+        for (int i = 0; i < PROBS_LEGEND_ITEMS; i++) out->legend_item[i] = (Rect){0, 0, 0, 0};
+    }
+
+    /* summary lines: y relative to the summary block, placed below */
+    if (n_sum >= 1 && has_chosen && one_line >= 0) {
+        snprintf(out->summary_text[0], PROBS_TEXT_CAP, "%s", m1[one_line]);
+        snprintf(out->summary_text[1], PROBS_TEXT_CAP, "%s", c1[one_line]);
+        out->summary[0] = (Rect){in.x, 0, wm1[one_line], sum_h};
+        out->summary[1] = (Rect){in.x + in.w - wc1[one_line], 0, wc1[one_line], sum_h};
+        out->summary_is_chosen[1] = 1;
+        out->n_summary = 2;
+        n_sum = 1;
+    } else if (n_sum == 2) {
+        snprintf(out->summary_text[0], PROBS_TEXT_CAP, "%s", mass);
+        snprintf(out->summary_text[1], PROBS_TEXT_CAP, "%s", ch);
+        out->summary[0] = (Rect){in.x, 0, wm < in.w ? wm : in.w, sum_h};
+        out->summary[1] = (Rect){in.x, sum_h, wc < in.w ? wc : in.w, sum_h};
+        out->summary_is_chosen[1] = 1;
+        out->n_summary = 2;
+    } else if (n_sum == 1) {
+        const char *t = has_chosen ? ch : mass;
+        int w = has_chosen ? wc : wm;
+        snprintf(out->summary_text[0], PROBS_TEXT_CAP, "%s", t);
+        out->summary[0] = (Rect){in.x, 0, w < in.w ? w : in.w, sum_h};
+        out->summary_is_chosen[0] = has_chosen;
+        out->n_summary = 1;
+    }
+
+    /* rows, then the axis, the summary and the strip right under them: rows that do
+     * not need the whole height leave the slack at the bottom, not as a hole */
+    int rows_avail = in.h - axis_h - gap - n_sum * sum_h - (level < 2 ? strip_h + gap : 0);
+    int n_rows = out->shown + 1;
+    out->row_h = rows_avail / n_rows;
+    if (out->row_h > viz_px(viz, 34)) out->row_h = viz_px(viz, 34);
+    out->two_lines = out->row_h >= body_h + small_h - viz_px(viz, 2);
+    out->rows = (Rect){in.x, in.y, in.w, out->row_h * n_rows};
+    out->axis = (Rect){in.x, out->rows.y + out->rows.h, in.w, axis_h};
+    int y = out->axis.y + axis_h + gap;
+    for (int i = 0; i < out->n_summary; i++) out->summary[i].y += y;
+    y += n_sum * sum_h;
+    if (level < 2) out->strip = (Rect){in.x, y + gap, in.w, strip_h};
+tight:;
+    /* the tight title and subtitle boxes (text is cut to the panel width) */
+    char title[160];
+    probs_title(rec, title, sizeof title);
+    int tw = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, title);
+    out->title.w = tw < out->title.w ? tw : out->title.w;
+    int sw = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, out->subtitle_text);
+    out->subtitle.w = sw < out->subtitle.w ? sw : out->subtitle.w;
+    return 0;
+}
+
+/* ---- the probability axis ------------------------------------------------------ */
+
+/* 0 … xmax along the bars, labelled in percent (students read "0.01%", not "1e-04"),
+ * grid lines across the rows, the right end always labelled, and "probability" in the
+ * label column to say what the axis measures. Returns xmax as a probability. */
+static double probs_axis_max(double xmax_raw, int target, double *step_pct) {
+    double ticks[16], step = 0.0;
+    double top = xmax_raw > 0.0 ? xmax_raw * 100.0 : 100.0;
+    ticks_nice(0.0, top, target, ticks, 16, &step);
+    double xmax = step > 0 ? ceil(top / step - 1e-9) * step : 100.0;
+    if (!(xmax > 0.0) || xmax > 100.0) xmax = 100.0;
+    if (!(step > 0.0)) step = xmax;
+    *step_pct = step;
+    return xmax / 100.0;
+}
+
+static void draw_probs_axis(Viz *viz, Rect bars, Rect axis, Rect title_col, double xmax, double step_pct) {
+    const Theme *th = viz->theme;
+    double xmax_pct = xmax * 100.0;
+    int n = (int)floor(xmax_pct / step_pct + 1e-6);
+    if (n > 20) n = 20;
+    int tl = viz_px(viz, 4), gap = viz_px(viz, 2), air = viz_px(viz, 8);
+    draw_fill_rect(viz, (Rect){bars.x, axis.y, bars.w, 1}, th->text_muted);
+    TextStyle ts = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL, .color = th->text_muted,
+                    .halign = VIZ_ALIGN_LEFT, .valign = VIZ_ALIGN_TOP};
+    /* labels in the order end, 0, then the middle ones; a label that would touch one
+     * already drawn is skipped (its tick stays), so the right end is always named */
+    int lo[21], hi[21], n_drawn = 0;
+    for (int k = 0; k <= n; k++) {
+        int i = k == 0 ? n : k - 1;
+        double v = i == n ? xmax_pct : i * step_pct; /* the end exactly, not a rounded sum */
+        int x = bars.x + (int)lround(v / xmax_pct * (double)(bars.w - 1));
+        draw_fill_rect(viz, (Rect){x, axis.y + 1, 1, tl}, th->text_muted);
+        char buf[40], num[32];
+        ticks_format(v, step_pct, num, sizeof num);
+        snprintf(buf, sizeof buf, "%s%%", num);
+        int w = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, buf);
+        int left = x - w / 2;
+        if (left + w > axis.x + axis.w) left = axis.x + axis.w - w; /* the end stays inside */
+        if (left < bars.x - w / 2) left = bars.x - w / 2;
+        int clash = 0;
+        for (int d = 0; d < n_drawn; d++) clash |= left < hi[d] + air && left + w + air > lo[d];
+        if (clash) continue;
+        lo[n_drawn] = left;
+        hi[n_drawn++] = left + w;
+        draw_text(viz, left, axis.y + 1 + tl + gap, buf, &ts, NULL);
+    }
+    TextStyle as = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL, .color = th->text,
+                    .halign = VIZ_ALIGN_RIGHT, .valign = VIZ_ALIGN_TOP};
+    /* the title ends before the first label drawn (the "0%" under the bars' start) */
+    int right = title_col.x + title_col.w - viz_px(viz, 6);
+    for (int d = 0; d < n_drawn; d++)
+        if (lo[d] - air < right) right = lo[d] - air;
+    draw_text_in_rect(viz, (Rect){title_col.x, axis.y + 1 + tl + gap, right - title_col.x,
+                                  viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL)},
+                      "probability " ARROW_RIGHT, &as);
+}
+
+/* Grid lines at the axis ticks, drawn before the bars so the bars cover them. */
+static void draw_probs_grid(Viz *viz, Rect bars, double xmax, double step_pct) {
+    double xmax_pct = xmax * 100.0;
+    int n = (int)floor(xmax_pct / step_pct + 1e-6);
+    for (int i = 1; i <= n && i <= 20; i++) {
+        double v = i == n ? xmax_pct : i * step_pct;
+        int x = bars.x + (int)lround(v / xmax_pct * (double)(bars.w - 1));
+        draw_fill_rect(viz, (Rect){x, bars.y, 1, bars.h}, viz->theme->grid);
+    }
+}
+
+/* ---- the panel ---------------------------------------------------------------- */
+
 int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     if (r.w <= 0 || r.h <= 0) return 0;
     const Theme *th = viz->theme;
     draw_set_clip(viz, &r);
     draw_fill_rect(viz, r, th->panel);
     draw_rect_outline(viz, r, th->panel_border, 1);
-    Rect in = rect_inset(r, viz_px(viz, 10));
     const SamplerRecord *rec = f ? f->rec : NULL;
-
-    /* title with the settings */
-    char title[160], set[96];
-    if (rec) {
-        fmt_settings(rec, set, sizeof set);
-        snprintf(title, sizeof title, "Next token " MIDDOT " %s", set);
-    } else {
-        snprintf(title, sizeof title, "Next token");
-    }
-    int title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE);
     int body_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY);
     int small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
     TextStyle tts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
-    draw_text_in_rect(viz, rect_cut_top(&in, title_h), title, &tts);
     TextStyle ms = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL, .color = th->text_muted, .valign = VIZ_ALIGN_MIDDLE};
-    if (!rec || rec->n < 1 || rec->vocab_size < 1 || !f->tok) {
+    ProbsLayout L;
+    if (probs_panel_layout(viz, r, f, &L) != 0) {
+        Rect in = rect_inset(r, viz_px(viz, 10));
+        draw_text_in_rect(viz, rect_cut_top(&in, viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE)), "Next token",
+                          &tts);
         TextStyle cs = ms;
         cs.size = VIZ_TEXT_BODY;
         cs.halign = VIZ_ALIGN_CENTER;
-        int rc = draw_text_in_rect(viz, in, "no prediction yet (type a prompt; a full context has no next token)", &cs);
+        int rc = draw_text_in_rect(viz, in,
+                                   f && f->view.print ? "no prediction yet (a full context has no next token)"
+                                                      : "no prediction yet (type a prompt; a full context has no next token)",
+                                   &cs);
         draw_set_clip(viz, NULL);
         return rc;
     }
-    char vocab[32], line[2 * TOKEN_LABEL_CAP + 160];
-    fmt_count(rec->vocab_size, vocab, sizeof vocab);
-    if (f->ids && f->n_pos > 0) {
-        char last[TOKEN_LABEL_CAP];
-        token_label(f->tok, f->ids[f->n_pos - 1], TOKEN_LABEL_DEFAULT, last, sizeof last);
-        snprintf(line, sizeof line, "what follows '%s' (position %d) " MIDDOT " probabilities over all %s tokens",
-                 last, f->n_pos - 1, vocab);
-    } else {
-        snprintf(line, sizeof line, "probabilities over all %s tokens", vocab);
-    }
-    draw_text_in_rect(viz, rect_cut_top(&in, small_h + viz_px(viz, 2)), line, &ms);
-    rect_cut_top(&in, viz_px(viz, 4));
+    char title[160];
+    probs_title(rec, title, sizeof title);
+    Rect in_w = rect_inset(r, viz_px(viz, 10)); /* the full inner width for cut texts */
+    draw_text_in_rect(viz, (Rect){L.title.x, L.title.y, in_w.w, L.title.h}, title, &tts);
+    draw_text_in_rect(viz, (Rect){L.subtitle.x, L.subtitle.y, in_w.w, L.subtitle.h}, L.subtitle_text, &ms);
 
+    if (L.too_small) {
+        TextStyle cs = ms;
+        cs.halign = VIZ_ALIGN_CENTER;
+        Rect rest = rect_inset4(in_w, 0, L.title.h, 0, 0);
+        int rc = draw_text_in_rect(viz, rest, f->view.print ? "(panel too small)" : "too small: enlarge or lower the UI scale", &cs);
+        draw_set_clip(viz, NULL);
+        return rc;
+    }
     if (f->view.hide_probs) {
-        int rc = draw_question_card(viz, in, f);
+        Rect area = in_w;
+        area.y = L.subtitle.y + L.subtitle.h + viz_px(viz, 4);
+        area.h = in_w.y + in_w.h - area.y;
+        int rc = draw_question_card(viz, area, f);
         draw_set_clip(viz, NULL);
         return rc;
     }
 
     /* legend of the bar styles */
-    Rect leg = rect_cut_top(&in, small_h + viz_px(viz, 6));
-    int lx = leg.x;
-    legend_item(viz, leg, r, &lx, SW_RAW, "model (T=1)");
-    legend_item(viz, leg, r, &lx, SW_TEMP, rec->greedy ? "(no temperature)" : "after temperature");
-    legend_item(viz, leg, r, &lx, SW_FINAL, "final (renormalised)");
-    legend_item(viz, leg, r, &lx, SW_CUT, rec->greedy ? "cut (greedy keeps only the top)" : "cut (top-k / top-p)");
-    legend_item(viz, leg, r, &lx, SW_CHOSEN, "chosen");
-    rect_cut_top(&in, viz_px(viz, 4));
+    static const int kinds[PROBS_LEGEND_ITEMS] = {SW_RAW, SW_TEMP, SW_FINAL, SW_CUT, SW_CHOSEN};
+    for (int i = 0; i < PROBS_LEGEND_ITEMS && L.legend_item[i].w > 0; i++) {
+        int lx = L.legend_item[i].x;
+        legend_item(viz, L.legend_item[i], r, &lx, kinds[i], L.legend_text[i]);
+    }
 
-    /* bottom: the draw strip and, above it, the kept-mass summary */
-    int strip_h = small_h + viz_px(viz, 4) + viz_px(viz, 24) + viz_px(viz, 3) + viz_px(viz, 6) + small_h;
-    Rect strip = rect_cut_bottom(&in, strip_h);
-    rect_cut_bottom(&in, viz_px(viz, 6));
-    Rect summary = rect_cut_bottom(&in, body_h + viz_px(viz, 2));
-
-    int shown = f->view.top_n < rec->n ? f->view.top_n : rec->n;
-    if (shown < 1) shown = 1;
+    int shown = L.shown;
     /* the aggregate row: every token not shown, summed by the sampler over the full
      * vocabulary (rows the view hides are added back here) */
     BarValues other = {rec->other_raw, rec->other_temp, rec->other_final, 1};
@@ -362,37 +696,24 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         double m = fmax(row->p_raw, fmax(row->p_temp, row->p_final));
         if (m > xmax_raw) xmax_raw = m;
     }
-    double step = 0.0, ticks[16];
-    ticks_nice(0.0, xmax_raw > 0 ? xmax_raw : 1.0, 4, ticks, 16, &step);
-    double xmax = step > 0 ? ceil(xmax_raw / step - 1e-9) * step : 1.0;
-    if (xmax <= 0.0) xmax = 1.0;
-    if (xmax > 1.0) xmax = 1.0;
-
-    /* rows: shown candidates + the aggregate, an axis under them */
-    int axis_h = draw_axis_size(viz, VIZ_SIDE_BOTTOM, 0, xmax, 4, NULL);
-    Rect rows_area = in;
-    rect_cut_bottom(&rows_area, axis_h);
-    int n_rows = shown + 1;
-    int row_h = rows_area.h / n_rows;
-    int max_row_h = viz_px(viz, 34);
-    if (row_h > max_row_h) row_h = max_row_h;
-    int two_lines = row_h >= body_h + small_h - viz_px(viz, 2);
-    /* rows that do not need the whole height leave slack: pull the summary and the
-     * strip up under the axis so the figure reads top to bottom without a hole */
-    int slack = rows_area.h - n_rows * row_h;
-    if (slack > 0) {
-        summary.y -= slack;
-        strip.y -= slack;
-    }
-    int label_w = viz_px(viz, 120);
+    int row_h = L.row_h, two_lines = L.two_lines, n_rows = shown + 1;
+    Rect rows_area = L.rows;
+    ColWidths cw = col_widths(viz, rows_area.w, two_lines);
+    RowCols span_cols = row_cols(viz, (Rect){rows_area.x, rows_area.y, rows_area.w, row_h}, &cw);
+    Rect bar_span = span_cols.bar;
+    /* about 4 ticks keep the axis end close to the longest bar; labels that do not
+     * fit are thinned when drawn */
+    int target = bar_span.w / viz_px(viz, 40);
+    target = target < 2 ? 2 : target > 4 ? 4 : target;
+    double step_pct;
+    double xmax = probs_axis_max(xmax_raw, target, &step_pct);
+    draw_probs_grid(viz, (Rect){bar_span.x, rows_area.y, bar_span.w, row_h * n_rows}, xmax, step_pct);
     char lab[TOKEN_LABEL_CAP], num[64], num2[96];
-    Rect bar_span = row_cols(viz, (Rect){rows_area.x, rows_area.y, rows_area.w, row_h}, label_w).bar;
-    draw_axis(viz, (Rect){bar_span.x, rows_area.y, bar_span.w, row_h * n_rows}, VIZ_SIDE_BOTTOM, 0, xmax, 4, NULL, 1);
     int kept_shown = 0;
     for (int i = 0; i < n_rows; i++) {
         int agg = i == shown;
         Rect row = {rows_area.x, rows_area.y + i * row_h, rows_area.w, row_h};
-        RowCols c = row_cols(viz, row, label_w);
+        RowCols c = row_cols(viz, row, &cw);
         const SamplerRow *sr = agg ? NULL : &rec->rows[i];
         int chosen = sr && sr->id == rec->chosen.id;
         if (chosen) draw_fill_rect(viz, row, color_mix(th->panel, th->highlight, 0.16f));
@@ -448,11 +769,15 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         char a[24], b[24];
         fmt_pct(v.p_raw, a, sizeof a);
         fmt_pct(v.p_temp, b, sizeof b);
-        if (rec->greedy) snprintf(num2, sizeof num2, "T=1 %s", a);
+        /* at T = 1 the temperature stage changes nothing: say it once */
+        if (rec->greedy || rec->settings.temperature == 1.0f) snprintf(num2, sizeof num2, "T=1 %s", a);
         else snprintf(num2, sizeof num2, "T=1 %s " ARROW_RIGHT " T=%g %s", a, (double)rec->settings.temperature, b);
         TextStyle ss = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL, .color = th->text_muted,
                         .valign = VIZ_ALIGN_TOP};
-        if (two_lines) {
+        if (cw.compact) {
+            ns.size = two_lines ? VIZ_TEXT_BODY : VIZ_TEXT_SMALL;
+            draw_text_in_rect(viz, c.nums, num, &ns);
+        } else if (two_lines) {
             draw_text_in_rect(viz, (Rect){c.nums.x, row.y, c.nums.w, body_h}, num, &ns);
             draw_text_in_rect(viz, (Rect){c.nums.x, row.y + body_h - viz_px(viz, 2), c.nums.w, small_h}, num2, &ss);
         } else {
@@ -467,12 +792,11 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         if (chosen) draw_rect_outline(viz, row, th->accent, 1);
         if (agg) draw_fill_rect(viz, (Rect){row.x, row.y, row.w, 1}, th->panel_border);
     }
+    draw_probs_axis(viz, bar_span, L.axis, (Rect){L.axis.x, L.axis.y, span_cols.rank.w + span_cols.label.w, L.axis.h},
+                    xmax, step_pct);
 
     /* the cutoff line between the last kept and the first cut row */
     int cut_here = !rec->greedy && rec->kept_after_p < rec->vocab_size;
-    const char *which = rec->kept_after_p < rec->kept_after_k ? "top-p" : "top-k";
-    char kept_n[32];
-    fmt_count(rec->kept_after_p, kept_n, sizeof kept_n);
     if (cut_here && kept_shown < shown) {
         int y = rows_area.y + kept_shown * row_h;
         int x1 = rows_area.x + rows_area.w;
@@ -490,31 +814,16 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         draw_fill_rect(viz, tag, th->panel);
         draw_text(viz, bar_span.x + bar_span.w, y - viz_px(viz, 2), cl, &cs, NULL);
     }
-    /* summary */
-    char mass[24];
-    fmt_pct(rec->kept_mass, mass, sizeof mass);
-    TextStyle sst = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
-    if (rec->greedy) {
-        token_label(f->tok, rec->chosen.id, TOKEN_LABEL_DEFAULT, lab, sizeof lab);
-        snprintf(line, sizeof line, "greedy: argmax " MIDDOT " takes '%s' (%s at T=1) every time", lab, (fmt_pct(rec->chosen.p_raw, mass, sizeof mass), mass));
-    } else if (cut_here) {
-        snprintf(line, sizeof line, "%s: kept %s token%s = %s of the mass " MIDDOT " kept bars " ARROW_RIGHT " renormalised (\xC3\xB7 %.3g)",
-                 which, kept_n, rec->kept_after_p == 1 ? "" : "s", mass, rec->kept_mass);
-    } else {
-        snprintf(line, sizeof line, "no cut: all %s tokens kept (100%% of the mass)", vocab);
+    /* summary line(s), placed by the layout so they never overlap */
+    for (int i = 0; i < L.n_summary; i++) {
+        TextStyle sst = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
+        if (L.summary_is_chosen[i]) {
+            sst.font = VIZ_FONT_BOLD;
+            sst.color = th->accent;
+        }
+        draw_text_in_rect(viz, L.summary[i], L.summary_text[i], &sst);
     }
-    draw_text_in_rect(viz, summary, line, &sst);
-    if (rec->chosen.rank >= shown) {
-        token_label(f->tok, rec->chosen.id, TOKEN_LABEL_DEFAULT, lab, sizeof lab);
-        char extra[TOKEN_LABEL_CAP + 64];
-        snprintf(extra, sizeof extra, "chosen: '%s' (rank %d, among \"all other\")", lab, rec->chosen.rank + 1);
-        TextStyle es = sst;
-        es.font = VIZ_FONT_BOLD;
-        es.color = th->accent;
-        es.halign = VIZ_ALIGN_RIGHT;
-        draw_text_in_rect(viz, summary, extra, &es);
-    }
-    draw_strip(viz, rect_inset4(strip, bar_span.x - strip.x, 0, 0, 0), f, shown);
+    if (L.strip.h > 0) draw_strip(viz, rect_inset4(L.strip, bar_span.x - L.strip.x, 0, 0, 0), f, shown);
     int rc = viz->has_error ? -1 : 0;
     draw_set_clip(viz, NULL);
     return rc;

@@ -45,6 +45,12 @@ int draw_help_overlay(Viz *viz, Rect r, const VizFrame *f);
  * lesson (all fields NULL/0). */
 int draw_lesson_overlay(Viz *viz, Rect r, const VizFrame *f);
 
+/* Height of the lesson title band draw_lesson_overlay puts on top of r (0 without a
+ * title): layouts leave it free so the band never covers a panel's own title. */
+int lesson_overlay_top(const Viz *viz, const VizFrame *f);
+/* Height of the caption band at the bottom of r (0 without captions), likewise. */
+int lesson_overlay_bottom(Viz *viz, const VizFrame *f, Rect r);
+
 /* The whole window: layout from r's size, then every panel (or only view.focus,
  * enlarged), the highlight border, the status line and the overlays. Blank screen when
  * view.blank. Hits: each panel's rect as VIZ_HIT_PANEL plus the panels' own hits. */

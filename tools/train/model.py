@@ -46,7 +46,7 @@ class Block(nn.Module):
         y = (att.to(v.dtype) @ v).transpose(1, 2).contiguous().view(B, T, C)
         x = x + self.drop(self.attn_proj(y).float())
         h = self.ln_2(x)
-        h = gelu_new(self.c_fc(h).float())
+        h = F.gelu(self.c_fc(h).float(), approximate="tanh")  # == gelu_new
         x = x + self.drop(self.mlp_proj(h).float())
         return x
 

@@ -26,6 +26,9 @@ p.add_argument('--dropout', type=float, default=0.1)
 p.add_argument('--steps', type=int, default=0, help='total steps; 0 = set from --minutes after calibration')
 p.add_argument('--minutes', type=float, default=65.0, help='wall-clock budget; schedule also ends when it is used up')
 p.add_argument('--eval-every', type=float, default=240.0, help='seconds between validation runs')
+p.add_argument('--eval-stride', type=int, default=4, help='during training evaluate every k-th valid window (all at the end)')
+p.add_argument('--schedule', choices=['auto', 'time'], default='auto', help='auto: steps calibrated early (or --steps); time: LR progress = elapsed/--minutes only')
+p.add_argument('--resume', default='', help='checkpoint to start from (weights; optimizer state too if saved)')
 p.add_argument('--seed', type=int, default=1337)
 p.add_argument('--threads', type=int, default=2)
 args = p.parse_args()
@@ -47,12 +50,18 @@ vx = torch.from_numpy(full2c[valid[:nwin * args.T]].reshape(nwin, args.T))
 vy = torch.from_numpy(full2c[valid[1:nwin * args.T + 1]].reshape(nwin, args.T))
 
 model = CompactGPT2(S, V, args.L, args.H, args.C, args.T, args.dropout)
+resume = torch.load(args.resume, map_location='cpu') if args.resume else None
+if resume is not None:
+    assert np.array_equal(np.asarray(resume['seen']), seen)
+    model.load_state_dict(resume['model'])
 n_full = V * args.C + sum(p.numel() for n, p in model.named_parameters() if n != 'emb')
 decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
 nodecay = [p for n, p in model.named_parameters() if p.dim() < 2]
 opt = torch.optim.AdamW([{'params': decay, 'weight_decay': args.wd}, {'params': nodecay, 'weight_decay': 0.0}],
                         lr=args.lr, betas=(0.9, 0.95), eps=1e-8)
 
+if resume is not None and 'opt' in resume:
+    opt.load_state_dict(resume['opt'])
 logf = open(f'{args.out}/log.txt', 'a')
 
 
@@ -68,19 +77,20 @@ log(f'train tokens {len(train)}, valid tokens {len(valid)} ({nwin} windows of {a
     f'full-model params {n_full} ({n_full / 1e6:.2f} M)')
 
 
-def evaluate(bf16=True, bs=64):
+def evaluate(bf16=True, bs=16, stride=1):
     model.eval()
     tot = 0.0
+    ex, ey = vx[::stride].contiguous(), vy[::stride].contiguous()
     with torch.no_grad(), torch.autocast('cpu', dtype=torch.bfloat16, enabled=bf16):
-        for i in range(0, nwin, bs):
-            _, l = model(vx[i:i + bs], vy[i:i + bs])
-            tot += l.item() * vx[i:i + bs].shape[0]
+        for i in range(0, len(ex), bs):
+            _, l = model(ex[i:i + bs], ey[i:i + bs])
+            tot += l.item() * ex[i:i + bs].shape[0]
     model.train()
-    return tot / nwin
+    return tot / len(ex)
 
 
 def save(path, step, extra):
-    torch.save({'model': model.state_dict(), 'seen': seen, 'args': vars(args), 'step': step,
+    torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'seen': seen, 'prev': prev, 'args': vars(args), 'step': step,
                 'n_params_full': n_full, **extra}, path + '.tmp')
     os.replace(path + '.tmp', path)
 
@@ -92,6 +102,14 @@ def lr_at(prog, step):
     return args.lr * (args.min_lr_frac + (1 - args.min_lr_frac) * c)
 
 
+prev = {'steps': 0, 'tokens': 0, 'seconds': 0.0, 'hist': []}
+if resume is not None:
+    pv = resume.get('prev', {'steps': 0, 'tokens': 0, 'seconds': 0.0, 'hist': []})
+    prev = {'steps': pv['steps'] + resume['step'], 'tokens': pv['tokens'] + resume['tokens'],
+            'seconds': pv['seconds'] + resume['elapsed'], 'hist': pv['hist'] + resume['hist'],
+            'from': args.resume}
+    log(f'resumed from {args.resume}: earlier phases {prev["steps"]} steps, {prev["tokens"]} tokens, '
+        f'{prev["seconds"] / 60:.1f} min')
 budget = args.minutes * 60
 max_steps = args.steps if args.steps > 0 else 10 ** 9
 t0 = time.time()
@@ -104,26 +122,26 @@ time_dominated = False
 hist = []
 while True:
     elapsed = time.time() - t0
-    if args.steps == 0 and step == 60:
+    if args.steps == 0 and step == 60 and args.schedule == 'auto':
         rate = 50 / (elapsed - t10)
         max_steps = int(budget * rate * 0.97)
         log(f'calibrated: {rate:.2f} steps/s -> max_steps {max_steps}')
     if step == 10:
         t10 = elapsed
     # progress from the later of step- and time-based fraction, so the decay always completes in time
-    ps = step / max_steps
-    pt = elapsed / budget if args.steps == 0 else 0.0
+    ps = step / max_steps if args.schedule == 'auto' else 0.0
+    pt = elapsed / budget if (args.steps == 0 or args.schedule == 'time') else 0.0
     if pt > ps and step > args.warmup and not time_dominated:
         time_dominated = True
         log('note: the time budget now drives the schedule')
     prog = max(ps, pt) if step > args.warmup else 0.0
     done = prog >= 1.0
     if done or time.time() - last_eval >= args.eval_every:
-        vl = evaluate()
+        vl = evaluate(stride=args.eval_stride)
         tl = loss_acc / max(n_acc, 1)
         loss_acc, n_acc = 0.0, 0
         hist.append({'step': step, 'min': elapsed / 60, 'tokens': tokens, 'train': tl, 'valid': vl})
-        log(f'EVAL step {step} min {elapsed / 60:.1f} tokens {tokens} train {tl:.4f} valid {vl:.4f} '
+        log(f'EVAL(windows::{args.eval_stride}) step {step} min {elapsed / 60:.1f} tokens {tokens} train {tl:.4f} valid {vl:.4f} '
             f'lr {lr_at(prog, step):.2e} tok/s {tokens / max(elapsed, 1e-9):.0f}')
         json.dump(hist, open(f'{args.out}/history.json', 'w'), indent=0)
         extra = {'valid_bf16': vl, 'tokens': tokens, 'elapsed': elapsed, 'hist': hist}
@@ -154,8 +172,11 @@ while True:
         el = time.time() - t0
         log(f'step {step} loss {loss.item():.4f} lr {lr:.2e} min {el / 60:.1f} tok/s {tokens / el:.0f}')
 
-vl32 = evaluate(bf16=False)
-log(f'FINAL step {step} tokens {tokens} minutes {(time.time() - t0) / 60:.1f} valid(bf16) {hist[-1]["valid"]:.4f} '
-    f'valid(fp32) {vl32:.4f} best(bf16) {best:.4f}')
-save(f'{args.out}/final.pt', step, {'valid_bf16': hist[-1]['valid'], 'valid_fp32': vl32, 'tokens': tokens,
+train_minutes = (time.time() - t0) / 60
+save(f'{args.out}/final.pt', step, {'valid_bf16_sub': hist[-1]['valid'], 'tokens': tokens,
+                                     'elapsed': time.time() - t0, 'hist': hist})
+vl_full = evaluate(stride=1)
+log(f'FINAL step {step} tokens {tokens} train-minutes {train_minutes:.1f} valid(bf16, every {args.eval_stride}th window) '
+    f'{hist[-1]["valid"]:.4f} valid(bf16, all {nwin} windows) {vl_full:.4f} best-sub {best:.4f}')
+save(f'{args.out}/final.pt', step, {'valid_bf16_sub': hist[-1]['valid'], 'valid_bf16_full': vl_full, 'tokens': tokens,
                                      'elapsed': time.time() - t0, 'hist': hist})

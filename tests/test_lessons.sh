@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# test_lessons.sh — every shipped lesson runs headless to its end on the bundled model
+# and exports one numbered PNG per beat (the beat count is recomputed here from the
+# file with the parser's rule); malformed lessons fail with FILE:LINE and exit 2, both
+# in export and in the window (which must refuse before opening anything).
+set -u
+cd "$(dirname "$0")/.."
+source tests/check.sh
+export SDL_VIDEODRIVER=dummy
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# beats = segments between `pause` lines (and before `reveal` lines) that hold a directive
+beats() {
+  awk '{ sub(/^[ \t]+/, ""); sub(/[ \t\r]+$/, "") }
+       $0 == "" || /^#/ { next }
+       $1 == "pause" { if (cur) { n++; cur = 0 } next }
+       $1 == "reveal" { if (cur) { n++; cur = 0 } }
+       { cur++ }
+       END { if (cur) n++; print n + 0 }' "$1"
+}
+
+for f in lessons/*.lesson; do
+  name=$(basename "$f" .lesson)
+  want=$(beats "$f")
+  out="$tmp/$name"
+  "$BIN" export --lesson "$f" --size 1280x720 --out "$out" >"$tmp/$name.log" 2>&1
+  rc=$?
+  got=$(ls "$out"/*.png 2>/dev/null | wc -l)
+  check "$name: exports (exit $rc: $(tail -n 1 "$tmp/$name.log"))" [ "$rc" -eq 0 ]
+  check "$name: $want beats -> $want figures (got $got)" [ "$got" -eq "$want" ]
+  check "$name: figures named after the lesson" bash -c 'ls "$1"/0001-"$2"-beat-01.png >/dev/null 2>&1' _ "$out" "$name"
+done
+
+# malformed lessons: one line FILE:LINE: problem, exit 2, nothing written
+"$BIN" export --lesson tests/fixtures/lessons/bad_directive.lesson --out "$tmp/bad" >"$tmp/e1" 2>&1; rc=$?
+check "bad directive: exit 2" [ "$rc" -eq 2 ]
+check "bad directive: file and line" grep -q "bad_directive.lesson:4: unknown directive 'stpe'" "$tmp/e1"
+check "bad directive: one line" [ "$(wc -l <"$tmp/e1")" -eq 1 ]
+check "bad directive: no figures" [ ! -e "$tmp/bad" ]
+"$BIN" export --lesson tests/fixtures/lessons/bad_utf8.lesson --out "$tmp/bad" >"$tmp/e2" 2>&1; rc=$?
+check "invalid UTF-8 lesson: exit 2 with line and byte" \
+  bash -c '[ "$1" -eq 2 ] && grep -q "bad_utf8.lesson:1: invalid UTF-8 at byte 11" "$2"' _ "$rc" "$tmp/e2"
+printf 'prompt Once upon a time\nhead 99\n' >"$tmp/badhead.lesson"
+"$BIN" export --lesson "$tmp/badhead.lesson" --out "$tmp/bad" >"$tmp/e3" 2>&1; rc=$?
+check "missing head: exit 2, file:line" \
+  bash -c '[ "$1" -eq 2 ] && grep -q "badhead.lesson:2: head 99 does not exist" "$2"' _ "$rc" "$tmp/e3"
+"$BIN" --lesson tests/fixtures/lessons/bad_no_reveal.lesson >"$tmp/e4" 2>&1; rc=$?
+check "window refuses a bad lesson before opening: exit 2" [ "$rc" -eq 2 ]
+check "window: the message names the file" grep -q "bad_no_reveal.lesson:4: the file ends with a question" "$tmp/e4"
+"$BIN" export --lesson "$tmp/missing.lesson" --out "$tmp/bad" >"$tmp/e5" 2>&1; rc=$?
+check "missing lesson file: exit 2" bash -c '[ "$1" -eq 2 ] && grep -q "missing.lesson: cannot open" "$2"' _ "$rc" "$tmp/e5"
+summary test_lessons
