@@ -92,6 +92,13 @@ if [ "${1:-}" = "--inner" ]; then
     press q
     stop_app lesson
   fi
+  # Run D: reopen an exported figure (layer 1, head 3, seed 5, top-k 7) in the window
+  SDL_VIDEODRIVER=dummy "$BIN" export --model "$REF/models/tiny" --prompt "Once upon a time" --seed 5 --top-k 7 \
+    --panel attention --layer 1 --head 3 --size 1280x720 --out "$out/fig" >"$out/figexport.log" 2>&1
+  if start_app figure --open-figure "$(ls "$out"/fig/*.png | head -n 1)"; then
+    press q
+    stop_app figure
+  fi
   exit 0
 fi
 
@@ -150,6 +157,11 @@ printf 'prompt Hi\nlayer 9\n' >"$tmp/badlayer.lesson"
 "$BIN" --model "$REF/models/tiny" --lesson "$tmp/badlayer.lesson" >"$tmp/bl.out" 2>&1; rc=$?
 check "lesson with a missing layer: exit 2, file:line" \
   bash -c '[ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && grep -q "badlayer.lesson:2: layer 9 does not exist" "$2"' _ "$rc" "$tmp/bl.out"
+
+# Run D: the figure's state came back
+check "figure: app exited cleanly" [ "$(cat "$tmp/figure.rc" 2>/dev/null)" = 0 ]
+check "figure: layer 1 head 3" [ "$(j '[.layer,.head]' figure)" = "[1,3]" ]
+check "figure: seed and top-k restored" [ "$(j '[.seed,.settings.top_k]' figure)" = "[5,7]" ]
 
 # Screenshots: not blank (many colours), and the help overlay changes the picture
 ncol() { /usr/bin/convert "$1" -format %k info: 2>/dev/null || echo 0; }
