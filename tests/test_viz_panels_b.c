@@ -436,7 +436,7 @@ static void test_probs_peaked(Canvas *c) {
 /* ---- layout at every size ------------------------------------------------------ */
 
 /* Checks one probability-panel layout in panel rect r: every text block inside r, no
- * two overlapping, rows at least one body line tall, the chosen token named when it
+ * two overlapping, rows at least PROBS_MIN_ROW_PX tall, the chosen token named when it
  * has no bar. Returns the number of problems (each printed). */
 static int check_probs_layout(Viz *viz, Rect r, const VizFrame *f, const char *what) {
     ProbsLayout L;
@@ -474,7 +474,7 @@ static int check_probs_layout(Viz *viz, Rect r, const VizFrame *f, const char *w
             }
         }
     }
-    if (L.row_h < viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY)) {
+    if (L.row_h < viz_px(viz, PROBS_MIN_ROW_PX)) {
         fprintf(stderr, "%s: rows %d px, below one line of text\n", what, L.row_h);
         bad++;
     }

@@ -603,7 +603,9 @@ int draw_attention_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     int thumbs_bottom = thumbs.y;
     if (draw_thumbs(viz, thumbs, f, hits, &thumbs_bottom) != 0) rc = -1;
     draw_set_clip(viz, &r);
-    Rect legend = {side.x, thumbs_bottom + viz_px(viz, 14), side.w, legend_h};
+    /* a colour bar reads best at about the thumbnails' width, not the panel's */
+    int legend_w = side.w < viz_px(viz, 320) ? side.w : viz_px(viz, 320);
+    Rect legend = {side.x, thumbs_bottom + viz_px(viz, 14), legend_w, legend_h};
     if (draw_legend(viz, legend, r, vmax, f->view.hide_sink, hg.b) < 0) rc = -1;
     draw_set_clip(viz, &r);
 

@@ -3,6 +3,8 @@
  * probability (T=1, outlined), after temperature (filled), cut by top-k/top-p (grey,
  * hatched, "cut"), renormalised (solid); an "all other N tokens" row so the accounting
  * covers the whole vocabulary; and the draw — u on the cumulative 0..1 strip.
+ * Layout first (probs_panel_layout, panel_probs_layout.h: longest wording that fits,
+ * least important lines dropped when short), then drawing from that layout.
  * Only reads the record (the sampler did the math); sums for display only. */
 #include <math.h>
 #include <stdio.h>
@@ -457,8 +459,8 @@ int probs_panel_layout(Viz *viz, Rect r, const VizFrame *f, ProbsLayout *out) {
 
     /* what to give up when the panel is short, least important first: the second
      * summary line (the mass is also in the "all other" row), the strip, the subtitle,
-     * the legend, the mass line. Rows are at least one body line tall (below that,
-     * neighbouring labels overlap); the bars shrink to 5 (then 3) before anything
+     * the legend, the mass line. Rows are at least PROBS_MIN_ROW_PX tall (below
+     * that, the ink of neighbouring labels touches); the bars shrink to 5 (then 3) before anything
      * but the second summary line goes. Level: what is dropped; need: rows required.
      * The chosen token is always named, by its bar or by its line. */
     int want = f->view.top_n < rec->n ? f->view.top_n : rec->n;
@@ -467,6 +469,8 @@ int probs_panel_layout(Viz *viz, Rect r, const VizFrame *f, ProbsLayout *out) {
     int min5 = want < 5 ? want : 5, min3 = want < 3 ? want : 3, min2 = want < 2 ? want : 2;
     static const int plan_level[] = {0, 1, 0, 1, 2, 3, 4, 5, 5};
     int plan_need[] = {want, want, min5, min5, min3, min3, min3, min2, 1};
+    /* in logical pixels, so a 2x export makes the same choices as the window */
+    int min_row = viz_px(viz, PROBS_MIN_ROW_PX);
     int level = -1, fit = 0, has_chosen = 0, n_sum = 0;
     for (size_t p = 0; p < sizeof plan_level / sizeof plan_level[0]; p++) {
         int lv = plan_level[p];
@@ -476,7 +480,7 @@ int probs_panel_layout(Viz *viz, Rect r, const VizFrame *f, ProbsLayout *out) {
         /* level 5 keeps only the chosen line: a draw nobody can see is not shown */
         n_sum = lv >= 5 ? has_chosen : (has_chosen && one_line < 0 && lv < 1) ? 2 : 1;
         int bottom = axis_h + gap + n_sum * sum_h + (lv < 2 ? strip_h + gap : 0);
-        fit = (in.h - top - bottom) / body_h - 1; /* - 1: the "all other" row */
+        fit = (in.h - top - bottom) / min_row - 1; /* - 1: the "all other" row */
         if (fit >= plan_need[p]) {
             level = lv;
             break;
@@ -534,10 +538,12 @@ int probs_panel_layout(Viz *viz, Rect r, const VizFrame *f, ProbsLayout *out) {
      * not need the whole height leave the slack at the bottom, not as a hole */
     int rows_avail = in.h - axis_h - gap - n_sum * sum_h - (level < 2 ? strip_h + gap : 0);
     int n_rows = out->shown + 1;
-    out->row_h = rows_avail / n_rows;
-    if (out->row_h > viz_px(viz, 34)) out->row_h = viz_px(viz, 34);
+    /* rows share the height to the pixel (rect_grid_cell), not a rounded row height
+     * times n: a 2x export then puts every row where the 1x one does */
+    int rows_h = rows_avail < viz_px(viz, 34) * n_rows ? rows_avail : viz_px(viz, 34) * n_rows;
+    out->row_h = rows_h / n_rows;
     out->two_lines = out->row_h >= body_h + small_h - viz_px(viz, 2);
-    out->rows = (Rect){in.x, in.y, in.w, out->row_h * n_rows};
+    out->rows = (Rect){in.x, in.y, in.w, rows_h};
     out->axis = (Rect){in.x, out->rows.y + out->rows.h, in.w, axis_h};
     int y = out->axis.y + axis_h + gap;
     for (int i = 0; i < out->n_summary; i++) out->summary[i].y += y;
@@ -707,12 +713,12 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     target = target < 2 ? 2 : target > 4 ? 4 : target;
     double step_pct;
     double xmax = probs_axis_max(xmax_raw, target, &step_pct);
-    draw_probs_grid(viz, (Rect){bar_span.x, rows_area.y, bar_span.w, row_h * n_rows}, xmax, step_pct);
+    draw_probs_grid(viz, (Rect){bar_span.x, rows_area.y, bar_span.w, rows_area.h}, xmax, step_pct);
     char lab[TOKEN_LABEL_CAP], num[64], num2[96];
     int kept_shown = 0;
     for (int i = 0; i < n_rows; i++) {
         int agg = i == shown;
-        Rect row = {rows_area.x, rows_area.y + i * row_h, rows_area.w, row_h};
+        Rect row = rect_grid_cell(rows_area, (size_t)n_rows, 1, (size_t)i, 0);
         RowCols c = row_cols(viz, row, &cw);
         const SamplerRow *sr = agg ? NULL : &rec->rows[i];
         int chosen = sr && sr->id == rec->chosen.id;
@@ -798,7 +804,7 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     /* the cutoff line between the last kept and the first cut row */
     int cut_here = !rec->greedy && rec->kept_after_p < rec->vocab_size;
     if (cut_here && kept_shown < shown) {
-        int y = rows_area.y + kept_shown * row_h;
+        int y = rect_grid_cell(rows_area, (size_t)n_rows, 1, (size_t)kept_shown, 0).y;
         int x1 = rows_area.x + rows_area.w;
         for (int x = rows_area.x; x < x1; x += viz_px(viz, 8)) /* dashed */
             draw_fill_rect(viz, (Rect){x, y - viz_px(viz, 1), viz_px(viz, 5), viz_px(viz, 2)}, th->text);

@@ -11,6 +11,9 @@
 
 #define PROBS_LEGEND_ITEMS 5
 #define PROBS_TEXT_CAP 512
+/* Smallest row, logical pixels: one line of 14 px text (DejaVu: ascent + descent
+ * = 17 px with the line gap, ink ~14 px) without touching its neighbours. */
+#define PROBS_MIN_ROW_PX 16
 
 typedef struct ProbsLayout {
     int too_small;                   /* 1: not even one bar fits: title + a message only */
