@@ -21,7 +21,7 @@
 #include "viz.h"
 
 #define SHEET_CELL_MIN_W 480 /* logical px: an attention panel stays readable */
-#define SHEET_CELL_MIN_H 360
+#define SHEET_CELL_MIN_H 440
 #define SHEET_HEADER_H 44    /* logical px: the sheet's title line */
 #define SHEET_LABEL_H 26     /* logical px: "L3 H5" above each cell */
 
@@ -233,6 +233,7 @@ int export_render_contact_sheet(const Session *s, const VizView *view, const Exp
     draw_text_in_rect(viz, rect_make(pad, 0, c.off.w - 2 * pad, viz_px(viz, SHEET_HEADER_H)), title, &ts);
 
     VizView v = figure_view(view);
+    v.compact = 1; /* the sheet itself is the grid of heads */
     int rc = 0;
     for (int li = 0; li < L.n_layers && rc == 0; li++) {
         for (int h = 0; h < L.n_heads && rc == 0; h++) {

@@ -126,7 +126,7 @@ check "sheet names" [ -f "$T/s/0001-step-00-attention-all-heads.png" ] && [ -f "
 check "sheet provenance" python3 -c "$PYREAD"'
 t, size = chunks(sys.argv[1])
 assert t["inferscope:contact_sheet"] == "all layers" and t["inferscope:tensor"] == "blocks.*.attn.hook_pattern"
-assert size == (4 * 480, 44 + 2 * 360), size  # cells at least 480x360
+assert size == (4 * 480, 44 + 2 * 440), size  # cells at least 480x440
 ' "$T/s/0002-step-01-attention-all-heads.png"
 
 summary test_cli_export

@@ -605,8 +605,8 @@ static void test_numbering(void) {
     figure_state_free(&fs);
     ExportImage img = {0};
     CHECK(export_render_contact_sheet(&s, &v, &o, -1, &img, &err) == 0, "all-layers sheet: %s", err.text);
-    /* tiny: 2 layers x 4 heads, cells at least 480x360 logical */
-    CHECK(img.w == 1920 && img.h == 44 + 2 * 360, "sheet size %dx%d", img.w, img.h);
+    /* tiny: 2 layers x 4 heads, cells at least 480x440 logical */
+    CHECK(img.w == 1920 && img.h == 44 + 2 * 440, "sheet size %dx%d", img.w, img.h);
     export_image_free(&img);
     CHECK(export_contact_sheet(&s, &v, &o, 7, path, sizeof path, &err) == -1 && strstr(err.text, "layer 7"),
           "missing layer: %s", err.text);

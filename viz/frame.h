@@ -52,6 +52,7 @@ typedef struct VizView {
     int show_help;          /* 1: key overlay on top */
     int top_n;              /* probability bars to show (e.g. 10..20) */
     int print;              /* 1: drawing a figure for print — no interaction hints */
+    int compact;            /* 1: attention heatmap + legend only (contact-sheet cells) */
 } VizView;
 
 /* One row of the key overlay (`?`), taken from the app's key table so the help can

@@ -485,6 +485,7 @@ int draw_attention_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     if (side_w < viz_px(viz, 170)) side_w = viz_px(viz, 170);
     if (side_w > viz_px(viz, 300)) side_w = viz_px(viz, 300);
     if (side_w > in.w / 2) side_w = in.w / 2;
+    if (f->view.compact && side_w > viz_px(viz, 190)) side_w = viz_px(viz, 190); /* legend only */
     Rect side = rect_cut_right(&in, side_w);
     rect_cut_right(&in, viz_px(viz, 14));
 
@@ -601,7 +602,8 @@ int draw_attention_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     Rect thumbs = side;
     rect_cut_bottom(&thumbs, legend_h + viz_px(viz, 12));
     int thumbs_bottom = thumbs.y;
-    if (draw_thumbs(viz, thumbs, f, hits, &thumbs_bottom) != 0) rc = -1;
+    /* a contact sheet shows every head already: its cells skip the thumbnail grid */
+    if (!f->view.compact && draw_thumbs(viz, thumbs, f, hits, &thumbs_bottom) != 0) rc = -1;
     draw_set_clip(viz, &r);
     /* a colour bar reads best at about the thumbnails' width, not the panel's */
     int legend_w = side.w < viz_px(viz, 320) ? side.w : viz_px(viz, 320);
