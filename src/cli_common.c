@@ -1,6 +1,7 @@
 /* cli_common.c — helpers shared by the subcommands: reading input bytes, the error
  * line, JSON string escaping, where the assets are. No model logic here. */
 #include "cli.h"
+#include "utf8.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -72,26 +73,6 @@ int cli_fail(const char *cmd, const char *fmt, ...) {
     return 2;
 }
 
-/* Length of the valid UTF-8 sequence starting at s (1..4), or 0 if invalid. */
-static size_t utf8_seq_len(const uint8_t *s, size_t n) {
-    uint8_t c = s[0];
-    size_t k;
-    uint32_t cp;
-    if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) { k = 2; cp = c & 0x1F; }
-    else if (c >= 0xE0 && c <= 0xEF) { k = 3; cp = c & 0x0F; }
-    else if (c >= 0xF0 && c <= 0xF4) { k = 4; cp = c & 0x07; }
-    else return 0;
-    if (n < k) return 0;
-    for (size_t i = 1; i < k; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF))) return 0;
-    if (cp >= 0xD800 && cp <= 0xDFFF) return 0;
-    return k;
-}
-
 void cli_json_string(FILE *f, const uint8_t *s, size_t n) {
     fputc('"', f);
     for (size_t i = 0; i < n;) {
@@ -101,7 +82,7 @@ void cli_json_string(FILE *f, const uint8_t *s, size_t n) {
         if (c == '\r') { fputs("\\r", f); i++; continue; }
         if (c == '\t') { fputs("\\t", f); i++; continue; }
         if (c < 0x20 || c == 0x7F) { fprintf(f, "\\u%04x", c); i++; continue; }
-        size_t k = utf8_seq_len(s + i, n - i);
+        size_t k = utf8_decode_one(s + i, n - i, NULL);
         if (k == 0) { fprintf(f, "\\u%04x", c); i++; continue; } /* raw byte, visible */
         fwrite(s + i, 1, k, f);
         i += k;

@@ -4,11 +4,15 @@
  * checks that need the model (layer/head counts) happen when it is run. */
 #include "lesson.h"
 
+#include <stdint.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "utf8.h"
 
 static const char *const PANEL_NAMES[LPANEL_COUNT] = {"frame", "tokens", "attention", "probs", "text"};
 
@@ -28,31 +32,6 @@ void lesson_free(Lesson *l) {
     free(l->dir);
     free(l->beat_end);
     memset(l, 0, sizeof *l);
-}
-
-/* Offset of the first invalid UTF-8 byte in s[0..n), or n if all valid. */
-static size_t utf8_first_invalid(const unsigned char *s, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        unsigned c = s[i];
-        size_t k;
-        unsigned long cp;
-        if (c < 0x80) { i++; continue; }
-        if (c >= 0xC2 && c <= 0xDF) { k = 2; cp = c & 0x1F; }
-        else if (c >= 0xE0 && c <= 0xEF) { k = 3; cp = c & 0x0F; }
-        else if (c >= 0xF0 && c <= 0xF4) { k = 4; cp = c & 0x07; }
-        else return i;
-        if (n - i < k) return i;
-        for (size_t j = 1; j < k; j++) {
-            if ((s[i + j] & 0xC0) != 0x80) return i;
-            cp = (cp << 6) | (s[i + j] & 0x3F);
-        }
-        if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-            (cp >= 0xD800 && cp <= 0xDFFF))
-            return i;
-        i += k;
-    }
-    return n;
 }
 
 typedef struct Parser {
@@ -281,7 +260,8 @@ int lesson_parse(Lesson *out, const char *path, const char *text, size_t len, Er
     snprintf(out->path, sizeof out->path, "%s", path);
     Parser p = {.path = path, .err = err, .l = out};
     int open_ask = 0, have_prompt = 0;
-    size_t bad = utf8_first_invalid((const unsigned char *)text, len);
+    size_t bad = len; /* offset of the first invalid UTF-8 byte, len if none */
+    utf8_validate((const uint8_t *)text, len, &bad);
     size_t i = 0;
     while (i < len) {
         size_t e = i;

@@ -244,6 +244,20 @@ static int place_token(Session *s, int id, uint32_t salt, int forced, ErrorMsg *
     return 0;
 }
 
+/* place_token + the forward step; a branch made for a step that then fails is undone. */
+static int append_token(Session *s, int id, int forced, ErrorMsg *err) {
+    int old_cur = s->cur, old_n = s->n_branches;
+    if (place_token(s, id, s->pending_salt, forced, err)) return -1;
+    if (forward_one(s, id, err)) {
+        if (s->n_branches > old_n) {
+            branch_free(&s->branch[--s->n_branches]);
+            s->cur = old_cur;
+        }
+        return -1;
+    }
+    return 0;
+}
+
 static int check_room(const Session *s, ErrorMsg *err) {
     if (s->trace.n_pos == 0) return error_set(err, "no prompt yet");
     if (s->trace.n_pos >= s->trace.max_pos)
@@ -263,17 +277,7 @@ int session_step(Session *s, ErrorMsg *err) {
         if (!s->has_next) return error_set(err, "no next-token distribution at position %d", pos);
         id = s->next.chosen.id;
     }
-    int old_cur = s->cur, old_n = s->n_branches;
-    if (place_token(s, id, s->pending_salt, forced, err)) return -1;
-    if (forward_one(s, id, err)) {
-        /* undo a branch created for nothing */
-        if (s->n_branches > old_n) {
-            branch_free(&s->branch[--s->n_branches]);
-            s->cur = old_cur;
-        }
-        return -1;
-    }
-    return 0;
+    return append_token(s, id, forced, err);
 }
 
 int session_back(Session *s, int n) {
@@ -298,16 +302,7 @@ int session_force(Session *s, int id, ErrorMsg *err) {
     if (id < 0 || id >= s->model.config.vocab_size)
         return error_set(err, "token id %d is outside the vocabulary [0, %d)", id, s->model.config.vocab_size);
     if (check_room(s, err)) return -1;
-    int old_cur = s->cur, old_n = s->n_branches;
-    if (place_token(s, id, s->pending_salt, 1, err)) return -1;
-    if (forward_one(s, id, err)) {
-        if (s->n_branches > old_n) {
-            branch_free(&s->branch[--s->n_branches]);
-            s->cur = old_cur;
-        }
-        return -1;
-    }
-    return 0;
+    return append_token(s, id, 1, err);
 }
 
 int session_switch_branch(Session *s, int k, ErrorMsg *err) {
