@@ -175,6 +175,8 @@ static void test_themes(void) {
                   color_contrast_ratio(t->text_muted, grounds[g]));
             CHECK(color_contrast_ratio(t->accent, grounds[g]) >= 4.5, "%s accent %.2f", t->name,
                   color_contrast_ratio(t->accent, grounds[g]));
+            CHECK(color_contrast_ratio(t->error, grounds[g]) >= 4.5, "%s error %.2f", t->name,
+                  color_contrast_ratio(t->error, grounds[g]));
             CHECK(color_contrast_ratio(t->cut, grounds[g]) >= 3.0, "%s cut %.2f", t->name,
                   color_contrast_ratio(t->cut, grounds[g]));
         }

@@ -13,6 +13,7 @@
 #include "draw.h"
 #include "frame_fill.h"
 #include "golden.h"
+#include "keys.h"
 #include "offscreen.h"
 #include "panels.h"
 #include "session.h"
@@ -418,6 +419,47 @@ static void test_degenerate(void) {
     canvas_close(&c);
 }
 
+/* The window's real key table (src/keys.c) in the help card: whole actions in body text
+ * on ordinary windows; at 1280x720 with UI scale 2 (or 1080p at 2.5) small text, and
+ * the longest actions cut with "…" but at least 40 % of the widest shown (the action column
+ * used to vanish there). */
+static void test_help_real_keys(void) {
+    static VizKeyHelp rows[64];
+    VizFrame f;
+    memset(&f, 0, sizeof f);
+    f.view = frame_default_view();
+    f.keys = rows;
+    f.n_keys = keys_help(rows, 64);
+    CHECK(f.n_keys >= 20, "key table has %d help rows", f.n_keys);
+    const struct { int w, h; float scale; int want_size, min_pct; } cases[] = {
+        {1920, 1080, 1.0f, VIZ_TEXT_BODY, 100}, {1280, 720, 1.0f, VIZ_TEXT_BODY, 100},
+        {1280, 720, 2.0f, VIZ_TEXT_SMALL, 40}, {1920, 1080, 2.5f, VIZ_TEXT_SMALL, 40},
+        {3840, 2160, 2.5f, VIZ_TEXT_BODY, 100}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        Canvas c;
+        if (canvas_open(&c, cases[k].w, cases[k].h, cases[k].scale, THEME_LIGHT) != 0) return;
+        Rect full = {0, 0, cases[k].w, cases[k].h};
+        int pct = -1, size = help_overlay_text_size(&c.viz, full, &f, &pct);
+        CHECK(size == cases[k].want_size && pct >= cases[k].min_pct && pct <= 100,
+              "help %dx%d scale %.1f: text size %d, widest action %d %% shown", cases[k].w, cases[k].h,
+              (double)cases[k].scale, size, pct);
+        render(&c, W_HELP, full, &f, NULL);
+        char name[64];
+        snprintf(name, sizeof name, "help_keys_%dx%d_s%.1f", cases[k].w, cases[k].h, (double)cases[k].scale);
+        dump(&c, name);
+        canvas_close(&c);
+    }
+    /* far too small: cut hard, but drawn inside its rect all the same */
+    Canvas c;
+    if (canvas_open(&c, 640, 360, 2.0f, THEME_LIGHT) != 0) return;
+    int pct = 100;
+    help_overlay_text_size(&c.viz, (Rect){0, 0, 640, 360}, &f, &pct);
+    CHECK(pct < 100, "help 640x360 scale 2: actions cut (%d %%)", pct);
+    render(&c, W_HELP, (Rect){0, 0, 640, 360}, &f, NULL);
+    CHECK(pixels_outside(&c, (Rect){0, 0, 640, 360}) == 0, "help 640x360: inside");
+    canvas_close(&c);
+}
+
 int main(void) {
     setenv("SDL_VIDEODRIVER", "dummy", 1);
     char model_dir[512];
@@ -430,6 +472,7 @@ int main(void) {
     }
     test_token_label(&s.tok);
     test_degenerate();
+    test_help_real_keys();
     CHECK(session_set_prompt(&s, PROMPT, sizeof PROMPT - 1, &err) == 0, "prompt: %s", err.text);
     session_set_seed(&s, 7);
     for (int i = 0; i < 5; i++) CHECK(session_step(&s, &err) == 0, "step %d: %s", i, err.text);

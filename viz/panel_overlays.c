@@ -72,6 +72,62 @@ static int draw_wrapped(Viz *viz, Rect area, const char *text, const TextStyle *
     return rc;
 }
 
+/* Layout of the help card for one text size: rows per column, column pairs, widths. */
+typedef struct HelpLayout {
+    VizTextSize size;
+    int pad, col_gap, pair_gap, row_h, title_h;
+    int key_w, act_w, pair_w, rows, pairs;
+    int card_w, card_h;
+    int fits;      /* every action is shown in full */
+    int act_full;  /* width of the widest action */
+} HelpLayout;
+
+static HelpLayout help_layout(Viz *viz, const VizFrame *f, Rect avail, VizTextSize size) {
+    HelpLayout L = {.size = size};
+    L.pad = viz_px(viz, 18), L.col_gap = viz_px(viz, 18), L.pair_gap = viz_px(viz, 36);
+    L.row_h = viz_line_height(viz, VIZ_FONT_SANS, size) + viz_px(viz, size == VIZ_TEXT_SMALL ? 6 : 8);
+    L.title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE) + viz_px(viz, 12);
+    for (int i = 0; i < f->n_keys; i++) {
+        int kw = viz_text_width(viz, VIZ_FONT_BOLD, size, f->keys[i].keys);
+        int aw = viz_text_width(viz, VIZ_FONT_SANS, size, f->keys[i].action);
+        if (kw > L.key_w) L.key_w = kw;
+        if (aw > L.act_w) L.act_w = aw;
+    }
+    /* as many key/action column pairs as the height requires */
+    int rows_fit = (avail.h - 2 * L.pad - L.title_h) / L.row_h;
+    if (rows_fit < 1) rows_fit = 1;
+    int n_rows = f->n_keys > 0 ? f->n_keys : 1;
+    L.pairs = (n_rows + rows_fit - 1) / rows_fit;
+    L.rows = (n_rows + L.pairs - 1) / L.pairs;
+    L.pair_w = L.key_w + L.col_gap + L.act_w;
+    L.card_w = 2 * L.pad + L.pairs * L.pair_w + (L.pairs - 1) * L.pair_gap;
+    int min_w = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, "Keys") + 2 * L.pad;
+    if (L.card_w < min_w) L.card_w = min_w;
+    L.fits = L.card_w <= avail.w;
+    L.act_full = L.act_w;
+    if (!L.fits) { /* too wide: shrink the action columns (they cut with "…") */
+        L.card_w = avail.w;
+        L.act_w = (L.card_w - 2 * L.pad - (L.pairs - 1) * L.pair_gap) / L.pairs - L.key_w - L.col_gap;
+        if (L.act_w < 0) L.act_w = 0;
+        L.pair_w = L.key_w + L.col_gap + L.act_w;
+    }
+    L.card_h = 2 * L.pad + L.title_h + L.rows * L.row_h;
+    return L;
+}
+
+/* body text when every action fits; on a small window (or a big UI scale) the small
+ * size, which keeps the actions whole, before cutting them with "…" */
+static HelpLayout help_choose(Viz *viz, const VizFrame *f, Rect avail) {
+    HelpLayout L = help_layout(viz, f, avail, VIZ_TEXT_BODY);
+    return L.fits ? L : help_layout(viz, f, avail, VIZ_TEXT_SMALL);
+}
+
+int help_overlay_text_size(Viz *viz, Rect r, const VizFrame *f, int *shown_pct) {
+    HelpLayout L = help_choose(viz, f, rect_inset(r, viz_px(viz, 24)));
+    if (shown_pct) *shown_pct = L.fits || L.act_full <= 0 ? 100 : 100 * L.act_w / L.act_full;
+    return (int)L.size;
+}
+
 int draw_help_overlay(Viz *viz, Rect r, const VizFrame *f) {
     if (r.w <= 0 || r.h <= 0 || !f) return 0;
     const Theme *th = viz->theme;
@@ -80,39 +136,13 @@ int draw_help_overlay(Viz *viz, Rect r, const VizFrame *f) {
     dim.a = 190; /* the frame stays faintly visible behind the card */
     rc |= draw_fill_rect(viz, r, dim);
 
-    int pad = viz_px(viz, 18), col_gap = viz_px(viz, 18), pair_gap = viz_px(viz, 36);
-    int row_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY) + viz_px(viz, 8);
-    int title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE) + viz_px(viz, 12);
-    int key_w = 0, act_w = 0;
-    for (int i = 0; i < f->n_keys; i++) {
-        int kw = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, f->keys[i].keys);
-        int aw = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, f->keys[i].action);
-        if (kw > key_w) key_w = kw;
-        if (aw > act_w) act_w = aw;
-    }
     Rect avail = rect_inset(r, viz_px(viz, 24));
-    /* as many key/action column pairs as the height requires */
-    int rows_fit = (avail.h - 2 * pad - title_h) / row_h;
-    if (rows_fit < 1) rows_fit = 1;
-    int n_rows = f->n_keys > 0 ? f->n_keys : 1;
-    int pairs = (n_rows + rows_fit - 1) / rows_fit;
-    int rows = (n_rows + pairs - 1) / pairs;
-    int pair_w = key_w + col_gap + act_w;
-    int card_w = 2 * pad + pairs * pair_w + (pairs - 1) * pair_gap;
-    int min_w = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, "Keys") + 2 * pad;
-    if (card_w < min_w) card_w = min_w;
-    if (card_w > avail.w) { /* too wide: shrink the action columns (they cut with "…") */
-        card_w = avail.w;
-        act_w = (card_w - 2 * pad - (pairs - 1) * pair_gap) / pairs - key_w - col_gap;
-        if (act_w < 0) act_w = 0;
-        pair_w = key_w + col_gap + act_w;
-    }
-    int card_h = 2 * pad + title_h + rows * row_h;
-    Rect card = rect_center(avail, card_w, card_h);
+    HelpLayout L = help_choose(viz, f, avail);
+    Rect card = rect_center(avail, L.card_w, L.card_h);
     rc |= draw_fill_rect(viz, card, th->panel);
     rc |= draw_rect_outline(viz, card, th->panel_border, viz_px(viz, 1));
-    Rect in = rect_inset(card, pad);
-    Rect tr = rect_cut_top(&in, title_h);
+    Rect in = rect_inset(card, L.pad);
+    Rect tr = rect_cut_top(&in, L.title_h);
     TextStyle ts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = th->text, .valign = VIZ_ALIGN_TOP};
     rc |= draw_text_in_rect(viz, tr, "Keys", &ts);
     if (f->n_keys <= 0) {
@@ -121,15 +151,15 @@ int draw_help_overlay(Viz *viz, Rect r, const VizFrame *f) {
         draw_set_clip(viz, NULL);
         return rc || viz->has_error ? -1 : 0;
     }
-    TextStyle ks = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_BODY, .color = th->accent, .valign = VIZ_ALIGN_MIDDLE};
-    TextStyle as = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
+    TextStyle ks = {.font = VIZ_FONT_BOLD, .size = L.size, .color = th->accent, .valign = VIZ_ALIGN_MIDDLE};
+    TextStyle as = {.font = VIZ_FONT_SANS, .size = L.size, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
     for (int i = 0; i < f->n_keys; i++) {
-        int pc = i / rows, row = i % rows;
-        int x = in.x + pc * (pair_w + pair_gap), y = in.y + row * row_h;
+        int pc = i / L.rows, row = i % L.rows;
+        int x = in.x + pc * (L.pair_w + L.pair_gap), y = in.y + row * L.row_h;
         if (row % 2 == 1) /* zebra rows guide the eye from key to action */
-            rc |= draw_fill_rect(viz, (Rect){x - viz_px(viz, 6), y, pair_w + viz_px(viz, 12), row_h}, th->background);
-        rc |= draw_text_in_rect(viz, (Rect){x, y, key_w, row_h}, f->keys[i].keys ? f->keys[i].keys : "", &ks);
-        rc |= draw_text_in_rect(viz, (Rect){x + key_w + col_gap, y, act_w, row_h},
+            rc |= draw_fill_rect(viz, (Rect){x - viz_px(viz, 6), y, L.pair_w + viz_px(viz, 12), L.row_h}, th->background);
+        rc |= draw_text_in_rect(viz, (Rect){x, y, L.key_w, L.row_h}, f->keys[i].keys ? f->keys[i].keys : "", &ks);
+        rc |= draw_text_in_rect(viz, (Rect){x + L.key_w + L.col_gap, y, L.act_w, L.row_h},
                                 f->keys[i].action ? f->keys[i].action : "", &as);
     }
     rc |= draw_set_clip(viz, NULL);

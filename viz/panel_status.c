@@ -12,14 +12,6 @@
 #define SEP "  \xE2\x94\x82  " /* a thin vertical bar between items */
 #define WARN_MARK "\xE2\x9A\xA0 error: " /* ⚠ U+26A0, in all three DejaVu faces */
 
-/* Error colour. The theme has no error entry (yet), so it is chosen here: Okabe–Ito
- * vermillion, darkened on light backgrounds to reach 4.5:1 on white, lightened on dark
- * ones; distinguishable from the accent blue under the common colour-vision deficiencies. */
-static SDL_Color error_color(const Theme *th) {
-    int dark = color_relative_luminance(th->panel) < 0.2;
-    return dark ? (SDL_Color){0xFF, 0x8A, 0x5C, 255} : (SDL_Color){0xB8, 0x3C, 0x00, 255};
-}
-
 /* "16.1 M": parameter counts the way papers write them. */
 static void format_params(size_t n, char *buf, size_t cap) {
     double x = (double)n;
@@ -69,13 +61,13 @@ int draw_status_line(Viz *viz, Rect r, const VizFrame *f) {
         Rect mr = rect_cut_right(&in, w);
         if (f->status_is_error) {
             /* a tinted band behind the error so it catches the eye at a distance */
-            SDL_Color ec = error_color(th);
+            SDL_Color ec = th->error;
             Rect band = rect_inset4(mr, -viz_px(viz, 6), viz_px(viz, 2), -viz_px(viz, 6), viz_px(viz, 2));
             rc |= draw_fill_rect(viz, band, color_mix(th->panel, ec, 0.12f));
             rc |= draw_rect_outline(viz, band, ec, 1);
         }
         TextStyle ms = {.font = font, .size = VIZ_TEXT_BODY, .valign = VIZ_ALIGN_MIDDLE,
-                        .color = f->status_is_error ? error_color(th) : th->text};
+                        .color = f->status_is_error ? th->error : th->text};
         rc |= draw_text_in_rect(viz, mr, msg, &ms);
         rect_cut_right(&in, viz_px(viz, 18));
     }

@@ -37,8 +37,13 @@ int draw_text_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
  * time of the last step; f->status (or an error, drawn as such) on the right. */
 int draw_status_line(Viz *viz, Rect r, const VizFrame *f);
 
-/* The key overlay (`?`): every row of f->keys, on a translucent card over r. */
+/* The key overlay (`?`): every row of f->keys, on a translucent card over r, in body
+ * text, or in small text when that is what keeps every action whole. */
 int draw_help_overlay(Viz *viz, Rect r, const VizFrame *f);
+/* What draw_help_overlay would do in r: the text size it picks (VizTextSize) and, in
+ * *shown_pct, how much of the widest action fits (100 = every action whole; less: the
+ * longer ones end in "…" because the window is too small even for small text). */
+int help_overlay_text_size(Viz *viz, Rect r, const VizFrame *f, int *shown_pct);
 
 /* Lesson overlay: title, caption lines (large, legible at projector distance), an
  * open question, the beat counter in the top-right corner. Draws nothing outside a

@@ -18,6 +18,9 @@ static const Theme THEMES[THEME_COUNT] = {
         .accent = {0x1F, 0x5F, 0xA8, 255},    /* blue, 6.4:1 on white */
         .highlight = {0xE6, 0x9F, 0x00, 255}, /* Okabe–Ito orange: outlines only */
         .cut = {0x85, 0x85, 0x85, 255},  /* 3.7:1 on white */
+        /* Okabe-Ito vermillion, darkened to 4.5:1+ on white; told apart from the accent
+         * blue under the common colour-vision deficiencies */
+        .error = {0xB8, 0x3C, 0x00, 255},
         .sequential = COLORMAP_VIRIDIS,
         .diverging = COLORMAP_BURD,
     },
@@ -32,6 +35,7 @@ static const Theme THEMES[THEME_COUNT] = {
         .accent = {0x6C, 0xB4, 0xEE, 255},
         .highlight = {0xF0, 0xB4, 0x00, 255},
         .cut = {0x7A, 0x7E, 0x86, 255},
+        .error = {0xFF, 0x8A, 0x5C, 255}, /* vermillion, lightened for dark panels */
         .sequential = COLORMAP_VIRIDIS,
         .diverging = COLORMAP_BURD,
     },

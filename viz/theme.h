@@ -24,6 +24,7 @@ typedef struct Theme {
     SDL_Color highlight;    /* hover / cross-panel highlight outline (not for text) */
     SDL_Color cut;          /* tokens cut by top-k/top-p, masked cells: greyed out but
                              * still readable as text (>= 3:1 on panel) */
+    SDL_Color error;        /* error messages (always with a text marker too); >= 4.5:1 */
     ColormapId sequential;  /* map for 0..1 values (probabilities, attention pattern) */
     ColormapId diverging;   /* map for signed values (residual stream, logits deltas) */
 } Theme;
