@@ -75,6 +75,15 @@ if [ "${1:-}" = "--inner" ]; then
     press Left
     wait_state "$out/mouse.hits" 'n_pos=4 '
     [ -n "${x3:-}" ] && xdotool mousemove --window "$WID" "$x3" "$y3" click 1
+    wait_state "$out/mouse.hits" 'n_pos=5 n_branches=2'
+    # Shift+E over the attention panel (hit kind 5 = VIZ_HIT_PANEL, a = 2 = attention)
+    read -r xa ya < <(awk 'NF == 7 && $1 == 5 && $2 == 2 { print int($4 + $6 / 2), int($5 + $7 / 2); exit }' "$out/mouse.hits")
+    if [ -n "${xa:-}" ]; then
+      xdotool mousemove --window "$WID" "$xa" "$ya"
+      sleep 0.2
+      press shift+e
+      for _ in $(seq 1 $((100 * SLOW))); do ls "$out"/figs/*attention*.png >/dev/null 2>&1 && break; sleep 0.1; done
+    fi
     press q
     stop_app mouse
   fi
@@ -146,6 +155,23 @@ check "mouse: app exited cleanly" [ "$(cat "$tmp/mouse.rc" 2>/dev/null)" = 0 ]
 check "mouse: bars found in the hit list" bash -c '[[ "$1" =~ ^[0-9]+$ && "$2" =~ ^[0-9]+$ ]]' _ "$r2" "$r3"
 check "mouse: 2 branches, 5 tokens" [ "$(j '[.n_branches,.n_pos,.branch_len]' mouse)" = "[2,5,[5,5]]" ]
 check "mouse: the rank-3 bar's token is shown" [ "$(j .ids[4] mouse)" = "$r3" ]
+# Shift+E with the mouse over the attention panel: one PNG of that panel alone (E in
+# run A wrote the whole frame; its provenance says panel "frame")
+check "Shift+E: one attention-panel PNG" python3 -c '
+import glob, struct, sys
+fs = glob.glob(sys.argv[1] + "/figs/*attention*.png")
+assert len(fs) == 1, fs
+b = open(fs[0], "rb").read()
+assert b[:8] == b"\x89PNG\r\n\x1a\n"
+w, h = struct.unpack(">II", b[16:24])
+text, i = {}, 8
+while i < len(b):
+    n, = struct.unpack(">I", b[i:i + 4]); t = b[i + 4:i + 8]
+    if t == b"tEXt":
+        k, v = b[i + 8:i + 8 + n].split(b"\0", 1); text[k.decode()] = v.decode("latin-1")
+    i += 12 + n
+assert text.get("inferscope:panel") == "attention", text.get("inferscope:panel")
+assert (w, h) == (1280, 720), (w, h)  # the panel alone, at the window size' "$tmp"
 
 # Run C: the lesson's beat 2 (0-based 1), 4 + 5 tokens, the same as going forward
 check "lesson: app exited cleanly" [ "$(cat "$tmp/lesson.rc" 2>/dev/null)" = 0 ]
