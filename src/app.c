@@ -27,17 +27,19 @@ static uint64_t fnv1a(uint64_t x, const void *data, size_t n) {
 }
 
 /* Test hook: with INFERSCOPE_HITS_OUT=FILE the loop writes, whenever it changes, a
- * line of state ("state n_pos=20 n_branches=2 branch=1 help=0 ...") followed by the
+ * line of state ("state n_pos=20 n_branches=2 branch=1 help=0 ... full=0 size=1280x720",
+ * the size in renderer pixels) followed by the
  * clickable regions of the frame on screen ("kind a b x y w h" per line, kind as in
  * VizHitKind). A window test waits for the state it expects before it looks, and
  * clicks a probability bar without guessing the layout. Temporary file + rename: a
  * reader never sees half a list. */
-static void write_hits(const AppState *app, const char *path, uint64_t *last_hash) {
+static void write_hits(const AppState *app, const char *path, int out_w, int out_h, uint64_t *last_hash) {
     char state[256];
     const Session *s = &app->session;
-    snprintf(state, sizeof state, "state n_pos=%d n_branches=%d branch=%d help=%d focus=%d blank=%d editing=%d",
+    snprintf(state, sizeof state,
+             "state n_pos=%d n_branches=%d branch=%d help=%d focus=%d blank=%d editing=%d full=%d size=%dx%d",
              session_len(s), s->n_branches, s->cur, app->view.show_help, (int)app->view.focus, app->view.blank,
-             app->editing);
+             app->editing, app->fullscreen, out_w, out_h);
     const VizHits *h = &app->hits;
     uint64_t x = fnv1a(fnv1a(FNV_OFFSET, state, strlen(state)), h->hit, (size_t)h->n * sizeof h->hit[0]);
     if (x == *last_hash) return;
@@ -144,7 +146,7 @@ static void draw_once(AppState *app, SDL_Renderer *ren, Viz *viz, const char *hi
     app->frame_ms_last = now_ms() - t0;
     if (app->frame_ms_last > app->frame_ms_max) app->frame_ms_max = app->frame_ms_last;
     app->n_frames++;
-    if (hits_out) write_hits(app, hits_out, last_hash);
+    if (hits_out) write_hits(app, hits_out, ow, oh, last_hash);
 }
 
 int app_run(AppState *app, int width, int height, ErrorMsg *err) {

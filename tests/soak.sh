@@ -12,7 +12,8 @@
 # One round of keys (repeated until the time is up): Home, step to the end of the
 # context (and past it: the "context full" messages), Left x10, force ranks 2 and 3
 # (new branches) and click a probability bar, Tab through branches, T/K/P with Up/Down,
-# G twice, R, L/H with Up/Down, S, ? twice, D, Ctrl+plus/minus, F, E (export, waited
+# G twice, R, L/H with Up/Down, S, ? twice, D, Ctrl+plus/minus, F, F11 twice, a resize to
+# 1024x640 and back, E (export, waited
 # for) and, every third round, a new prompt typed into the editor (a fresh branch set).
 # RSS (VmRSS of /proc/PID/status) is sampled every 5 s into rss.csv (t_s,rss_kb).
 set -u
@@ -134,6 +135,12 @@ if [ "${1:-}" = "--inner" ]; then
     press ctrl+minus ctrl+minus ctrl+minus d f
     barrier
     press f
+    # full screen on and off (F11), then a resize to a smaller window and back: the
+    # layout and the fonts follow the window size
+    press F11 && wait_state ' full=1 ' && press F11 && wait_state ' full=0 '
+    xdotool windowsize "$WID" 1024 640 2>>"$out/xdotool.err" && wait_state ' size=1024x640'
+    xdotool windowsize "$WID" 1280 720 2>>"$out/xdotool.err" && wait_state ' size=1280x720'
+    barrier
     # export the frame and wait until the PNG is there
     before=$(n_png)
     press e
