@@ -125,7 +125,7 @@ const char *cli_assets_dir(void) {
 
 const char *cli_default_model_dir(void) {
     static char dir[PATH_MAX + 32];
-    if (!dir[0]) snprintf(dir, sizeof dir, "%s/models/stories7m", cli_assets_dir());
+    if (!dir[0]) snprintf(dir, sizeof dir, "%s/models/stories16m", cli_assets_dir());
     return dir;
 }
 

@@ -14,7 +14,7 @@
 
 const char CLI_MODEL_USAGE_MODEL[] =
     "  --model DIR       model folder (config.json + model.safetensors);\n"
-    "                    default: the bundled model (assets/models/stories7m)\n"
+    "                    default: the bundled model (assets/models/stories16m)\n"
     "  --tokenizer DIR   folder with encoder.json and vocab.bpe (default: assets/tokenizer)\n";
 
 const char CLI_MODEL_USAGE_PROMPT[] =

@@ -20,6 +20,8 @@ static void usage(void) {
            "is held back until it is complete). Output ends with a newline.\n"
            "\n%s%s%s"
            "  -n N              tokens to generate (default 50)\n"
+           "  --stop-at-eot     stop after the model writes <|endoftext|> (the end of a story\n"
+           "                    for the bundled model); the token is still printed\n"
            "  --json            print one JSON object at the end: prompt ids, every generated\n"
            "                    token (id, text, p_raw, p_final, rank, u), settings and seed\n"
            "  --help            this text\n"
@@ -47,7 +49,7 @@ static int stream_token(TokStream *ts, const Tokenizer *tok, int id, ErrorMsg *e
     return 0;
 }
 
-static void print_json(const Session *s, const GenToken *g, int n, int stopped_early) {
+static void print_json(const Session *s, const GenToken *g, int n, int stopped_early, int stopped_at_eot) {
     const Tokenizer *tok = &s->tok;
     const SamplerSettings *set = &s->settings;
     printf("{\"model\": ");
@@ -56,8 +58,10 @@ static void print_json(const Session *s, const GenToken *g, int n, int stopped_e
     for (int i = 0; i < s->n_prompt; i++) printf(i ? ", %d" : "%d", session_ids(s)[i]);
     printf("],\n \"settings\": {\"temperature\": %.7g, \"top_k\": %d, \"top_p\": %.7g, \"greedy\": %s},\n",
            (double)set->temperature, set->top_k, (double)set->top_p, set->greedy ? "true" : "false");
-    printf(" \"seed\": %llu, \"context\": %d, \"stopped_at_context_end\": %s,\n \"tokens\": [",
-           (unsigned long long)s->seed, s->trace.max_pos, stopped_early ? "true" : "false");
+    printf(" \"seed\": %llu, \"context\": %d, \"stopped_at_context_end\": %s, \"stopped_at_eot\": %s,\n"
+           " \"tokens\": [",
+           (unsigned long long)s->seed, s->trace.max_pos, stopped_early ? "true" : "false",
+           stopped_at_eot ? "true" : "false");
     for (int i = 0; i < n; i++) {
         size_t len;
         const uint8_t *b = tok_token_bytes(tok, g[i].row.id, &len);
@@ -85,7 +89,7 @@ int cmd_generate(int argc, char **argv) {
     CliModelArgs a;
     cli_model_args_init(&a);
     ErrorMsg err;
-    int json = 0;
+    int json = 0, stop_at_eot = 0;
     long n_new = 50;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
@@ -97,6 +101,8 @@ int cmd_generate(int argc, char **argv) {
             return 0;
         } else if (strcmp(o, "--json") == 0) {
             json = 1;
+        } else if (strcmp(o, "--stop-at-eot") == 0) {
+            stop_at_eot = 1;
         } else if (strcmp(o, "-n") == 0) {
             if (i + 1 >= argc) return cli_fail(CMD, "-n needs a value (see --help)");
             char *end;
@@ -136,8 +142,8 @@ int cmd_generate(int argc, char **argv) {
                 status = cli_fail(CMD, "%s", err.text);
                 goto done;
             }
-    int done_n = 0;
-    for (; done_n < n_gen; done_n++) {
+    int done_n = 0, hit_eot = 0;
+    for (; done_n < n_gen && !hit_eot; done_n++) {
         /* the pending record is the draw for this position: keep its chosen row */
         g[done_n].row = s.next.chosen;
         g[done_n].u = s.next.u;
@@ -152,9 +158,11 @@ int cmd_generate(int argc, char **argv) {
             status = cli_fail(CMD, "%s", err.text);
             goto done;
         }
+        hit_eot = stop_at_eot && g[done_n].row.id == TOK_EOT;
     }
+    const int hit_context_end = !hit_eot && n_gen < n_new;
     if (json) {
-        print_json(&s, g, done_n, n_gen < n_new);
+        print_json(&s, g, done_n, hit_context_end, hit_eot);
     } else {
         const uint8_t *out;
         size_t len;
@@ -163,7 +171,9 @@ int cmd_generate(int argc, char **argv) {
         putchar('\n');
         fflush(stdout);
     }
-    if (n_gen < n_new)
+    if (hit_eot)
+        fprintf(stderr, "inferscope %s: stopped at <|endoftext|> after %d of %ld tokens\n", CMD, done_n, n_new);
+    if (hit_context_end)
         fprintf(stderr, "inferscope %s: stopped at the context end (%d tokens) after %d of %ld tokens\n", CMD,
                 s.trace.max_pos, n_gen, n_new);
 done:

@@ -174,7 +174,7 @@ expect_error "empty prompt file" generate "empty" --model "$M" --prompt-file "$t
 expect_error "invalid UTF-8" generate "bad.txt: .*invalid UTF-8 at byte 3" --model "$M" --prompt-file "$tmp/bad.txt"
 expect_error "invalid UTF-8 (eval)" eval "bad.txt: invalid UTF-8 at byte 3" --model "$M" "$tmp/bad.txt"
 expect_error "bad model dir" next "config.json" --model "$tmp" --ids $S4
-INFERSCOPE_ASSETS="$tmp/emptyassets" expect_error "default model dir" next "models/stories7m" --ids $S4
+INFERSCOPE_ASSETS="$tmp/emptyassets" expect_error "default model dir" next "models/stories16m" --ids $S4
 expect_error "bad --top-p" next "--top-p: '1.5'" --model "$M" --ids $S4 --top-p 1.5
 expect_error "bad --temperature" generate "--temperature: 'hot'" --model "$M" --ids $S4 --temperature hot
 expect_error "bad --top-k" generate "--top-k: '-3'" --model "$M" --ids $S4 --top-k -3

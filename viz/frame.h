@@ -75,7 +75,7 @@ typedef struct VizFrame {
     const SamplerRecord *prev_rec;/* the record that chose the newest token, may be NULL */
 
     /* --- session facts for the status line and titles --- */
-    const char *model_name;       /* "stories7m", "gpt2-124M" */
+    const char *model_name;       /* "stories16m", "gpt2-124M" */
     size_t n_params;
     uint64_t seed;
     int step;                     /* tokens generated after the prompt (n_pos - n_prompt) */

@@ -5,6 +5,8 @@
  *   - decode ms/token at context 16, 256, 1000, trace off / default / all, 1 and 2 threads,
  *     and its ratio to the floor;
  *   - prefill tokens/s for a 256-token prompt;
+ *   - the bundled model as a user meets it: load + first answer, one window step
+ *     (bench_bundled.c);
  *   - then the tokenizer (bench_tokenizer.c).
  * Prints, never fails; runs in well under two minutes on 2 cores. Not a test. */
 #include "bench.h"
@@ -28,6 +30,8 @@
 #include "bench_tokenizer.h"
 #define HAVE_BENCH_TOKENIZER 1
 #endif
+
+#include "bench_bundled.h"
 
 #if defined(__AVX512F__)
 #include <immintrin.h>
@@ -290,6 +294,9 @@ int main(void) {
     free(ids);
     if (fbuf) munmap(fbuf, fbytes);
     gpt2_model_free(&m);
+
+    printf("\n");
+    bench_bundled(cli_default_model_dir(), cli_tokenizer_dir());
 
 #ifdef HAVE_BENCH_TOKENIZER
     printf("\n");

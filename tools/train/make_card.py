@@ -4,7 +4,7 @@
 usage: /usr/bin/python3 make_card.py MODELDIR FINAL_CKPT VERIFY_JSON EVAL_JSON
 EVAL_JSON: {"valid_full_fp32_f16w": x, "valid_full_bf16": y, "window_check": {...}}
 """
-import json, os, sys
+import hashlib, json, os, sys
 import torch
 
 d, ckpath, vpath, epath = sys.argv[1:5]
@@ -19,18 +19,30 @@ steps = prev['steps'] + ck['step']
 tokens = prev['tokens'] + ck['tokens']
 minutes = (prev['seconds'] + ck['elapsed']) / 60
 size = os.path.getsize(os.path.join(d, 'model.safetensors'))
+sha = hashlib.sha256(open(os.path.join(d, 'model.safetensors'), 'rb').read()).hexdigest()
 nparam = ck['n_params_full']
 L, H, C, T = cfg['n_layer'], cfg['n_head'], cfg['n_embd'], cfg['n_positions']
 S = prep['seen_ids']
+dropout_txt = f"dropout {a['dropout']} (embeddings, attention weights, both residual branches)" if a['dropout'] else 'no dropout'
+if prev['steps']:
+    schedule_txt = (f"Two phases (the first was cut short on a machine shared with heavy build jobs): phase 1 "
+                    f"{prev['steps']} steps; phase 2 resumed its weights with a fresh optimizer, warm-up {a['warmup']} "
+                    f"steps to {a['lr']:g}, cosine decay to {a['lr'] * a['min_lr_frac']:g}. Seed of the last phase: {a['seed']}.")
+else:
+    schedule_txt = (f"One run of {steps:,} steps from seed {a['seed']} (weights, dropout and the random data windows all "
+                    f"follow it): linear warm-up over {a['warmup']} steps to {a['lr']:g}, then cosine decay to "
+                    f"{a['lr'] * a['min_lr_frac']:g}. A fixed step count, so a rerun repeats the schedule exactly.")
 
 top5 = '\n'.join(f'| {i + 1} | `{json.dumps(t)}` | {tid} | {p:.4f} |' for i, (t, tid, p) in enumerate(ver['top5']))
 samples = '\n\n'.join(f'**seed {s["seed"]}**\n\n```text\n{s["text"]}\n```' for s in ver['samples'])
 
-card = f"""# stories{round(nparam / 1e6)}m — a tiny GPT-2 trained on TinyStories
+card = f"""# {os.path.basename(os.path.normpath(d))} — a tiny GPT-2 trained on TinyStories
 
 A very small GPT-2 bundled with inferscope so that inference can be visualised on any machine.
 Files: `model.safetensors` (F16, {size:,} bytes, Hugging Face `GPT2Model` tensor names, Conv1D layout,
 no `lm_head` — it is tied to `wte`) and `config.json` (Hugging Face `gpt2` style).
+sha256 of `model.safetensors`: `{sha}` (tests/test_bundled_model.sh checks that this card
+describes the file that ships).
 
 ## Architecture
 
@@ -69,22 +81,16 @@ use or redistribute it.
 
 ## Training
 
-`tools/train/` (see its README for the exact commands). AdamW (β = 0.9/0.95, weight decay 0.1 on
-matrices/embeddings), batch {a['batch']} × {T} tokens, gradient clipping 1.0, no dropout, bf16 autocast
+`tools/train/` (see its README for the exact commands). AdamW (β = 0.9/0.95, weight decay {a['wd']} on
+matrices/embeddings), batch {a['batch']} × {T} tokens, gradient clipping 1.0, {dropout_txt}, bf16 autocast
 for matrix multiplies (LayerNorm/softmax/GELU/residual/loss in fp32), exact compact output head
-(see below). Seeds 1337 (phase 1) and 1338 (phase 2), data windows drawn at random offsets from a seeded
-generator.
-
-Because the machine was shared with heavy build/test jobs (throughput fell to ~1/8 of the planned
-rate at times) the run was done in two phases: phase 1 ({prev['steps']} steps, peak LR 2e-3 with a
-schedule that decayed too early); phase 2 resumed from its weights with a fresh optimizer, 30-step
-warm-up to 2e-3 and a cosine decay to 2e-4 over a {a['minutes']:.0f}-minute wall-clock budget.
+(see below). {schedule_txt}
 
 | | |
 |---|---|
 | optimizer steps | {steps:,} |
 | tokens seen | {tokens:,} (~{tokens / prep['train_tokens']:.1f} passes over the training text) |
-| wall-clock training time | {minutes:.0f} min on 2 shared CPU cores (torch 1.13, 2 threads) |
+| wall-clock training time | {minutes:.0f} min on 2 CPU cores (torch 1.13, 2 threads, bf16) |
 
 **Compact output head.** The training text uses only {S:,} distinct token ids. During training the
 model keeps embedding rows for those ids plus one shared row `u` (its logit gets `+log(50257-{S})`), which
@@ -100,10 +106,11 @@ predicted with the context available inside its window), mean cross-entropy over
 
 - **{ev['valid_full_fp32_f16w']:.4f} nats/token** (float32 forward of the exported float16 weights)
 - {ev['valid_full_bf16']:.4f} nats/token as measured by the training program (bf16 autocast)
+{ev.get('inferscope_eval_line', '')}
 - independent float64 numpy forward reading only `model.safetensors`, on windows {ver['windows']}:
   {ver['loss_windows']:.4f}; the training-time model on the same windows: {ev['window_check']['train_model']:.4f}.
 
-A sliding window (stride 128) would give a somewhat lower number.
+{ev.get('stride_line', 'A sliding window (stride 128) would give a somewhat lower number.')}
 
 ## Next token after "Once upon a"
 

@@ -7,7 +7,8 @@ ck = torch.load(sys.argv[1], map_location='cpu')
 prev = ck.get('prev', {'steps': 0, 'tokens': 0, 'seconds': 0.0, 'hist': []})
 rows = [('1', h) for h in prev.get('hist', [])]
 off_min, off_tok = prev['seconds'] / 60, prev['tokens']
-rows += [('2', dict(h, min=h['min'] + off_min, tokens=h['tokens'] + off_tok)) for h in ck['hist']]
+this_phase = '2' if rows else '1'  # a resumed run is phase 2
+rows += [(this_phase, dict(h, min=h['min'] + off_min, tokens=h['tokens'] + off_tok)) for h in ck['hist']]
 print('| phase | minutes | tokens | train loss (since last eval) | valid loss (bf16, every 4th window) |')
 print('|---|---:|---:|---:|---:|')
 for ph, h in rows:

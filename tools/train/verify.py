@@ -32,7 +32,7 @@ class NumpyGPT2:
     def gelu(x):
         return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
 
-    def logits(self, ids):
+    def logits(self, ids, last_only=False):
         w, C, H = self.w, self.C, self.H
         T = len(ids)
         x = w['wte.weight'][ids] + w['wpe.weight'][:T]
@@ -57,6 +57,8 @@ class NumpyGPT2:
             h = self.gelu(h @ w[p + 'mlp.c_fc.weight'] + w[p + 'mlp.c_fc.bias'])
             x = x + h @ w[p + 'mlp.c_proj.weight'] + w[p + 'mlp.c_proj.bias']
         x = self.ln(x, 'ln_f')
+        if last_only:  # sampling needs one row: skip T-1 rows of the 50257-wide head
+            x = x[-1:]
         return x @ w['wte.weight'].T
 
     @staticmethod
@@ -70,7 +72,7 @@ def sample(model, enc, prompt, n_new, seed, temperature, top_k):
     ids = enc.encode(prompt)
     T = model.cfg['n_positions']
     for _ in range(n_new):
-        z = model.logits(ids[-T:])[-1] / temperature
+        z = model.logits(ids[-T:], last_only=True)[-1] / temperature
         if top_k:
             kth = np.sort(z)[-top_k]
             z = np.where(z < kth, -np.inf, z)
@@ -92,6 +94,10 @@ def main():
     ap.add_argument('--temperature', type=float, default=0.8)
     ap.add_argument('--top-k', type=int, default=40)
     ap.add_argument('--valid', default='/work/shared/corpus/tinystories-valid-head.txt')
+    ap.add_argument('--eval-prefix', type=int, default=0, metavar='CHARS',
+                    help="loss on the first CHARS characters of the normalised valid text with exactly "
+                         "`inferscope eval`'s counting (windows of n_positions, stride = window, the first "
+                         "token of each window not counted): the reference for tests/test_bundled_model.sh")
     a = ap.parse_args()
     enc = Encoder()
     m = NumpyGPT2(a.model)
@@ -116,6 +122,20 @@ def main():
         res['windows'] = sel.tolist()
         res['loss_windows'] = tot / len(sel)
         print(f'numpy float64 loss on {len(sel)} windows {sel.tolist()}: {res["loss_windows"]:.4f}')
+    if a.eval_prefix:
+        text = normalise(open(a.valid, encoding='utf-8').read())[:a.eval_prefix]
+        ids = enc.encode(text)
+        T = m.cfg['n_positions']
+        tot, cnt = 0.0, 0
+        for st in range(0, len(ids), T):
+            win = ids[st:st + T]
+            if len(win) < 2:
+                continue
+            l = m.logsoftmax(m.logits(win[:-1]))
+            tot += -l[np.arange(len(win) - 1), win[1:]].sum()
+            cnt += len(win) - 1
+        res['eval_prefix'] = {'chars': a.eval_prefix, 'tokens': cnt, 'loss': tot / cnt}
+        print(f'eval-prefix {a.eval_prefix} chars: loss={tot / cnt:.6f} tokens={cnt} (float64, eval counting)')
     res['samples'] = []
     for s in range(a.samples):
         txt = sample(m, enc, 'Once upon a time', a.sample_tokens, s, a.temperature, a.top_k)
