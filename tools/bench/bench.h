@@ -1,7 +1,7 @@
 /* bench.h — shared helpers of `make bench` (every file in tools/bench): a monotonic clock and a
  * median. The bench prints speed figures; it never fails and is not a test.
  * bench.c holds main: engine speed (decode, prefill, memory-bandwidth floor), then
- * bench_tokenizer() (bench_tokenizer.c). */
+ * bench_bundled() (bench_bundled.c), bench_tokenizer() (bench_tokenizer.c). */
 #ifndef BENCH_H
 #define BENCH_H
 

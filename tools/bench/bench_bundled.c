@@ -2,22 +2,10 @@
 #include "bench_bundled.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "bench.h"
 #include "kernels.h"
 #include "session.h"
-
-static int cmp_dbl(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp_dbl);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* open + prompt: what `inferscope next "Once upon a"` does before printing */
 static double open_and_answer_ms(const char *model_dir, const char *tok_dir, ErrorMsg *err) {
@@ -46,7 +34,7 @@ void bench_bundled(const char *model_dir, const char *tok_dir) {
             }
         }
         printf("  load + answer \"Once upon a\" (%d thread%s): median %.1f ms of %d\n", threads,
-               threads > 1 ? "s" : "", median(t, REPS), REPS);
+               threads > 1 ? "s" : "", bench_median(t, REPS), REPS);
     }
 
     /* one window step = session_step: one position through the model + the sampler */
@@ -66,13 +54,14 @@ void bench_bundled(const char *model_dir, const char *tok_dir) {
         for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
             /* walk to the context length, then time REPS steps there (back one, step one) */
             while (session_len(&s) < at[k] && session_step(&s, &err) == 0) {}
-            for (int r = 0; r < REPS; r++) {
+            int n = 0;
+            for (; n < REPS; n++) {
                 session_back(&s, 1);
                 double t0 = bench_now();
                 if (session_step(&s, &err)) break;
-                t[r] = 1e3 * (bench_now() - t0);
+                t[n] = 1e3 * (bench_now() - t0);
             }
-            printf("  ctx %d: %.2f", session_len(&s), median(t, REPS));
+            printf("  ctx %d: %.2f", session_len(&s), bench_median(t, (size_t)n));
         }
         printf("\n");
         session_home(&s);
