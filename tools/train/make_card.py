@@ -12,8 +12,9 @@ ck = torch.load(ckpath, map_location='cpu')
 ver = json.load(open(vpath))
 ev = json.load(open(epath))
 cfg = json.load(open(os.path.join(d, 'config.json')))
-prep = json.load(open('/tmp/inferscope-train/prepare.json'))
 a = ck['args']
+# the data of the last phase (its prepare.json sits beside its train.bin)
+prep = json.load(open(os.path.join(a.get('data', '/tmp/inferscope-train'), 'prepare.json')))
 prev = ck.get('prev', {'steps': 0, 'tokens': 0, 'seconds': 0.0})
 steps = prev['steps'] + ck['step']
 tokens = prev['tokens'] + ck['tokens']
@@ -25,14 +26,42 @@ L, H, C, T = cfg['n_layer'], cfg['n_head'], cfg['n_embd'], cfg['n_positions']
 S = prep['seen_ids']
 dropout_txt = f"dropout {a['dropout']} (embeddings, attention weights, both residual branches)" if a['dropout'] else 'no dropout'
 if prev['steps']:
-    schedule_txt = (f"Two phases (the first was cut short on a machine shared with heavy build jobs): phase 1 "
-                    f"{prev['steps']} steps; phase 2 resumed its weights with a fresh optimizer, warm-up {a['warmup']} "
-                    f"steps to {a['lr']:g}, cosine decay to {a['lr'] * a['min_lr_frac']:g}. Seed of the last phase: {a['seed']}.")
+    a1 = torch.load(prev['from'], map_location='cpu')['args']
+    sep1 = '`<|endoftext|>` between all stories'
+    schedule_txt = (
+        f"Two phases, each a fixed step count from its own seed (weights init, dropout, data windows), so a "
+        f"rerun repeats both. **Phase 1**: {prev['steps']:,} steps from seed {a1['seed']}, warm-up {a1['warmup']} steps "
+        f"to {a1['lr']:g}, cosine decay to {a1['lr'] * a1['min_lr_frac']:g}, {sep1}. **Phase 2** resumed phase 1's "
+        f"weights and AdamW state: {ck['step']:,} steps from seed {a['seed']}, warm-up {a['warmup']} steps to "
+        f"{a['lr']:g}, cosine decay to {a['lr'] * a['min_lr_frac']:g}, with two changes to what the model sees "
+        f"(below: blank-line story boundaries and rare ids standing in for never-seen ones).")
+    if ck.get('ema'):
+        last = torch.load(os.path.join(os.path.dirname(ckpath), 'final.pt'), map_location='cpu')['valid_bf16_full']
+        schedule_txt += (f" The exported weights are the exponential moving average of phase 2's weights "
+                         f"(decay {ck['ema']} per step), chosen because it scored better on the validation text "
+                         f"than the last step's weights ({ck['valid_bf16_full']:.4f} vs {last:.4f}, bf16, all windows).")
 else:
     schedule_txt = (f"One run of {steps:,} steps from seed {a['seed']} (weights, dropout and the random data windows all "
                     f"follow it): linear warm-up over {a['warmup']} steps to {a['lr']:g}, then cosine decay to "
                     f"{a['lr'] * a['min_lr_frac']:g}. A fixed step count, so a rerun repeats the schedule exactly.")
 
+bl = prep.get('blank_line_stories', 0.0)
+if bl:
+    sep_txt = (f"Stories separated by `<|endoftext|>`, except a seeded {bl * 100:.0f}% of boundaries (phase 2) that are a "
+               f"blank line instead: the validation file separates its stories by blank lines, so a model that only "
+               f"ever saw `<|endoftext|>` there is surprised by every new story (\"Once\" after a blank line cost 5.6 "
+               f"nats on average before this)")
+else:
+    sep_txt = 'Stories separated by `<|endoftext|>`'
+unk = a.get('rare_unk_count', 0)
+unk_txt = ''
+if unk:
+    unk_txt = (f"\n\n**Never-seen ids.** Training text alone never shows `u` as a target, so a model trained on it gives "
+               f"`u` almost no probability and every name it never saw costs ~20 nats. In phase 2, each occurrence of "
+               f"an id seen at most {unk} times in the training text was replaced by `u` (as input and as target) "
+               f"with probability {a['rare_unk_prob']} (seeded): the model learns *where* an unknown token is likely "
+               f"(a new name after \"named\"), the Good-Turing idea that the mass of rare events estimates that of "
+               f"unseen ones.")
 top5 = '\n'.join(f'| {i + 1} | `{json.dumps(t)}` | {tid} | {p:.4f} |' for i, (t, tid, p) in enumerate(ver['top5']))
 samples = '\n\n'.join(f'**seed {s["seed"]}**\n\n```text\n{s["text"]}\n```' for s in ver['samples'])
 
@@ -71,7 +100,7 @@ use or redistribute it.
   **re-cased** by a word-casing table learned from the cased part (keyed on the punctuation before each
   word; sentence starts and "I" follow from it; {prep['recaser_acc'] * 100:.1f}% of words correct in a
   held-out test on cased text). Some re-casing errors remain (mostly names that never occur cased).
-  Stories separated by `<|endoftext|>`; {prep['train_tokens']:,} training tokens.
+  {sep_txt}; {prep['train_tokens']:,} training tokens.
 - **Normalisation**: the dataset contains double-encoded ("mojibake") punctuation. Before training and
   before evaluation, `â€™`/`â€˜`/`’`/`‘` → `'`, `â€œ`/`â€`/`“`/`”`/`«`/`»` → `"`, `â€“`/`â€”`/`–`/`—` → `-`,
   `â€¦`/`…` → `...` (and other 2-character UTF-8-as-cp1252 sequences repaired). The model therefore
@@ -96,7 +125,7 @@ for matrix multiplies (LayerNorm/softmax/GELU/residual/loss in fp32), exact comp
 model keeps embedding rows for those ids plus one shared row `u` (its logit gets `+log(50257-{S})`), which
 is exactly the full 50,257-way softmax of a GPT-2 whose remaining {50257 - S:,} rows all equal `u`. At
 export `u` was written into every never-seen row of `wte`, so the file is an ordinary tied GPT-2 (the
-input embedding of never-seen ids is `u` too).
+input embedding of never-seen ids is `u` too).{unk_txt}
 
 ## Validation loss
 
@@ -130,7 +159,7 @@ Prompt `Once upon a time`, temperature {ev['temperature']}, top-k {ev['top_k']},
 - A tiny model: stories are mostly grammatical but wander, forget names and contradict themselves.
 - Only simple English children's stories; anything else (code, other languages, facts) is nonsense.
 - {50257 - S:,} of the 50,257 token ids never occurred in training (only {S:,} did); they all share one
-  embedding row and therefore one tiny probability at every step. In the validation text
+  embedding row and therefore one probability at each step (shared among all of them). In the validation text
   {prep['valid_unseen_frac'] * 100:.2f}% of tokens are such ids.
 - Quotes and dashes are plain ASCII (see normalisation); some re-cased words are in the wrong case.
 - Not suitable for anything but demonstrating how a transformer computes.

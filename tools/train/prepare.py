@@ -4,10 +4,15 @@
 train  = tinystories-train-head.txt (original case)
        + tinystories-train-lowercase.txt[944K:]  re-cased (see recase.py-style table below)
 stories are separated by <|endoftext|> (50256); one story per line in the train files.
+  With --blank-line-stories F, a seeded fraction F of the boundaries is a blank line instead
+  (tokens 198 198, exactly what "\n\n" between two stories tokenises to): that is the layout
+  of the validation file, whose story boundaries are blank lines, so the model learns that a
+  story may also begin after a blank line. The other boundaries keep <|endoftext|>.
 valid  = tinystories-valid-head.txt, one stream (its story boundaries are not recoverable).
 All text passes through normalise.normalise() first.
+usage: /usr/bin/python3 prepare.py [--out DIR] [--blank-line-stories F] [--seed N]
 """
-import collections, json, os, sys, time
+import argparse, collections, json, os, sys, time
 import numpy as np
 import regex
 
@@ -114,7 +119,7 @@ def word_accuracy(pred, gold):
     return sum(x == y for x, y in zip(a, b)) / len(a)
 
 
-def tokenise_stories(enc, text):
+def tokenise_stories(enc, text, blank_frac=0.0, rng=None):
     ids = []
     # a single newline separates stories, a blank line separates paragraphs inside one
     for story in regex.split(r'(?<!\n)\n(?!\n)', text):
@@ -122,13 +127,23 @@ def tokenise_stories(enc, text):
         if not story:
             continue
         ids.extend(enc.encode(story))
-        ids.append(EOT)
+        if blank_frac > 0 and rng.random() < blank_frac:
+            ids.extend([198, 198])  # "\n\n" followed by text: two newline tokens, not 628
+        else:
+            ids.append(EOT)
     return ids
 
 
 def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--out', default=OUT)
+    ap.add_argument('--blank-line-stories', type=float, default=0.0)
+    ap.add_argument('--seed', type=int, default=1)
+    args = ap.parse_args()
+    out_dir = args.out
+    rng = np.random.default_rng(args.seed)
     t0 = time.time()
-    os.makedirs(OUT, exist_ok=True)
+    os.makedirs(out_dir, exist_ok=True)
     head = normalise(open(f'{CORPUS}/tinystories-train-head.txt', encoding='utf-8').read())
     lower_raw = open(f'{CORPUS}/tinystories-train-lowercase.txt', encoding='utf-8').read()
     valid = normalise(open(f'{CORPUS}/tinystories-valid-head.txt', encoding='utf-8').read())
@@ -145,19 +160,21 @@ def main():
     rc = Recaser(head)
     rest_cased = recase_lines(rc, rest)
     enc = Encoder()
-    tr = tokenise_stories(enc, head) + tokenise_stories(enc, rest_cased)
+    tr = (tokenise_stories(enc, head, args.blank_line_stories, rng)
+          + tokenise_stories(enc, rest_cased, args.blank_line_stories, rng))
     va = enc.encode(valid)
     tr = np.array(tr, dtype=np.uint16)
     va = np.array(va, dtype=np.uint16)
-    tr.tofile(f'{OUT}/train.bin')
-    va.tofile(f'{OUT}/valid.bin')
+    tr.tofile(f'{out_dir}/train.bin')
+    va.tofile(f'{out_dir}/valid.bin')
     seen = np.unique(tr)
-    with open(f'{OUT}/recased-rest-sample.txt', 'w', encoding='utf-8') as f:
+    with open(f'{out_dir}/recased-rest-sample.txt', 'w', encoding='utf-8') as f:
         f.write(rest_cased[:20000])
     info = dict(train_tokens=int(len(tr)), valid_tokens=int(len(va)), seen_ids=int(len(seen)),
                 valid_unseen_frac=float(np.mean(~np.isin(va, seen))), recaser_acc=acc,
-                head_tokens=int(len(tokenise_stories(enc, head))))
-    json.dump(info, open(f'{OUT}/prepare.json', 'w'), indent=1)
+                head_tokens=int(len(tokenise_stories(enc, head))),
+                blank_line_stories=args.blank_line_stories, seed=args.seed)
+    json.dump(info, open(f'{out_dir}/prepare.json', 'w'), indent=1)
     print(info, f'{time.time() - t0:.1f}s')
 
 
