@@ -160,8 +160,8 @@ def main():
     rc = Recaser(head)
     rest_cased = recase_lines(rc, rest)
     enc = Encoder()
-    tr = (tokenise_stories(enc, head, args.blank_line_stories, rng)
-          + tokenise_stories(enc, rest_cased, args.blank_line_stories, rng))
+    tr_head = tokenise_stories(enc, head, args.blank_line_stories, rng)
+    tr = tr_head + tokenise_stories(enc, rest_cased, args.blank_line_stories, rng)
     va = enc.encode(valid)
     tr = np.array(tr, dtype=np.uint16)
     va = np.array(va, dtype=np.uint16)
@@ -172,7 +172,7 @@ def main():
         f.write(rest_cased[:20000])
     info = dict(train_tokens=int(len(tr)), valid_tokens=int(len(va)), seen_ids=int(len(seen)),
                 valid_unseen_frac=float(np.mean(~np.isin(va, seen))), recaser_acc=acc,
-                head_tokens=int(len(tokenise_stories(enc, head))),
+                head_tokens=len(tr_head),
                 blank_line_stories=args.blank_line_stories, seed=args.seed)
     json.dump(info, open(f'{out_dir}/prepare.json', 'w'), indent=1)
     print(info, f'{time.time() - t0:.1f}s')
