@@ -12,13 +12,14 @@
 #include "export.h"
 #include "frame_fill.h"
 #include "lesson_run.h"
+#include "lesson_slide.h"
 
 static void usage(FILE *f) {
     fprintf(f,
             "usage: inferscope export [--model DIR] (--prompt TEXT | --ids LIST) [--steps N] [--seed S]\n"
             "         [sampler flags] [--panel frame|attention|probs|tokens|text]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
-            "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--sidecar]\n"
+            "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--axis A] [--sidecar]\n"
             "         --out DIR\n"
             "       inferscope export --lesson FILE.lesson [--model DIR] [--size WxH] [--scale S] --out DIR\n\n"
             "Renders figures (PNG with provenance text chunks) without a display: the prompt state,\n"
@@ -33,7 +34,10 @@ static void usage(FILE *f) {
             "  --steps N        generate N tokens, exporting after each (default 0)\n"
             "  --scale S        1, 2 or 4: re-rendered at S times the pixels, same layout (default 1)\n"
             "  --size WxH       logical size, as a window of that size (default 1920x1080)\n"
-            "  --ui-scale X     the window's UI scale, 1..2.5 (default 1)\n"
+            "  --ui-scale X     the window's UI scale, 1..2.5 (default 1); one panel alone and lesson\n"
+            "                   slides set their type for a lecture hall (2.2 at 1920x1080) times X\n"
+            "  --axis A         probability axis: auto (fits the bars), linear N (0..N %%, the same on\n"
+            "                   every figure) or log (0.001 %% .. 100 %%); a lesson sets it with `axis`\n"
             "  --theme T        light (default, for print) or dark\n"
             "  --sidecar        also write NAME.json with the same provenance\n"
             "  --out DIR        output folder (created if missing)\n"
@@ -102,11 +106,8 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
             break;
         }
         const char *caps[LESSON_MAX_CAPTIONS + 1];
-        int nc = 0;
-        if (bv.note[0]) caps[nc++] = bv.note;
-        for (int c = 0; c < bv.n_captions; c++) caps[nc++] = bv.captions[c];
-        ExportOverlay ov = {.title = k == 0 ? l.title : NULL, .captions = caps, .n_captions = nc,
-                            .question = bv.question, .beat_label = bv.beat_label};
+        ExportOverlay ov;
+        lesson_slide_overlay(&l, &bv, caps, LESSON_MAX_CAPTIONS + 1, &ov);
         char stem[96], out[4300];
         snprintf(stem, sizeof stem, "%s-beat-%02zu", name, k + 1);
         opt->overlay = &ov;
@@ -131,7 +132,9 @@ int cmd_export(int argc, char **argv) {
     cli_model_args_init(&ma);
     ExportOptions opt = export_options_default();
     opt.dir = NULL;
-    int steps = 0, layer = -1, head = -1, all_heads = 0, sheet = 0, panel_given = 0;
+    int steps = 0, layer = -1, head = -1, all_heads = 0, sheet = 0, panel_given = 0, axis_given = 0;
+    VizProbAxis axis = VIZ_AXIS_AUTO;
+    float axis_max = 1.0f;
     const char *lesson_path = NULL;
     ErrorMsg err;
     for (int i = 1; i < argc; i++) {
@@ -155,7 +158,8 @@ int cmd_export(int argc, char **argv) {
         }
         if (strcmp(a, "--steps") == 0 || strcmp(a, "--panel") == 0 || strcmp(a, "--layer") == 0 ||
             strcmp(a, "--head") == 0 || strcmp(a, "--scale") == 0 || strcmp(a, "--size") == 0 ||
-            strcmp(a, "--theme") == 0 || strcmp(a, "--out") == 0 || strcmp(a, "--ui-scale") == 0) {
+            strcmp(a, "--theme") == 0 || strcmp(a, "--out") == 0 || strcmp(a, "--ui-scale") == 0 ||
+            strcmp(a, "--axis") == 0) {
             if (!has_v) return cli_fail(CMD, "%s needs a value (see --help)", a);
             i++;
             int bad = 0;
@@ -177,6 +181,10 @@ int cmd_export(int argc, char **argv) {
                     bad = error_set(&err, "--size: '%s' is not WIDTHxHEIGHT (e.g. 1920x1080)", v);
                 opt.width = w;
                 opt.height = h;
+            } else if (strcmp(a, "--axis") == 0) {
+                if (viz_axis_parse(v, &axis, &axis_max))
+                    bad = error_set(&err, "--axis: '%s' is not auto, log or linear N (0 < N <= 100)", v);
+                axis_given = 1;
             } else if (strcmp(a, "--ui-scale") == 0) {
                 char *end;
                 double x = strtod(v, &end);
@@ -193,8 +201,8 @@ int cmd_export(int argc, char **argv) {
     }
     if (!opt.dir) return cli_fail(CMD, "--out DIR is required (the folder for the figures)");
     if (lesson_path) {
-        if (ma.prompt || ma.prompt_file || ma.ids || steps || layer >= 0 || all_heads || sheet || panel_given)
-            return cli_fail(CMD, "--lesson sets the prompt, steps, layer/head and panel itself: drop those options");
+        if (ma.prompt || ma.prompt_file || ma.ids || steps || layer >= 0 || all_heads || sheet || panel_given || axis_given)
+            return cli_fail(CMD, "--lesson sets the prompt, steps, layer/head, panel and axis itself: drop those options");
         setenv("SDL_VIDEODRIVER", "dummy", 0);
         return export_lesson(CMD, lesson_path, ma.model_dir, ma.tok_dir, &opt);
     }
@@ -233,6 +241,8 @@ int cmd_export(int argc, char **argv) {
         goto done;
     }
     VizView view = frame_default_view();
+    view.prob_axis = axis;
+    view.prob_axis_max = axis_max;
     if (layer >= 0) view.layer = layer;
     if (head >= 0) view.head = head;
 

@@ -251,6 +251,9 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
     rc |= meta_addf(m, "inferscope:highlight_panel", 1, "%d", v->highlight_panel);
     rc |= meta_addf(m, "inferscope:highlight_token", 1, "%d", v->highlight_token);
     rc |= meta_addf(m, "inferscope:highlight_bar", 1, "%d", v->highlight_bar);
+    char axis[32];
+    viz_axis_describe(v->prob_axis, v->prob_axis_max, axis, sizeof axis);
+    rc |= meta_add(m, "inferscope:prob_axis", axis, 0);
     free(str.data);
     if (rc) {
         figure_meta_free(m);
@@ -699,6 +702,12 @@ int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out
         get_int(t, what, "inferscope:highlight_token", -1, np - 1, &fs->view.highlight_token, err) ||
         get_int(t, what, "inferscope:highlight_bar", 0, SESSION_TOP_N, &fs->view.highlight_bar, err))
         goto fail;
+    /* the probability axis (figures from before it was recorded: the automatic one) */
+    const char *axis = png_text_find(t, "inferscope:prob_axis");
+    if (axis && viz_axis_parse(axis, &fs->view.prob_axis, &fs->view.prob_axis_max) != 0) {
+        error_set(err, "%s: inferscope:prob_axis: '%.40s' is not auto, log or linear N", what, axis);
+        goto fail;
+    }
     return 0;
 fail:
     free(arr);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame.h"
 #include "utf8.h"
 
 static const char *const PANEL_NAMES[LPANEL_COUNT] = {"frame", "tokens", "attention", "probs", "text"};
@@ -143,7 +144,7 @@ static const OpName OPS[] = {
     {"force", LOP_FORCE, 2},     {"reroll", LOP_REROLL, 0}, {"layer", LOP_LAYER, 2},
     {"head", LOP_HEAD, 2},       {"panel", LOP_PANEL, 2},   {"caption", LOP_CAPTION, 2},
     {"highlight", LOP_HIGHLIGHT, 2}, {"bpe", LOP_BPE, 2},   {"ask", LOP_ASK, 2},
-    {"reveal", LOP_REVEAL, 0},   {"pause", LOP_PAUSE, 0},
+    {"reveal", LOP_REVEAL, 0},   {"pause", LOP_PAUSE, 0},     {"axis", LOP_AXIS, 2},
 };
 
 static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
@@ -247,6 +248,14 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
         *open_ask = 0;
         if (end_beat(p)) return -1; /* reveal starts a new beat */
         break;
+    case LOP_AXIS: {
+        VizProbAxis a;
+        float mx;
+        if (viz_axis_parse(abuf, &a, &mx)) return fail(p, "axis takes auto, log or linear N (N percent, e.g. 100), not '%s'", abuf);
+        d.kind = (int)a;
+        d.x = mx;
+        break;
+    }
     case LOP_HOME: case LOP_REROLL: case LOP_PAUSE: break;
     }
     if (rc) { free(d.text); return -1; }

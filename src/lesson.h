@@ -32,6 +32,7 @@ typedef enum LessonOp {
     LOP_ASK,         /* ask TEXT                        question; the bars stay hidden */
     LOP_REVEAL,      /* reveal                          new beat that shows the answer */
     LOP_PAUSE,       /* pause                           end of this beat (next key continues) */
+    LOP_AXIS,        /* axis auto|log|linear [N]        scale of the probability bars (N %) */
 } LessonOp;
 
 typedef enum LessonPanel {
@@ -44,9 +45,9 @@ typedef struct LessonDirective {
     LessonOp op;
     int line;         /* 1-based line in the file, for messages */
     long n;           /* integer argument (N, seed, layer, head, token index, bar rank, id) */
-    double x;         /* real argument (temperature, top_p) */
+    double x;         /* real argument (temperature, top_p; AXIS: the linear end, 0..1) */
     int flag;         /* on/off; FORCE: 1 = by id (#ID), 0 = by text; MODEL: 1 = or-bundled */
-    int kind;         /* PANEL: LessonPanel; HIGHLIGHT: LessonHighlightKind */
+    int kind;         /* PANEL: LessonPanel; HIGHLIGHT: LessonHighlightKind; AXIS: VizProbAxis */
     int panel;        /* HIGHLIGHT panel: LessonPanel */
     char *text;       /* owned; TITLE/MODEL/PROMPT/FORCE/CAPTION/ASK text (UTF-8, validated) */
     size_t text_len;  /* bytes in text (may contain NUL after \x00-free escapes: never) */

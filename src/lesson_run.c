@@ -119,6 +119,7 @@ static int apply(const Lesson *l, const LessonDirective *d, int in_beat, Session
         view->head = (int)d->n;
         break;
     case LOP_PANEL: view->focus = (VizPanel)d->kind; break;
+    case LOP_AXIS: view->prob_axis = (VizProbAxis)d->kind, view->prob_axis_max = (float)d->x; break;
     case LOP_CAPTION:
         if (in_beat && bv->n_captions < LESSON_MAX_CAPTIONS) bv->captions[bv->n_captions++] = d->text;
         break;

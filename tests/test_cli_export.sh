@@ -126,7 +126,7 @@ check "sheet names" [ -f "$T/s/0001-step-00-attention-all-heads.png" ] && [ -f "
 check "sheet provenance" python3 -c "$PYREAD"'
 t, size = chunks(sys.argv[1])
 assert t["inferscope:contact_sheet"] == "all layers" and t["inferscope:tensor"] == "blocks.*.attn.hook_pattern"
-assert size == (4 * 480, 44 + 2 * 440), size  # cells at least 480x440
+assert size == (160 + 4 * 240, 220 + 2 * 264), size  # cells at least 240x264, + labels and header
 ' "$T/s/0002-step-01-attention-all-heads.png"
 
 summary test_cli_export
