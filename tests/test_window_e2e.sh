@@ -112,13 +112,7 @@ if [ "${1:-}" = "--inner" ]; then
 fi
 
 # ---------------------------------------------------------------- outside
-if ! command -v xvfb-run >/dev/null || ! command -v xdotool >/dev/null || [ ! -x /usr/bin/import ]; then
-  echo "test_window_e2e: skipped: xvfb-run, xdotool or ImageMagick missing (scripts/install-deps.sh --test)"
-  summary test_window_e2e
-  exit 0
-fi
-SLOW=1
-case "$BUILD" in *asan*) export ASAN_OPTIONS=detect_leaks=0; SLOW=6 ;; esac # X11/GL false leaks (SDL-HEADLESS.md)
+window_test_setup test_window_e2e
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

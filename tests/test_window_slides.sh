@@ -52,13 +52,7 @@ if [ "${1:-}" = "--inner" ]; then
   exit 0
 fi
 
-if ! command -v xvfb-run >/dev/null || ! command -v xdotool >/dev/null || [ ! -x /usr/bin/import ]; then
-  echo "test_window_slides: skipped: xvfb-run, xdotool or ImageMagick missing (scripts/install-deps.sh --test)"
-  summary test_window_slides
-  exit 0
-fi
-SLOW=1
-case "$BUILD" in *asan*) export ASAN_OPTIONS=detect_leaks=0; SLOW=6 ;; esac # X11/GL false leaks (SDL-HEADLESS.md)
+window_test_setup test_window_slides
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # three beats: a long caption (two lines in the band), a short one, another short one

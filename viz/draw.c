@@ -29,6 +29,14 @@ int draw_panel_pad(const Viz *viz) {
 
 Rect draw_panel_inner(const Viz *viz, Rect r) { return rect_inset(r, draw_panel_pad(viz)); }
 
+int draw_panel_begin(Viz *viz, Rect r, Rect *inner) {
+    int rc = draw_set_clip(viz, &r);
+    rc |= draw_fill_rect(viz, r, viz->theme->panel);
+    rc |= draw_rect_outline(viz, r, viz->theme->panel_border, 1);
+    *inner = draw_panel_inner(viz, r);
+    return rc ? -1 : 0;
+}
+
 int draw_set_clip(Viz *viz, const Rect *clip) {
     SDL_Rect r;
     if (clip) r = to_sdl(*clip);

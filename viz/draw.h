@@ -45,6 +45,9 @@ typedef struct TextStyle {
  * pictures on margins. draw_panel_inner is r inset by it. */
 int draw_panel_pad(const Viz *viz);
 Rect draw_panel_inner(const Viz *viz, Rect r);
+/* The start of every panel: clip to r (nothing a panel draws leaves it), fill it with
+ * the panel colour, outline it; *inner gets r inside the padding. Returns 0 or -1. */
+int draw_panel_begin(Viz *viz, Rect r, Rect *inner);
 
 /* Limits the following draws to clip (NULL = whole target). Not a stack: panels set
  * their rect and reset to NULL when done. */

@@ -261,9 +261,11 @@ static void draw_labels(Viz *viz, const AttnGeom *g, const HeatGeom *hg, const V
                 }
                 if (axis == 0) {
                     pos_label(viz, f, p, g->mode, with_pos, lab, sizeof lab);
-                    Rect band = rect_intersect(g->qlabels, panel);
-                    draw_set_clip(viz, &band);
                     int lh = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_SMALL);
+                    /* half a line above and below: the first and last labels are centred on
+                     * rows that may be thinner than the text */
+                    Rect band = rect_intersect(rect_inset4(g->qlabels, 0, -lh / 2, 0, -lh / 2), panel);
+                    draw_set_clip(viz, &band);
                     if (hot) draw_fill_rect(viz, (Rect){band.x, c.y + c.h / 2 - lh / 2, band.w, lh}, th->panel);
                     draw_text(viz, g->qlabels.x + g->qlabels.w, c.y + c.h / 2, lab, &s, NULL);
                 } else if (g->mode == LAB_TOKENS) {
@@ -364,11 +366,8 @@ static void draw_readout(Viz *viz, Rect area, const VizFrame *f, const HeadPatte
 int draw_attention_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     if (r.w <= 0 || r.h <= 0) return 0;
     const Theme *th = viz->theme;
-    int rc = 0;
-    draw_set_clip(viz, &r);
-    draw_fill_rect(viz, r, th->panel);
-    draw_rect_outline(viz, r, th->panel_border, 1);
-    Rect in = draw_panel_inner(viz, r);
+    Rect in;
+    int rc = draw_panel_begin(viz, r, &in);
     int T = f ? f->n_pos : 0;
     int ok = f && f->cfg && f->trace && f->tok && f->ids && T >= 1 && T <= f->trace->n_pos &&
              f->view.layer >= 0 && f->view.layer < f->cfg->n_layer && f->view.head >= 0 &&

@@ -348,6 +348,49 @@ static void draw_cutoff(Viz *viz, const SamplerRecord *rec, Rect rows_area, int 
     draw_text(viz, bar_span.x + bar_span.w, y - viz_px(viz, 2), cl, &cs, NULL);
 }
 
+/* The "all other" row's own words on its bar: how long it is when the axis cannot show
+ * it (past the end, or only the final number in the column) and, when the label
+ * columns had no room, how many tokens it sums. After the bar's end when there is
+ * room, else inside the bar (past the axis: just before the break mark). */
+static void annotate_other(Viz *viz, Rect row, Rect bar, int end, const BarValues *v, const ProbsAxis *ax,
+                           const ProbsLayout *L, const SamplerRecord *rec, VizTextSize size, int with_count) {
+    const Theme *th = viz->theme;
+    double longest = v->p_temp > v->p_raw ? v->p_temp : v->p_raw;
+    int past = probs_past_axis(ax, longest);
+    int want_num = past || (L->cols.compact && longest - v->p_final > 0.0005);
+    int after_x = end + viz_px(viz, 6), right = bar.x + bar.w;
+    int in_l = bar.x + viz_px(viz, 6), in_r = end - viz_px(viz, past ? 24 : 6);
+    SDL_Color on_bar = color_text_on(bar_style(th).other_fill);
+    if (want_num) {
+        char a[24], nb[48];
+        prob_format_pct(longest, a, sizeof a);
+        if (rec->greedy || rec->settings.temperature == 1.0f || v->p_raw >= v->p_temp) snprintf(nb, sizeof nb, "T=1 %s", a);
+        else snprintf(nb, sizeof nb, "T=%g %s", (double)rec->settings.temperature, a);
+        int nw = viz_text_width(viz, VIZ_FONT_BOLD, size, nb);
+        TextStyle ns = {.font = VIZ_FONT_BOLD, .size = size, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
+        if (!past && after_x + nw <= right) {
+            draw_text_in_rect(viz, (Rect){after_x, row.y, nw, row.h}, nb, &ns);
+            after_x += nw + viz_px(viz, 12);
+        } else if (nw <= in_r - in_l) {
+            ns.color = on_bar;
+            draw_text_in_rect(viz, (Rect){in_r - nw, row.y, nw, row.h}, nb, &ns);
+            in_r -= nw + viz_px(viz, 12);
+        }
+    }
+    if (!with_count) return;
+    char cnt[32], tail[48];
+    probs_fmt_count((long long)rec->vocab_size - L->shown, cnt, sizeof cnt);
+    snprintf(tail, sizeof tail, "%s tokens", cnt);
+    int tw = viz_text_width(viz, VIZ_FONT_SANS, size, tail);
+    TextStyle ts = {.font = VIZ_FONT_SANS, .size = size, .color = th->text_muted, .valign = VIZ_ALIGN_MIDDLE};
+    if (after_x + tw <= right) {
+        draw_text_in_rect(viz, (Rect){after_x, row.y, tw, row.h}, tail, &ts);
+    } else if (tw <= in_r - in_l) {
+        ts.color = on_bar;
+        draw_text_in_rect(viz, (Rect){in_l, row.y, tw, row.h}, tail, &ts);
+    }
+}
+
 /* One bar row: rank, label (+ id), bars, numbers (+ stages). */
 static void draw_row(Viz *viz, Rect row, Rect panel, const VizFrame *f, const ProbsLayout *L, const SamplerRow *sr,
                      const BarValues *v, const ProbsAxis *ax) {
@@ -390,21 +433,7 @@ static void draw_row(Viz *viz, Rect row, Rect panel, const VizFrame *f, const Pr
         }
     }
     int end = draw_bars(viz, c.bar, panel, v, ax, agg);
-    if (count_after_bar) {
-        char cnt[32], tail[48];
-        probs_fmt_count((long long)rec->vocab_size - L->shown, cnt, sizeof cnt);
-        snprintf(tail, sizeof tail, "%s tokens", cnt);
-        TextStyle ts = {.font = VIZ_FONT_SANS, .size = second, .color = th->text_muted, .valign = VIZ_ALIGN_MIDDLE};
-        Rect after = {end + viz_px(viz, 6), row.y, c.bar.x + c.bar.w - end - viz_px(viz, 6), row.h};
-        int tw = viz_text_width(viz, VIZ_FONT_SANS, second, tail);
-        if (tw <= after.w) {
-            draw_text_in_rect(viz, after, tail, &ts);
-        } else if (tw + viz_px(viz, 30) <= end - c.bar.x) { /* a long bar carries its count inside */
-            ts.color = color_text_on(bar_style(th).other_fill);
-            draw_text_in_rect(viz, (Rect){c.bar.x + viz_px(viz, 6), row.y, end - c.bar.x - viz_px(viz, 30), row.h},
-                              tail, &ts);
-        }
-    }
+    if (agg) annotate_other(viz, row, c.bar, end, v, ax, L, rec, second, count_after_bar);
     if (sr && !sr->kept) {
         TextStyle cs = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL, .color = th->cut, .valign = VIZ_ALIGN_MIDDLE};
         if (end + viz_px(viz, 30) < c.bar.x + c.bar.w) draw_text(viz, end + viz_px(viz, 4), row.y + row.h / 2, "cut", &cs, NULL);
@@ -432,9 +461,8 @@ static void draw_row(Viz *viz, Rect row, Rect panel, const VizFrame *f, const Pr
 int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     if (r.w <= 0 || r.h <= 0) return 0;
     const Theme *th = viz->theme;
-    draw_set_clip(viz, &r);
-    draw_fill_rect(viz, r, th->panel);
-    draw_rect_outline(viz, r, th->panel_border, 1);
+    Rect inner;
+    draw_panel_begin(viz, r, &inner);
     const SamplerRecord *rec = f ? f->rec : NULL;
     ProbsLayout L;
     int has_layout = probs_panel_layout(viz, r, f, &L) == 0;

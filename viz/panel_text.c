@@ -218,11 +218,8 @@ static int draw_header(Viz *viz, Rect head, const VizFrame *f, int n) {
 int draw_text_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     if (r.w <= 0 || r.h <= 0) return 0;
     const Theme *th = viz->theme;
-    int rc = 0;
-    rc |= draw_set_clip(viz, &r); /* whatever happens below, nothing leaves r */
-    rc |= draw_fill_rect(viz, r, th->panel);
-    rc |= draw_rect_outline(viz, r, th->panel_border, 1);
-    Rect in = draw_panel_inner(viz, r);
+    Rect in;
+    int rc = draw_panel_begin(viz, r, &in);
     int n = f && f->ids && f->tok ? f->n_pos : 0;
     rc |= draw_header(viz, rect_cut_top(&in, header_h(viz)), f, n);
     rect_cut_top(&in, viz_px(viz, 6));
