@@ -8,7 +8,7 @@ Not a fuzzer: scripts/fuzz-run.sh runs the harnesses."""
 import glob, json, os, struct, sys, zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REF = os.environ.get("INFERSCOPE_REF", os.path.join(ROOT, "..", "shared", "reference"))
+REF = os.environ.get("INFERSCOPE_REF") or os.path.join(ROOT, "tests", "reference")
 CORPUS = os.path.join(ROOT, "tests", "fuzz", "corpus")
 
 
