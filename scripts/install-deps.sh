@@ -29,6 +29,7 @@ if [ "${1:-}" = "--test" ]; then
   need_cmd curl curl
   need_cmd jq jq
   need_cmd python3 python3
+  need_cmd desktop-file-validate desktop-file-utils
   need_file /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
   need_cmd clang clang
 fi

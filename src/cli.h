@@ -44,7 +44,8 @@ int cli_fail(const char *cmd, const char *fmt, ...)
  * UTF-8, so nothing is lost or mangled silently). */
 void cli_json_string(FILE *f, const uint8_t *s, size_t n);
 
-/* The assets folder: $INFERSCOPE_ASSETS, else <dir of the executable>/../assets,
+/* The assets folder: $INFERSCOPE_ASSETS, else <dir of the executable>/../assets (the
+ * source tree), else <dir of the executable>/../share/inferscope (after make install),
  * else ./assets. Returned pointer is valid for the life of the process. */
 const char *cli_assets_dir(void);
 

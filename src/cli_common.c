@@ -95,6 +95,9 @@ static int is_dir(const char *p) {
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The assets belong next to the binary: build/inferscope uses ../assets (the source
+ * tree), an installed PREFIX/bin/inferscope uses PREFIX/share/inferscope (make install).
+ * A candidate counts only if it holds the tokenizer, so a stray folder is not taken. */
 const char *cli_assets_dir(void) {
     static char dir[PATH_MAX];
     if (dir[0]) return dir;
@@ -105,18 +108,17 @@ const char *cli_assets_dir(void) {
     }
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            char cand[PATH_MAX + 16];
-            snprintf(cand, sizeof cand, "%s/../assets", exe);
-            size_t len = strlen(cand);
-            if (is_dir(cand) && len < sizeof dir) {
-                memcpy(dir, cand, len + 1);
-                return dir;
-            }
+    char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
+    if (slash) {
+        *slash = 0;
+        static const char *const rel[] = {"../assets", "../share/inferscope"};
+        for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+            char cand[PATH_MAX + 32], tok[PATH_MAX + 64];
+            snprintf(cand, sizeof cand, "%s/%s", exe, rel[i]);
+            snprintf(tok, sizeof tok, "%s/tokenizer", cand);
+            /* realpath: messages then say /usr/local/share/inferscope/..., not bin/../share */
+            if (is_dir(tok) && realpath(cand, dir)) return dir;
+            dir[0] = 0;
         }
     }
     snprintf(dir, sizeof dir, "assets");
