@@ -216,6 +216,10 @@ int gpt2_model_load(Gpt2Model *m, const char *dir, ErrorMsg *err) {
     /* An explicit lm_head.weight means an untied head (its own V x C matrix);
      * otherwise GPT-2 ties the unembedding to wte, as HF does by default. */
     int has_head = find_weight(&sf, "lm_head.weight") != NULL;
+    if (c->untied && !has_head) {
+        error_set(err, "%s: config.json says tie_word_embeddings = false, but there is no lm_head.weight", path);
+        goto fail;
+    }
     size_t n_slots = make_slots(slots, m, has_head);
 
     /* Pass 1: find every weight and check dtype and shape against the config. */

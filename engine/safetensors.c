@@ -6,13 +6,14 @@
 
 #include <cJSON.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "file_read.h"
 
 /* The data is read in place as little-endian numbers: a big-endian host would need a
  * byte-swapping copy, which this loader does not do. Fail the build instead of
@@ -290,28 +291,12 @@ int safe_open(SafeFile *f, const char *path, ErrorMsg *err) {
         return error_set(err, "%.200s...: path too long", path);
     memcpy(f->path, path, strlen(path) + 1);
 
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        int e = errno;
-        memset(f, 0, sizeof *f);
-        return error_set(err, "%s: cannot open: %s", path, strerror(e));
-    }
+    /* non-blocking open + regular-file check: a FIFO in place of the weights must not hang */
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
+    int fd = file_open_regular(path, &st, err);
+    if (fd < 0) {
         memset(f, 0, sizeof *f);
-        return error_set(err, "%s: cannot stat: %s", path, strerror(e));
-    }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
-        memset(f, 0, sizeof *f);
-        return error_set(err, "%s: is a directory, not a safetensors file", path);
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        memset(f, 0, sizeof *f);
-        return error_set(err, "%s: not a regular file", path);
+        return -1;
     }
     if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { /* only possible on 32-bit hosts */
         close(fd);

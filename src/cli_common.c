@@ -1,6 +1,7 @@
 /* cli_common.c — helpers shared by the subcommands: reading input bytes, the error
  * line, JSON string escaping, where the assets are. No model logic here. */
 #include "cli.h"
+#include "file_read.h"
 #include "utf8.h"
 
 #include <errno.h>
@@ -15,13 +16,15 @@ int cli_read_file(const char *path, CliBytes *out, ErrorMsg *err) {
     out->data = NULL;
     out->len = 0;
     int is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f) return error_set(err, "%s: cannot open: %s", path, strerror(errno));
-    if (!is_stdin) {
+    FILE *f = stdin;
+    if (!is_stdin) { /* non-blocking open, regular files only: a FIFO cannot hang us */
         struct stat st;
-        if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-            fclose(f);
-            return error_set(err, "%s: is a directory, not a file", path);
+        int fd = file_open_regular(path, &st, err);
+        if (fd < 0) return -1;
+        f = fdopen(fd, "rb");
+        if (!f) {
+            close(fd);
+            return error_set(err, "%s: cannot open: %s", path, strerror(errno));
         }
     }
     size_t cap = 4096, len = 0;

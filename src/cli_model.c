@@ -151,7 +151,7 @@ int cli_model_run_prompt(const CliModelArgs *a, Session *s, ErrorMsg *err) {
     if (a->ids) {
         int *ids = NULL;
         size_t n = 0;
-        if (cli_parse_ids(a->ids, s->model.config.vocab_size, &ids, &n, err)) return -1;
+        if (cli_parse_ids(a->ids, session_vocab(s), &ids, &n, err)) return -1;
         int rc = session_set_prompt_ids(s, ids, n, err);
         free(ids);
         return rc;
