@@ -70,8 +70,10 @@ size_t gpt2_config_n_params(const Gpt2Config *c, int tied) {
 static int check_unique_keys(const cJSON *obj, const char *path, ErrorMsg *err) {
     for (const cJSON *a = obj->child; a; a = a->next)
         for (const cJSON *b = a->next; b; b = b->next)
-            if (a->string && b->string && strcmp(a->string, b->string) == 0)
-                return error_set(err, "%s: key \"%.60s\" appears twice", path, a->string);
+            if (a->string && b->string && strcmp(a->string, b->string) == 0) {
+                char shown[ERROR_QUOTE_CAP];
+                return error_set(err, "%s: key \"%.60s\" appears twice", path, ERROR_QUOTE(shown, a->string));
+            }
     return 0;
 }
 
@@ -80,10 +82,12 @@ static int check_unique_keys(const cJSON *obj, const char *path, ErrorMsg *err) 
  * reorder_and_upcast_attn, torch_dtype, transformers_version, ...) does not change what
  * inference computes and is ignored. */
 static int check_semantics(const cJSON *root, Gpt2Config *t, const char *path, ErrorMsg *err) {
+    char shown[ERROR_QUOTE_CAP];
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
     if (mt && !cJSON_IsNull(mt) && !(cJSON_IsString(mt) && strcmp(mt->valuestring, "gpt2") == 0))
         return error_set(err, "%s: model_type %s%.40s%s is not a GPT-2 (only \"gpt2\" checkpoints load)", path,
-                         cJSON_IsString(mt) ? "\"" : "", cJSON_IsString(mt) ? mt->valuestring : "(not a string)",
+                         cJSON_IsString(mt) ? "\"" : "",
+                         cJSON_IsString(mt) ? ERROR_QUOTE(shown, mt->valuestring) : "(not a string)",
                          cJSON_IsString(mt) ? "\"" : "");
     /* GELU: GPT-2's tanh approximation (HF gelu_new, and its twins gelu_pytorch_tanh /
      * gelu_fast, the same formula) or the exact erf GELU (HF "gelu", torch nn.GELU(), what
@@ -96,7 +100,7 @@ static int check_semantics(const cJSON *root, Gpt2Config *t, const char *path, E
             t->gelu_exact = 1;
         else if (strcmp(v, "gelu_new") != 0 && strcmp(v, "gelu_pytorch_tanh") != 0 && strcmp(v, "gelu_fast") != 0)
             return error_set(err, "%s: activation_function \"%.40s\" is not supported (GPT-2 uses gelu_new; "
-                             "gelu (erf) also works)", path, v);
+                             "gelu (erf) also works)", path, ERROR_QUOTE(shown, v));
     }
     /* tie_word_embeddings (default true): false promises an lm_head.weight, checked by the
      * weight loader (gpt2_model.c) */

@@ -86,7 +86,9 @@ void cli_json_string(FILE *f, const uint8_t *s, size_t n) {
         if (c == '\t') { fputs("\\t", f); i++; continue; }
         if (c < 0x20 || c == 0x7F) { fprintf(f, "\\u%04x", c); i++; continue; }
         size_t k = utf8_decode_one(s + i, n - i, NULL);
-        if (k == 0) { fprintf(f, "\\u%04x", c); i++; continue; } /* raw byte, visible */
+        /* a byte that is not UTF-8: PEP 383's surrogate escape U+DC80+byte, so Python's
+         * os.fsencode(json.loads(...)) gives the original bytes back (a path round-trips) */
+        if (k == 0) { fprintf(f, "\\udc%02x", c); i++; continue; }
         fwrite(s + i, 1, k, f);
         i += k;
     }

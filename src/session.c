@@ -273,11 +273,16 @@ static int place_token(Session *s, int id, uint32_t salt, int forced, ErrorMsg *
 /* place_token + the forward step; a branch made for a step that then fails is undone. */
 static int append_token(Session *s, int id, int forced, ErrorMsg *err) {
     int old_cur = s->cur, old_n = s->n_branches;
+    SessionBranch *b = &s->branch[s->cur];
+    int old_len = b->len, pos = s->trace.n_pos;
+    int old_id = pos < b->len ? b->ids[pos] : -1;
     if (place_token(s, id, s->pending_salt, forced, err)) return -1;
     if (forward_one(s, id, err)) {
         if (s->n_branches > old_n) {
             branch_free(&s->branch[--s->n_branches]);
             s->cur = old_cur;
+        } else if (old_id < 0) {
+            b->len = old_len; /* the branch had not gone this far: it does not now */
         }
         return -1;
     }
