@@ -55,4 +55,12 @@ check "Makefile DEP_MODULES == install-deps.sh need_pc lines ($(echo $mk))" \
   bash -c '[ -n "$1" ] && [ "$1" = "$2" ]' _ "$mk" "$sh"
 check "install-deps.sh checks the stb header the Makefile checks" \
   grep -q "need_file $(sed -n 's/^STB_HEADER *?= *//p' Makefile) libstb-dev" scripts/install-deps.sh
+# no absolute path of a build machine in code, tools or docs (the pattern is split so this
+# file does not match itself)
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  hits=$(git grep -nE "/wor""k/|/hom""e/[a-z]|/roo""t/" -- . 2>/dev/null | head -n 5)
+  check "no machine paths in the tree (${hits:-none})" [ -z "$hits" ]
+else
+  skip test_make_deps/machine-paths "not a git checkout"
+fi
 summary test_make_deps
