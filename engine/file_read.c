@@ -18,6 +18,12 @@ const char *file_kind_name(mode_t mode) {
     return "not a plain file";
 }
 
+/* The one message for a path that exists but is no regular file. */
+static int not_regular(const char *path, mode_t mode, ErrorMsg *err) {
+    if (S_ISDIR(mode)) return error_set(err, "%s: is a directory, not a regular file", path);
+    return error_set(err, "%s: not a regular file (%s)", path, file_kind_name(mode));
+}
+
 int file_open_regular(const char *path, struct stat *st, ErrorMsg *err) {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
@@ -31,8 +37,7 @@ int file_open_regular(const char *path, struct stat *st, ErrorMsg *err) {
     }
     if (!S_ISREG(st->st_mode)) {
         close(fd);
-        if (S_ISDIR(st->st_mode)) return error_set(err, "%s: is a directory, not a file", path);
-        return error_set(err, "%s: not a regular file (%s)", path, file_kind_name(st->st_mode));
+        return not_regular(path, st->st_mode, err);
     }
     /* a regular file never blocks, but plain blocking reads are what callers expect */
     int fl = fcntl(fd, F_GETFL);
@@ -43,39 +48,36 @@ int file_open_regular(const char *path, struct stat *st, ErrorMsg *err) {
 int file_check_regular(const char *path, ErrorMsg *err) {
     struct stat st;
     if (stat(path, &st) != 0) return error_set(err, "%s: cannot open: %s", path, strerror(errno));
-    if (S_ISDIR(st.st_mode)) return error_set(err, "%s: is a directory, not a file", path);
-    if (!S_ISREG(st.st_mode)) return error_set(err, "%s: not a regular file (%s)", path, file_kind_name(st.st_mode));
-    return 0;
+    return S_ISREG(st.st_mode) ? 0 : not_regular(path, st.st_mode, err);
 }
 
-int file_read_all(const char *path, size_t max_bytes, const char *what, char **out, size_t *len, ErrorMsg *err) {
+int file_read_all(const char *path, size_t max_bytes, uint8_t **out, size_t *len, ErrorMsg *err) {
     *out = NULL;
     *len = 0;
     struct stat st;
     int fd = file_open_regular(path, &st, err);
     if (fd < 0) return -1;
-    if ((unsigned long long)st.st_size > (unsigned long long)max_bytes) {
+    if ((uintmax_t)st.st_size > (uintmax_t)max_bytes) {
         close(fd);
-        return error_set(err, "%s: %lld bytes is too large for %s", path, (long long)st.st_size, what);
+        return error_set(err, "%s: %jd bytes, more than the %zu allowed", path, (intmax_t)st.st_size, max_bytes);
     }
-    size_t cap = (size_t)st.st_size;
-    char *buf = malloc(cap + 1);
+    size_t n = (size_t)st.st_size, got = 0;
+    uint8_t *buf = malloc(n + 1);
     if (!buf) {
         close(fd);
         return error_set(err, "%s: out of memory", path);
     }
-    size_t n = 0;
-    while (n < cap) { /* the file may shrink while we read: stop at its end */
-        ssize_t got = read(fd, buf + n, cap - n);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) {
-            int e = errno;
+    while (got < n) {
+        ssize_t r = read(fd, buf + got, n - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) { /* error, or the file shrank while we read it */
+            int e = r < 0 ? errno : 0;
             free(buf);
             close(fd);
-            return error_set(err, "%s: read error: %s", path, strerror(e));
+            return e ? error_set(err, "%s: read error: %s", path, strerror(e))
+                     : error_set(err, "%s: changed while being read (%zu of %zu bytes)", path, got, n);
         }
-        if (got == 0) break;
-        n += (size_t)got;
+        got += (size_t)r;
     }
     close(fd);
     buf[n] = 0;

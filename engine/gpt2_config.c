@@ -120,9 +120,10 @@ static int check_semantics(const cJSON *root, Gpt2Config *t, const char *path, E
 
 int gpt2_config_load(Gpt2Config *c, const char *path, ErrorMsg *err) {
     memset(c, 0, sizeof *c);
-    char *text;
+    uint8_t *raw;
     size_t len = 0;
-    if (file_read_all(path, CONFIG_MAX_BYTES, "a config.json", &text, &len, err) != 0) return -1;
+    if (file_read_all(path, CONFIG_MAX_BYTES, &raw, &len, err) != 0) return -1;
+    char *text = (char *)raw;
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     size_t at = root && end ? (size_t)(end - text) : 0;

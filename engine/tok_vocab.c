@@ -63,9 +63,10 @@ static const char *vocab_entry(const cJSON *root, size_t i, const char *path, Er
 
 int tok_load_vocab_json(Tokenizer *t, const char *path, ErrorMsg *err) {
     memset(t, 0, sizeof *t);
-    char *data;
+    uint8_t *raw;
     size_t len;
-    if (file_read_all(path, VOCAB_MAX_FILE_BYTES, "a vocab.json", &data, &len, err)) return -1;
+    if (file_read_all(path, VOCAB_MAX_FILE_BYTES, &raw, &len, err)) return -1;
+    char *data = (char *)raw;
     cJSON *root = tok_parse_json_file(data, len, path, err);
     free(data);
     if (!root) return -1;

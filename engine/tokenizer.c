@@ -34,7 +34,10 @@ int tok_grow(void **p, size_t *cap, size_t need, size_t elem) {
 /* Reads a whole file into a malloc'd, NUL-terminated buffer; errors name the path. A
  * FIFO or directory in its place is refused without blocking (file_read.h). */
 static int read_file(const char *path, char **out, size_t *len, ErrorMsg *err) {
-    return file_read_all(path, TOK_MAX_FILE_BYTES, "a tokenizer file", out, len, err);
+    uint8_t *raw;
+    int rc = file_read_all(path, TOK_MAX_FILE_BYTES, &raw, len, err);
+    *out = (char *)raw;
+    return rc;
 }
 
 /* cJSON of the whole buffer: one JSON value, then only whitespace (encoder.json with
