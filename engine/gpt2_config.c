@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "file_read.h"
+#include "json_whole.h"
 
 /* A GPT-2 config.json is < 1 KB; anything above 1 MB is not one. */
 #define CONFIG_MAX_BYTES ((size_t)1 << 20)
@@ -124,18 +125,11 @@ int gpt2_config_load(Gpt2Config *c, const char *path, ErrorMsg *err) {
     size_t len = 0;
     if (file_read_all(path, CONFIG_MAX_BYTES, &raw, &len, err) != 0) return -1;
     char *text = (char *)raw;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    size_t at = root && end ? (size_t)(end - text) : 0;
-    while (root && at < len && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r')) at++;
+    cJSON *root = json_parse_whole(text, len, path, err);
     free(text);
-    if (!root) return error_set(err, "%s: not valid JSON", path);
+    if (!root) return -1;
     int rc = -1, present;
     Gpt2Config t = {0};
-    if (at < len) {
-        error_set(err, "%s: trailing text after the JSON object (byte %zu)", path, at);
-        goto done;
-    }
     if (!cJSON_IsObject(root)) {
         error_set(err, "%s: not a JSON object", path);
         goto done;

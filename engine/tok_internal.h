@@ -69,10 +69,6 @@ void tok_cache_free(TokCache *c);
 int tok_encode_init_regex(Tokenizer *t, ErrorMsg *err);
 void tok_encode_free_regex(Tokenizer *t);
 
-/* Parses data[0..len) as exactly one JSON value followed only by whitespace (tokenizer.c);
- * NULL with "PATH: not valid JSON" / "PATH: trailing text ..." in err. Caller deletes. */
-struct cJSON *tok_parse_json_file(const char *data, size_t len, const char *path, ErrorMsg *err);
-
 /* Builds t->bytes_map (raw bytes -> id) from tok_bytes/tok_off of all n_vocab tokens;
  * two tokens with the same bytes are an error naming `path` and the token. */
 int tok_index_bytes(Tokenizer *t, const char *path, ErrorMsg *err);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "file_read.h"
+#include "json_whole.h"
 #include "tok_internal.h"
 #include "utf8.h"
 
@@ -67,7 +68,7 @@ int tok_load_vocab_json(Tokenizer *t, const char *path, ErrorMsg *err) {
     size_t len;
     if (file_read_all(path, VOCAB_MAX_FILE_BYTES, &raw, &len, err)) return -1;
     char *data = (char *)raw;
-    cJSON *root = tok_parse_json_file(data, len, path, err);
+    cJSON *root = json_parse_whole(data, len, path, err);
     free(data);
     if (!root) return -1;
     int rc = -1;

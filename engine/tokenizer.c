@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "file_read.h"
+#include "json_whole.h"
 #include "tok_internal.h"
 #include "utf8.h"
 
@@ -40,24 +41,6 @@ static int read_file(const char *path, char **out, size_t *len, ErrorMsg *err) {
     return rc;
 }
 
-/* cJSON of the whole buffer: one JSON value, then only whitespace (encoder.json with
- * trailing text is a damaged file, not a vocabulary). NULL with err set otherwise. */
-cJSON *tok_parse_json_file(const char *data, size_t len, const char *path, ErrorMsg *err) {
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
-    if (!root) {
-        error_set(err, "%s: not valid JSON", path);
-        return NULL;
-    }
-    size_t at = end ? (size_t)(end - data) : len;
-    while (at < len && (data[at] == ' ' || data[at] == '\t' || data[at] == '\n' || data[at] == '\r')) at++;
-    if (at < len) {
-        cJSON_Delete(root);
-        error_set(err, "%s: trailing text after the JSON value (byte %zu)", path, at);
-        return NULL;
-    }
-    return root;
-}
 
 /* GPT-2's bytes_to_unicode(): every byte gets a printable code point so that BPE files
  * can be text. Printable Latin-1 bytes ('!'..'~', '¡'..'¬', '®'..'ÿ') map to themselves;
@@ -144,7 +127,7 @@ static int load_encoder(Tokenizer *t, const char *path, const int byte_of_cp[512
     char *data;
     size_t len;
     if (read_file(path, &data, &len, err)) return -1;
-    cJSON *root = tok_parse_json_file(data, len, path, err);
+    cJSON *root = json_parse_whole(data, len, path, err);
     free(data);
     if (!root) return -1;
     int rc = -1;

@@ -16,7 +16,8 @@
 const char CLI_MODEL_USAGE_MODEL[] =
     "  --model DIR       model folder (config.json + model.safetensors);\n"
     "                    default: the bundled model (assets/models/stories16m)\n"
-    "  --tokenizer DIR   folder with encoder.json and vocab.bpe (default: assets/tokenizer)\n";
+    "  --tokenizer DIR   GPT-2 tokenizer (encoder.json + vocab.bpe) for models without their\n"
+    "                    own vocabulary file (default: assets/tokenizer)\n";
 
 const char CLI_MODEL_USAGE_PROMPT[] =
     "  --prompt TEXT     the prompt text\n"

@@ -65,7 +65,7 @@ cfg_case llama 't.replace("\"gpt2\"", "\"llama\"")'
 cfg_case noscale 't.replace("\"scale_attn_weights\": true", "\"scale_attn_weights\": false")'
 cfg_case ctrlkey 't.replace("{", "{\"a\\u001b[31m\": 1, \"a\\u001b[31m\": 2, ", 1)'
 cfg_case harmless 't.replace("{", "{\"summary_type\": \"cls_index\", \"summary_use_proj\": true, \"reorder_and_upcast_attn\": false, ", 1)'
-check "config.json with trailing text" fails_with "c_trailing/config.json: trailing text after the JSON object" \
+check "config.json with trailing text" fails_with "c_trailing/config.json: trailing text after the JSON value" \
   "$BIN" info "$tmp/c_trailing"
 check "config.json with a key twice" fails_with 'c_dup/config.json: key "n_layer" appears twice' "$BIN" info "$tmp/c_dup"
 check "activation_function relu" fails_with 'activation_function "relu" is not supported' "$BIN" info "$tmp/c_relu"
