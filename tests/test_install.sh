@@ -75,7 +75,7 @@ for c in $("$1" --help | sed -n "/^commands:/,/^$/p" | awk "NR>1 && NF {print \$
   grep -q "inferscope $c " <<<"$2" || { echo "man page lacks command $c" >&2; exit 1; }
 done' _ "$BIN" "$text"
 missing=""
-for c in "" tokenize info generate next eval dump export; do
+for c in "" $("$BIN" --help | sed -n "/^commands:/,/^$/p" | awk 'NR>1 && NF {print $1}'); do
   for o in $("$BIN" $c --help 2>&1 | grep -oE '(^|[ (,|\[])--[a-z][a-z0-9-]*|(^| )-n ' | grep -oE -- '-[-a-z0-9]+' | sort -u); do
     grep -qe "$o" <<<"$text" || missing="$missing ${c:-window}:$o"
   done
