@@ -7,10 +7,13 @@
 #include <stdint.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "utf8.h"
 
@@ -76,10 +79,25 @@ static int end_beat(Parser *p) {
     return 0;
 }
 
+/* 1 if the quote at s[q] is escaped: an odd number of backslashes right before it. */
+static int quote_escaped(const char *s, size_t q) {
+    size_t k = 0;
+    while (k < q && s[q - 1 - k] == '\\') k++;
+    return k % 2 == 1;
+}
+
 /* Decodes TEXT: surrounding double quotes are removed (so spaces at the ends can be
- * kept, e.g. force " time"), and inside quotes \n \t \" \\ are escapes. */
+ * kept, e.g. force " time"), and inside quotes \n \t \" \\ are escapes. A text that
+ * starts with a quote must close it: `prompt "Once upon` is a mistake, not a prompt
+ * with a quote in it. When the quote closes before the end (`caption "Hi" she said`),
+ * the text is taken as written, quotes and all. */
 static int parse_text(Parser *p, const char *s, size_t n, char **out, size_t *out_len) {
-    int quoted = n >= 2 && s[0] == '"' && s[n - 1] == '"';
+    int quoted = n >= 2 && s[0] == '"' && s[n - 1] == '"' && !quote_escaped(s, n - 1);
+    if (!quoted && n >= 1 && s[0] == '"') {
+        int closes = 0;
+        for (size_t q = 1; q < n && !closes; q++) closes = s[q] == '"' && !quote_escaped(s, q);
+        if (!closes) return fail(p, "the text starts with a quote (\") that is never closed%s", "");
+    }
     if (quoted) { s++; n -= 2; }
     char *t = malloc(n + 1);
     if (!t) return fail(p, "out of memory%s", "");
@@ -260,6 +278,11 @@ int lesson_parse(Lesson *out, const char *path, const char *text, size_t len, Er
     snprintf(out->path, sizeof out->path, "%s", path);
     Parser p = {.path = path, .err = err, .l = out};
     int open_ask = 0, have_prompt = 0;
+    /* a byte-order mark (Windows editors write one) is not part of the first line */
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        text += 3;
+        len -= 3;
+    }
     size_t bad = len; /* offset of the first invalid UTF-8 byte, len if none */
     utf8_validate((const uint8_t *)text, len, &bad);
     size_t i = 0;
@@ -295,16 +318,34 @@ fail:
 
 int lesson_load(Lesson *out, const char *path, ErrorMsg *err) {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) return error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    /* opened non-blocking and checked before reading: a FIFO or a device in place of
+     * the lesson must not hang the program */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return error_set(err, "%s: not a regular file (is it a directory?)", path);
+    }
     /* lessons are small; refuse anything absurd instead of reading it all */
     enum { MAX_LESSON = 1 << 20 };
+    if (st.st_size > MAX_LESSON) {
+        close(fd);
+        return error_set(err, "%s: larger than 1 MiB, not a lesson file", path);
+    }
     char *buf = malloc(MAX_LESSON + 1);
-    if (!buf) { fclose(f); return error_set(err, "%s: out of memory", path); }
-    size_t n = fread(buf, 1, MAX_LESSON + 1, f);
-    int rerr = ferror(f);
-    fclose(f);
-    if (rerr) { free(buf); return error_set(err, "%s: read error (is it a directory?)", path); }
+    if (!buf) { close(fd); return error_set(err, "%s: out of memory", path); }
+    size_t n = 0;
+    int rerr = 0;
+    while (n < (size_t)MAX_LESSON + 1) {
+        ssize_t r = read(fd, buf + n, (size_t)MAX_LESSON + 1 - n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) { rerr = errno; break; }
+        if (r == 0) break;
+        n += (size_t)r;
+    }
+    close(fd);
+    if (rerr) { free(buf); return error_set(err, "%s: read error: %s", path, strerror(rerr)); }
     if (n > MAX_LESSON) { free(buf); return error_set(err, "%s: larger than 1 MiB, not a lesson file", path); }
     int rc = lesson_parse(out, path, buf, n, err);
     free(buf);

@@ -7,6 +7,17 @@
 
 #include "frame_fill.h"
 
+/* A `model` path as written in the lesson, taken relative to the lesson file's own
+ * folder (so a lesson finds its model whatever the current directory is). */
+static void resolve_model_path(const Lesson *l, const char *path, char *out, size_t cap) {
+    const char *slash = strrchr(l->path, '/');
+    if (path[0] == '/' || !slash) {
+        snprintf(out, cap, "%s", path);
+        return;
+    }
+    snprintf(out, cap, "%.*s/%s", (int)(slash - l->path), l->path, path);
+}
+
 void lesson_model_dir(const Lesson *l, const char *bundled_dir, char *dir, size_t dir_cap,
                       char *note, size_t note_cap) {
     snprintf(dir, dir_cap, "%s", bundled_dir);
@@ -14,19 +25,21 @@ void lesson_model_dir(const Lesson *l, const char *bundled_dir, char *dir, size_
     for (size_t i = 0; i < l->n_dir; i++) {
         const LessonDirective *d = &l->dir[i];
         if (d->op != LOP_MODEL) continue;
+        if (note_cap) note[0] = 0;
         if (strcmp(d->text, "bundled") == 0) {
             snprintf(dir, dir_cap, "%s", bundled_dir);
             continue;
         }
-        char probe[1200];
-        snprintf(probe, sizeof probe, "%s/model.safetensors", d->text);
+        char path[1024], probe[1100];
+        resolve_model_path(l, d->text, path, sizeof path);
+        snprintf(probe, sizeof probe, "%s/model.safetensors", path);
         struct stat st;
-        if (d->flag && stat(probe, &st) != 0) {
+        if (d->flag && (stat(probe, &st) != 0 || !S_ISREG(st.st_mode))) {
             snprintf(dir, dir_cap, "%s", bundled_dir);
             snprintf(note, note_cap, "%s is not downloaded (run `make gpt2`): showing the bundled model instead",
                      d->text);
         } else {
-            snprintf(dir, dir_cap, "%s", d->text);
+            snprintf(dir, dir_cap, "%s", path);
         }
     }
 }

@@ -27,8 +27,8 @@ typedef struct LessonBeatView {
 
 /* Which model directory the lesson wants: "bundled" -> bundled_dir; a PATH; with
  * "or-bundled", the bundled model when PATH has no model.safetensors (and a note
- * saying so plainly). No `model` line = bundled. Relative paths are taken as given
- * (relative to the current directory). */
+ * saying so plainly). No `model` line = bundled. A relative PATH is relative to the
+ * folder of the lesson file (l->path), not to the current directory. */
 void lesson_model_dir(const Lesson *l, const char *bundled_dir, char *dir, size_t dir_cap,
                       char *note, size_t note_cap);
 

@@ -1,7 +1,11 @@
 /* test_lesson.c — the lesson parser: beats, arguments, and one exact error line
  * (file:line: problem) for each kind of mistake a teacher can make. */
 #include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "lesson.h"
@@ -75,6 +79,40 @@ static void test_errors(void) {
     expect_error("prompt \"bad \\q escape\"\n", "t.lesson:1: unknown escape \\q");
     expect_error("prompt ok\ncaption caf\xC3\n", "t.lesson:2: invalid UTF-8 at byte 12 of the line");
     expect_error("prompt ok\nhighlight token x\n", "t.lesson:2: highlight token needs a whole number");
+    /* issue 22: an unclosed quote is a mistake, not a prompt with a quote in it */
+    expect_error("prompt \"Once upon\n", "t.lesson:1: the text starts with a quote (\") that is never closed");
+    expect_error("prompt ok\ncaption \"\n", "t.lesson:2: the text starts with a quote");
+    expect_error("prompt \"ends escaped\\\"\n", "t.lesson:1: the text starts with a quote");
+    expect_error("prompt ok\nforce \" time\n", "t.lesson:2: the text starts with a quote");
+}
+
+/* Quotes: closed at the end = removed; closed earlier = the text as written. */
+static void test_quotes(void) {
+    Lesson l;
+    ErrorMsg err = {{0}};
+    const char *text = "prompt \"a \\\\\"\ncaption \"Hi\" she said\ncaption say \"hi\n";
+    CHECK(parse(text, &l, &err) == 0, "quotes parse: %s", err.text);
+    CHECK(l.n_dir == 3, "3 directives, got %zu", l.n_dir);
+    if (l.n_dir == 3) {
+        CHECK(strcmp(l.dir[0].text, "a \\") == 0, "escaped backslash before the closing quote: '%s'", l.dir[0].text);
+        CHECK(strcmp(l.dir[1].text, "\"Hi\" she said") == 0, "quote closed early: as written '%s'", l.dir[1].text);
+        CHECK(strcmp(l.dir[2].text, "say \"hi") == 0, "a quote inside unquoted text: '%s'", l.dir[2].text);
+    }
+    lesson_free(&l);
+}
+
+/* issue 22: a UTF-8 byte-order mark is not part of the first directive */
+static void test_bom(void) {
+    Lesson l;
+    ErrorMsg err = {{0}};
+    const char *text = "\xEF\xBB\xBFtitle BOM\nprompt Hi\n";
+    CHECK(parse(text, &l, &err) == 0, "a lesson with a BOM parses: %s", err.text);
+    CHECK(l.title && strcmp(l.title, "BOM") == 0, "title after the BOM");
+    lesson_free(&l);
+    /* a BOM anywhere else is a character like any other (and no directive) */
+    Lesson l2;
+    CHECK(parse("prompt Hi\n\xEF\xBB\xBFstep\n", &l2, &err) == -1 && strstr(err.text, "t.lesson:2: unknown directive"),
+          "BOM only skipped at the start: %s", err.text);
 }
 
 static void test_files(void) {
@@ -90,6 +128,17 @@ static void test_files(void) {
     CHECK(strstr(err.text, "missing.lesson: cannot open") != NULL, "missing message: %s", err.text);
     CHECK(lesson_load(&l, "tests/fixtures/lessons", &err) == -1, "directory fails");
     CHECK(strstr(err.text, "tests/fixtures/lessons:") != NULL, "directory message: %s", err.text);
+    /* a FIFO in place of the lesson is refused at once instead of blocking forever */
+    char fifo[] = "/tmp/lesson-fifo-XXXXXX";
+    if (mkdtemp(fifo)) {
+        char path[64];
+        snprintf(path, sizeof path, "%s/f.lesson", fifo);
+        if (mkfifo(path, 0600) == 0) {
+            CHECK(lesson_load(&l, path, &err) == -1 && strstr(err.text, "not a regular file"), "FIFO: %s", err.text);
+            unlink(path);
+        }
+        rmdir(fifo);
+    }
 }
 
 /* Every lesson shipped in lessons/ parses and has at least 3 beats and a title. */
@@ -114,6 +163,8 @@ int main(void) {
     test_shipped_lessons();
     test_beats();
     test_errors();
+    test_quotes();
+    test_bom();
     test_files();
     return check_summary("test_lesson");
 }

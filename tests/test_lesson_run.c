@@ -1,7 +1,11 @@
 /* test_lesson_run.c — replaying lessons on the tiny reference model: going to a beat
  * rebuilds exactly the same state whichever way you get there (PageUp rewinds
  * exactly), per-beat captions/questions, and model-dependent errors with FILE:LINE. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "frame_fill.h"
@@ -108,6 +112,47 @@ static void test_model_dir(void) {
     lesson_model_dir(&l, "assets/models/x", dir, sizeof dir, note, sizeof note);
     CHECK(strcmp(dir, "/somewhere") == 0 && note[0] == 0, "explicit path: %s", dir);
     lesson_free(&l);
+
+    /* issue 22: a relative model path is relative to the LESSON's folder, whatever the
+     * current directory: a lesson in T/lessons naming ../models/m finds T/models/m */
+    char root[] = "/tmp/lesson-model-XXXXXX";
+    if (!mkdtemp(root)) { CHECK(0, "mkdtemp"); return; }
+    char p[256], lesson_path[256];
+    snprintf(p, sizeof p, "%s/lessons", root);
+    mkdir(p, 0700);
+    snprintf(p, sizeof p, "%s/models", root);
+    mkdir(p, 0700);
+    snprintf(p, sizeof p, "%s/models/m", root);
+    mkdir(p, 0700);
+    snprintf(p, sizeof p, "%s/models/m/model.safetensors", root);
+    FILE *f = fopen(p, "w");
+    if (f) fclose(f);
+    snprintf(lesson_path, sizeof lesson_path, "%s/lessons/x.lesson", root);
+    const char *text = "model ../models/m or-bundled\nprompt Hi\n";
+    ErrorMsg err = {{0}};
+    CHECK(lesson_parse(&l, lesson_path, text, strlen(text), &err) == 0, "parse: %s", err.text);
+    lesson_model_dir(&l, "assets/models/x", dir, sizeof dir, note, sizeof note);
+    char want[300];
+    snprintf(want, sizeof want, "%s/lessons/../models/m", root);
+    CHECK(strcmp(dir, want) == 0 && note[0] == 0, "found beside the lesson: '%s' note '%s'", dir, note);
+    lesson_free(&l);
+    /* the same lesson given by a relative path: still relative to its folder */
+    CHECK(lesson_parse(&l, "lessons/x.lesson", text, strlen(text), &err) == 0, "parse");
+    lesson_model_dir(&l, "assets/models/x", dir, sizeof dir, note, sizeof note);
+    CHECK(strcmp(dir, "assets/models/x") == 0 && strstr(note, "../models/m is not downloaded"),
+          "lessons/../models/m is missing here, so the fallback: '%s'", note);
+    lesson_free(&l);
+    /* a lesson with no folder part: relative to the current directory */
+    const char *two = "model /nonexistent or-bundled\nmodel bundled\nprompt Hi\n";
+    CHECK(lesson_parse(&l, "x.lesson", two, strlen(two), &err) == 0, "parse");
+    lesson_model_dir(&l, "assets/models/x", dir, sizeof dir, note, sizeof note);
+    CHECK(strcmp(dir, "assets/models/x") == 0 && note[0] == 0, "a later 'model bundled' clears the fallback note");
+    lesson_free(&l);
+    remove(p);
+    snprintf(p, sizeof p, "%s/models/m", root); rmdir(p);
+    snprintf(p, sizeof p, "%s/models", root); rmdir(p);
+    snprintf(p, sizeof p, "%s/lessons", root); rmdir(p);
+    rmdir(root);
 }
 
 int main(void) {
