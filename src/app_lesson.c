@@ -1,6 +1,7 @@
 /* app_lesson.c — presenter mode: a lesson (lesson.h) played beat by beat in the
- * window. Every beat is rebuilt by replaying the lesson from its start
- * (lesson_goto_beat), so PageUp shows exactly what was there before. Presenter
+ * window. Every beat is rebuilt exactly as a replay from the lesson's start would
+ * leave it (lesson_goto_beat, from the snapshot taken when lesson_check ran it), so
+ * PageUp shows exactly what was there before, at once whatever the lesson's length. Presenter
  * remotes send PageUp/PageDown; Space and the arrows work too. Not the lesson format
  * (lesson.c) and not the replay rules (lesson_run.c). */
 #include <stdio.h>

@@ -31,6 +31,7 @@ const char *lesson_panel_name(int panel) {
 
 void lesson_free(Lesson *l) {
     if (!l) return;
+    lesson_replay_free(l);
     for (size_t i = 0; i < l->n_dir; i++) free(l->dir[i].text);
     free(l->dir);
     free(l->beat_end);

@@ -52,6 +52,8 @@ typedef struct LessonDirective {
     size_t text_len;  /* bytes in text (may contain NUL after \x00-free escapes: never) */
 } LessonDirective;
 
+struct LessonReplay; /* lesson_run.c: the state after each beat, filled as beats run */
+
 typedef struct Lesson {
     char path[512];            /* file it came from */
     char *title;               /* borrowed from the TITLE directive, or NULL */
@@ -59,6 +61,7 @@ typedef struct Lesson {
     size_t n_dir;
     size_t *beat_end;          /* (n_beats) index one past each beat's last directive */
     size_t n_beats;            /* >= 1 for a valid lesson */
+    struct LessonReplay *replay; /* owned by lesson_run.c (NULL until a beat is shown) */
 } Lesson;
 
 /* Parses the file at path. On error returns -1 with "PATH:LINE: problem" in err and
@@ -68,7 +71,10 @@ int lesson_load(Lesson *out, const char *path, ErrorMsg *err);
 /* Same, from bytes already in memory (path is used in messages only). */
 int lesson_parse(Lesson *out, const char *path, const char *text, size_t len, ErrorMsg *err);
 
+/* Frees everything, the replay cache too; safe on a zeroed Lesson. */
 void lesson_free(Lesson *l);
+/* Frees only the replay cache (lesson_run.c); the next beat shown rebuilds it. */
+void lesson_replay_free(Lesson *l);
 
 /* "attention" -> LPANEL_ATTENTION; -1 if unknown. And the reverse. */
 int lesson_panel_from_name(const char *s, size_t n);

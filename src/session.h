@@ -35,6 +35,16 @@ typedef struct SessionBranch {
 #define SESSION_MAX_BRANCHES 64
 #define SESSION_TOP_N 20
 
+/* The sampler's pick for one position, remembered with what it depended on (the
+ * logits of the row before are covered by the redo rule, see Session.memo_len). */
+typedef struct SessionPick {
+    uint64_t seed;
+    uint32_t salt;
+    SamplerSettings settings;
+    int id;
+    int valid;
+} SessionPick;
+
 typedef struct Session {
     Gpt2Model model;            /* owned */
     Tokenizer tok;              /* owned */
@@ -58,8 +68,34 @@ typedef struct Session {
     SamplerRecord prev;         /* the draw that chose the newest token, if generated */
     int has_prev;
     double last_step_ms;        /* wall time of the last forward pass (ms), -1 = none */
-    int n_steps;                /* forward steps run since open (for stats) */
+    int n_steps;                /* forward passes actually run since open (for stats) */
+    long n_sampler_runs;        /* sampler passes over the vocabulary since open (stats) */
+
+    /* Redo memory, exact by construction: rows [0, memo_len) of the trace hold what the
+     * one path every session takes (a prefill of the prompt, then one gpt2_step per
+     * token) computed for trace.ids[0..memo_len), also past n_pos after stepping back;
+     * rows [0, prefill_len) came from that prefill. Stepping over the same token again,
+     * or setting the same prompt again, reuses those rows instead of recomputing them:
+     * the same bits, no forward pass. pick[p] remembers the sampler's choice at p. */
+    int memo_len, prefill_len;
+    SessionPick *pick;          /* (trace.max_pos) owned */
+    int batch;                  /* > 0 inside session_batch_begin/end */
+    int stale;                  /* records waiting for session_batch_end: 1 next, 2 prev */
 } Session;
+
+/* The logical state of a session, without the model and the trace: what
+ * session_restore needs to rebuild exactly the same screen. All borrowed. */
+typedef struct SessionState {
+    const uint8_t *prompt;          /* prompt text (NULL: the prompt was given as ids) */
+    size_t prompt_len;
+    const SessionBranch *branch;    /* (n_branches) */
+    int n_branches, cur;
+    int n_pos;                      /* tokens on screen: a prefix of branch[cur] */
+    int n_prompt;                   /* the first n_prompt tokens of every branch */
+    uint32_t pending_salt;
+    SamplerSettings settings;
+    uint64_t seed;
+} SessionState;
 
 /* Loads the model (model_dir) and tokenizer (tok_dir), and sizes the trace for
  * max_pos positions (0 = min(context, 1024)) capturing `capture` (GPT2_CAP_*; the
@@ -97,6 +133,21 @@ int session_switch_branch(Session *s, int k, ErrorMsg *err);
 int session_set_settings(Session *s, const SamplerSettings *set, ErrorMsg *err);
 /* New seed: the pending draw and all future draws change; past tokens stay. */
 void session_set_seed(Session *s, uint64_t seed);
+
+/* A batch of changes (a lesson beat, a restore): inside it the records (next, prev)
+ * are not recomputed after every change, only once at session_batch_end. Nests. */
+void session_batch_begin(Session *s);
+void session_batch_end(Session *s);
+
+/* The session's state as borrowed pointers (valid until the session changes). */
+void session_get_state(const Session *s, SessionState *st);
+/* Makes the session show exactly state st (taken from this session or one on the
+ * same model): the prompt is run again only if it differs, the tokens that differ
+ * from what the trace holds are stepped (reusing redo rows), then the settings, seed
+ * and dice. The result is bit for bit what the original sequence of calls gave. On
+ * error (out of memory, bad settings) returns -1; the session is valid but its state
+ * unspecified. */
+int session_restore(Session *s, const SessionState *st, ErrorMsg *err);
 
 /* Tokens on screen: ids[0..n) with n = session_len(s). */
 static inline int session_len(const Session *s) { return s->trace.n_pos; }
