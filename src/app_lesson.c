@@ -19,6 +19,10 @@ static void show_beat(AppState *app, int k) {
         app_set_status(app, 0, "lesson: beat %d of %d (PageDown/Space next, PageUp back, B blank)", k + 1,
                        app->beat.n_beats);
     }
+    /* live numbers ({step_ms} ...) are measured now, once per beat shown */
+    char m[200];
+    if (lesson_facts_captions(&app->beat, &app->session, &app->beat_caps, m, sizeof m))
+        app_set_status(app, 1, "%s", m);
     if (top_n > 0) app->view.top_n = top_n;
     app->dirty = 1;
 }
@@ -28,7 +32,8 @@ int app_lesson_start(AppState *app, Lesson *lesson, const char *note, ErrorMsg *
     memset(lesson, 0, sizeof *lesson); /* ownership moved */
     memset(&app->beat, 0, sizeof app->beat);
     snprintf(app->beat.note, sizeof app->beat.note, "%s", note ? note : "");
-    if (lesson_check(&app->lesson, &app->session, &app->view, &app->beat, err)) {
+    if (lesson_facts_check(&app->lesson, err) ||
+        lesson_check(&app->lesson, &app->session, &app->view, &app->beat, err)) {
         lesson_free(&app->lesson);
         return -1;
     }
@@ -71,8 +76,7 @@ int app_lesson_key(AppState *app, const AppInput *in) {
 void app_lesson_frame(const AppState *app, VizFrame *f, const char **caps, int cap_max) {
     const LessonBeatView *bv = &app->beat;
     int nc = 0;
-    if (bv->note[0] && nc < cap_max) caps[nc++] = bv->note;
-    for (int i = 0; i < bv->n_captions && nc < cap_max; i++) caps[nc++] = bv->captions[i];
+    for (int i = 0; i < app->beat_caps.n && nc < cap_max; i++) caps[nc++] = app->beat_caps.line[i];
     f->title = bv->beat == 0 ? app->lesson.title : NULL;
     f->captions = caps;
     f->n_captions = nc;
