@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lesson_measure.h"
 #include "utf8.h"
 
 static const char *const PANEL_NAMES[LPANEL_COUNT] = {"frame", "tokens", "attention", "probs", "text"};
@@ -32,7 +33,10 @@ const char *lesson_panel_name(int panel) {
 void lesson_free(Lesson *l) {
     if (!l) return;
     lesson_replay_free(l);
-    for (size_t i = 0; i < l->n_dir; i++) free(l->dir[i].text);
+    for (size_t i = 0; i < l->n_dir; i++) {
+        free(l->dir[i].text);
+        free(l->dir[i].claim);
+    }
     free(l->dir);
     free(l->beat_end);
     memset(l, 0, sizeof *l);
@@ -47,7 +51,7 @@ typedef struct Parser {
 } Parser;
 
 static int fail(Parser *p, const char *fmt, const char *a) {
-    char msg[300];
+    char msg[440];
     snprintf(msg, sizeof msg, fmt, a);
     return error_set(p->err, "%s:%d: %s", p->path, p->line, msg);
 }
@@ -148,6 +152,156 @@ static int parse_double(Parser *p, const char *arg, double lo, double hi, const 
     return 0;
 }
 
+/* ---- expect CLAIM (lesson.h LessonExpect; checked by lesson_expect.c) ---- */
+
+static void skip_spaces(const char *s, size_t n, size_t *i) {
+    while (*i < n && (s[*i] == ' ' || s[*i] == '\t')) (*i)++;
+}
+
+/* The next argument of s[*i..n): a quoted text (escapes decoded; the quote must
+ * close) or a run of non-space bytes. 0 with *out malloc'd, 1 at the end, -1 error. */
+static int next_arg(Parser *p, const char *s, size_t n, size_t *i, char **out, size_t *out_len) {
+    skip_spaces(s, n, i);
+    if (*i >= n) return 1;
+    size_t a = *i, e = a;
+    if (s[a] == '"') {
+        e = a + 1;
+        while (e < n && !(s[e] == '"' && !quote_escaped(s, e))) e++;
+        if (e >= n) return fail(p, "the text starts with a quote (\") that is never closed%s", "");
+        e++;
+    } else {
+        while (e < n && s[e] != ' ' && s[e] != '\t') e++;
+    }
+    *i = e;
+    return parse_text(p, s + a, e - a, out, out_len) ? -1 : 0;
+}
+
+static const char *const CMP_NAMES[] = {">=", "<=", ">", "<", "="};
+
+static int parse_cmp(Parser *p, const char *w, int *cmp) {
+    for (int c = 0; c < 5; c++)
+        if (strcmp(w, CMP_NAMES[c]) == 0) { *cmp = c; return 0; }
+    if (strcmp(w, "==") == 0) { *cmp = LCMP_EQ; return 0; }
+    return fail(p, "expect: '%s' is not a comparison (>=, <=, >, <, =)", w);
+}
+
+/* Reads the words of an expect claim into w[0..*nw) (malloc'd each). */
+static int split_claim(Parser *p, const char *s, size_t n, char **w, size_t *wl, int max, int *nw) {
+    size_t i = 0;
+    *nw = 0;
+    for (;;) {
+        char *t;
+        size_t tl;
+        int r = next_arg(p, s, n, &i, &t, &tl);
+        if (r < 0) return -1;
+        if (r > 0) return 0;
+        if (*nw == max) { free(t); return fail(p, "expect: too many words in the claim%s", ""); }
+        w[*nw] = t;
+        wl[(*nw)++] = tl;
+    }
+}
+
+/* "#640" -> by id; else TEXT (the token's exact bytes). */
+static int parse_token_arg(Parser *p, LessonDirective *d, char *w, size_t wl) {
+    if (wl >= 2 && w[0] == '#' && w[1] >= '0' && w[1] <= '9') {
+        d->flag = 1;
+        return parse_long(p, w + 1, 0, 1000000, "expect #id", &d->n);
+    }
+    if (wl == 0) return fail(p, "expect: the token text is empty%s", "");
+    d->text = malloc(wl + 1);
+    if (!d->text) return fail(p, "out of memory%s", "");
+    memcpy(d->text, w, wl + 1);
+    d->text_len = wl;
+    return 0;
+}
+
+static const char EXPECT_FORMS[] =
+    "next TEXT | prob TEXT OP X | chosen TEXT | text TEXT | token POS TEXT | tokens TEXT OP N | kept OP N | repeats N | "
+    "attention L H QUERY KEY OP X | attention L H prev|first OP X | attention L H prev|first strongest";
+
+static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *wl, int nw) {
+    static const char *const KINDS[] = {"next", "prob", "chosen", "text", "tokens",
+                                        "kept", "repeats", "attention", "token"};
+    static const int ARGS[] = {2, 4, 2, -1, 4, 3, 2, -1, 3}; /* words including the kind; -1: checked below */
+    int k = -1;
+    for (int i = 0; i < 9; i++)
+        if (strcmp(w[0], KINDS[i]) == 0) k = i;
+    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, chosen, text, token, tokens, kept, repeats, attention)", w[0]);
+    d->kind = k;
+    if (ARGS[k] > 0 && nw != ARGS[k]) return fail(p, "expect takes: %s", EXPECT_FORMS);
+    switch ((LessonExpect)k) {
+    case LEXP_NEXT: case LEXP_CHOSEN: return parse_token_arg(p, d, w[1], wl[1]);
+    case LEXP_TOKEN:
+        if (parse_long(p, w[1], 0, 100000, "expect token position", &d->arg[0])) return -1;
+        return parse_token_arg(p, d, w[2], wl[2]);
+    case LEXP_PROB:
+        if (parse_token_arg(p, d, w[1], wl[1]) || parse_cmp(p, w[2], &d->cmp)) return -1;
+        return parse_double(p, w[3], 0.0, 1.0, "expect prob", &d->x);
+    case LEXP_TOKENS:
+        if (wl[1] == 0) return fail(p, "expect tokens: the text is empty%s", "");
+        d->text = malloc(wl[1] + 1);
+        if (!d->text) return fail(p, "out of memory%s", "");
+        memcpy(d->text, w[1], wl[1] + 1);
+        d->text_len = wl[1];
+        if (parse_cmp(p, w[2], &d->cmp)) return -1;
+        if (parse_long(p, w[3], 0, 1000000, "expect tokens", &d->n)) return -1;
+        d->x = (double)d->n;
+        return 0;
+    case LEXP_KEPT:
+        if (parse_cmp(p, w[1], &d->cmp) || parse_long(p, w[2], 0, 10000000, "expect kept", &d->n)) return -1;
+        d->x = (double)d->n;
+        return 0;
+    case LEXP_REPEATS:
+        if (parse_long(p, w[1], 1, 100000, "expect repeats", &d->n)) return -1;
+        d->cmp = LCMP_GE;
+        d->x = (double)d->n;
+        return 0;
+    case LEXP_ATTENTION: {
+        int agg = nw >= 4 && (strcmp(w[3], "prev") == 0 || strcmp(w[3], "first") == 0);
+        int strongest = agg && nw == 5 && strcmp(w[4], "strongest") == 0;
+        if (!(agg && (nw == 6 || strongest)) && !(!agg && nw == 7)) return fail(p, "expect takes: %s", EXPECT_FORMS);
+        if (parse_long(p, w[1], 0, 100000, "expect attention layer", &d->arg[0]) ||
+            parse_long(p, w[2], 0, 100000, "expect attention head", &d->arg[1]))
+            return -1;
+        if (agg) {
+            d->arg[2] = strcmp(w[3], "prev") == 0 ? LATT_PREV : LATT_FIRST;
+            if (strongest) { d->cmp = LCMP_STRONGEST; return 0; }
+            if (parse_cmp(p, w[4], &d->cmp)) return -1;
+            return parse_double(p, w[5], 0.0, 1.0, "expect attention", &d->x);
+        }
+        if (parse_long(p, w[3], 0, 100000, "expect attention query", &d->arg[2]) ||
+            parse_long(p, w[4], 0, 100000, "expect attention key", &d->arg[3]) || parse_cmp(p, w[5], &d->cmp))
+            return -1;
+        return parse_double(p, w[6], 0.0, 1.0, "expect attention", &d->x);
+    }
+    case LEXP_TEXT: break; /* parsed by the caller: the rest of the line */
+    }
+    return 0;
+}
+
+static int parse_expect(Parser *p, const char *arg, size_t alen, LessonDirective *d) {
+    d->claim = malloc(alen + 1);
+    if (!d->claim) return fail(p, "out of memory%s", "");
+    memcpy(d->claim, arg, alen);
+    d->claim[alen] = 0;
+    /* `expect text TEXT`: the rest of the line is one text, as for caption */
+    if (alen > 5 && memcmp(arg, "text", 4) == 0 && (arg[4] == ' ' || arg[4] == '\t')) {
+        size_t i = 4;
+        skip_spaces(arg, alen, &i);
+        d->kind = LEXP_TEXT;
+        return parse_text(p, arg + i, alen - i, &d->text, &d->text_len);
+    }
+    enum { MAXW = 8 };
+    char *w[MAXW];
+    size_t wl[MAXW];
+    int nw = 0;
+    int rc = split_claim(p, arg, alen, w, wl, MAXW, &nw);
+    if (rc == 0 && nw == 0) rc = fail(p, "'expect' needs a claim%s", "");
+    if (rc == 0) rc = parse_expect_words(p, d, w, wl, nw);
+    for (int i = 0; i < nw; i++) free(w[i]);
+    return rc;
+}
+
 typedef struct OpName {
     const char *name;
     LessonOp op;
@@ -162,7 +316,7 @@ static const OpName OPS[] = {
     {"force", LOP_FORCE, 2},     {"reroll", LOP_REROLL, 0}, {"layer", LOP_LAYER, 2},
     {"head", LOP_HEAD, 2},       {"panel", LOP_PANEL, 2},   {"caption", LOP_CAPTION, 2},
     {"highlight", LOP_HIGHLIGHT, 2}, {"bpe", LOP_BPE, 2},   {"ask", LOP_ASK, 2},
-    {"reveal", LOP_REVEAL, 0},   {"pause", LOP_PAUSE, 0},
+    {"reveal", LOP_REVEAL, 0},   {"pause", LOP_PAUSE, 0},   {"expect", LOP_EXPECT, 2},
 };
 
 static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
@@ -192,6 +346,13 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
     case LOP_TITLE: case LOP_PROMPT: case LOP_CAPTION: case LOP_ASK:
         rc = parse_text(p, arg, alen, &d.text, &d.text_len);
         if (!rc && d.text_len == 0) { free(d.text); return fail(p, "'%s' text is empty", word); }
+        if (!rc && op->op == LOP_CAPTION) {
+            char bad[64];
+            if (lesson_placeholders_check(d.text, d.text_len, bad, sizeof bad)) {
+                free(d.text);
+                return fail(p, "unknown placeholder %s (see lessons/README.md)", bad);
+            }
+        }
         if (!rc && op->op == LOP_ASK) {
             if (*open_ask) { free(d.text); return fail(p, "'ask' before the previous question was revealed%s", ""); }
             *open_ask = 1;
@@ -266,11 +427,12 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
         *open_ask = 0;
         if (end_beat(p)) return -1; /* reveal starts a new beat */
         break;
+    case LOP_EXPECT: rc = parse_expect(p, arg, alen, &d); break;
     case LOP_HOME: case LOP_REROLL: case LOP_PAUSE: break;
     }
-    if (rc) { free(d.text); return -1; }
+    if (rc) { free(d.text); free(d.claim); return -1; }
     if (op->op == LOP_PAUSE) return end_beat(p);
-    if (push_dir(p, d)) { free(d.text); return -1; }
+    if (push_dir(p, d)) { free(d.text); free(d.claim); return -1; }
     return 0;
 }
 

@@ -32,7 +32,26 @@ typedef enum LessonOp {
     LOP_ASK,         /* ask TEXT                        question; the bars stay hidden */
     LOP_REVEAL,      /* reveal                          new beat that shows the answer */
     LOP_PAUSE,       /* pause                           end of this beat (next key continues) */
+    LOP_EXPECT,      /* expect CLAIM                    a claim about the state, checked (lesson_expect.h) */
 } LessonOp;
+
+/* What an `expect` line claims (kind of an LOP_EXPECT directive). */
+typedef enum LessonExpect {
+    LEXP_NEXT,      /* next TEXT            the most likely next token (rank 1, before sampling) */
+    LEXP_PROB,      /* prob TEXT OP X       p_final of token TEXT, as the bars show it */
+    LEXP_CHOSEN,    /* chosen TEXT          the token the last step appended */
+    LEXP_TEXT,      /* text TEXT            the generated text (after the prompt) is exactly TEXT */
+    LEXP_TOKENS,    /* tokens TEXT OP N     TEXT tokenizes into OP N tokens */
+    LEXP_KEPT,      /* kept OP N            tokens left after the sampler's cuts */
+    LEXP_REPEATS,   /* repeats N            a run of N generated tokens occurs at least twice */
+    LEXP_ATTENTION, /* attention L H Q K OP X | attention L H prev|first OP X | ... strongest */
+    LEXP_TOKEN,     /* token POS TEXT       the token at position POS (0-based) on screen is TEXT */
+} LessonExpect;
+
+typedef enum LessonCmp { LCMP_GE, LCMP_LE, LCMP_GT, LCMP_LT, LCMP_EQ, LCMP_STRONGEST } LessonCmp;
+
+/* attention query forms (arg[2]): a position >= 0, or the mean over rows 1..T-1 of */
+enum { LATT_PREV = -1 /* the weight on key i-1 */, LATT_FIRST = -2 /* the weight on key 0 */ };
 
 typedef enum LessonPanel {
     LPANEL_FRAME, LPANEL_TOKENS, LPANEL_ATTENTION, LPANEL_PROBS, LPANEL_TEXT, LPANEL_COUNT
@@ -44,9 +63,12 @@ typedef struct LessonDirective {
     LessonOp op;
     int line;         /* 1-based line in the file, for messages */
     long n;           /* integer argument (N, seed, layer, head, token index, bar rank, id) */
-    double x;         /* real argument (temperature, top_p) */
-    int flag;         /* on/off; FORCE: 1 = by id (#ID), 0 = by text; MODEL: 1 = or-bundled */
-    int kind;         /* PANEL: LessonPanel; HIGHLIGHT: LessonHighlightKind */
+    double x;         /* real argument (temperature, top_p, EXPECT threshold) */
+    int flag;         /* on/off; FORCE, EXPECT: 1 = by id (#ID), 0 = by text; MODEL: 1 = or-bundled */
+    int kind;         /* PANEL: LessonPanel; HIGHLIGHT: LessonHighlightKind; EXPECT: LessonExpect */
+    int cmp;          /* EXPECT: LessonCmp */
+    long arg[4];      /* EXPECT attention: layer, head, query (or LATT_*), key; token: position */
+    char *claim;      /* EXPECT: owned, the claim as written (for "expect failed: CLAIM") */
     int panel;        /* HIGHLIGHT panel: LessonPanel */
     char *text;       /* owned; TITLE/MODEL/PROMPT/FORCE/CAPTION/ASK text (UTF-8, validated) */
     size_t text_len;  /* bytes in text (may contain NUL after \x00-free escapes: never) */

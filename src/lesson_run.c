@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 
 #include "frame_fill.h"
+#include "lesson_expect.h"
+#include "lesson_measure.h"
 
 /* A `model` path as written in the lesson, taken relative to the lesson file's own
  * folder (so a lesson finds its model whatever the current directory is). */
@@ -108,6 +110,10 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
         return fail_at(l, d, err, "this needs a prompt first: put a 'prompt' line before it");
     switch (d->op) {
     case LOP_TITLE: case LOP_MODEL: case LOP_PAUSE: break;
+    case LOP_EXPECT:
+        if (!rs->have_prompt && d->kind != LEXP_TOKENS) return fail_at(l, d, err, "this needs a prompt first: put a 'prompt' line before it");
+        if (lesson_expect_check(l, d, s, view, err)) return -1;
+        break;
     case LOP_PROMPT:
         if (session_set_prompt(s, (const uint8_t *)d->text, d->text_len, &e)) return fail_at(l, d, err, e.text);
         rs->have_prompt = 1;
@@ -200,7 +206,9 @@ typedef struct BeatSnap {
     SamplerSettings settings;
     uint64_t seed;
     VizView view;
-    LessonBeatView bv;         /* captions and question (note and label are per call) */
+    const char *captions[LESSON_MAX_CAPTIONS]; /* the beat's captions as written */
+    int n_captions;
+    const char *question;
     RunState rs;
 } BeatSnap;
 
@@ -281,8 +289,9 @@ static int take_snapshot(const Lesson *l, LessonReplay *r, const Session *s, con
         r->cap_snap = nc;
     }
     const BeatSnap *prev = r->n_snap ? &r->snap[r->n_snap - 1] : NULL;
-    BeatSnap sn = {.view = *view, .bv = *bv, .rs = *rs, .settings = s->settings, .seed = s->seed};
-    sn.bv.note[0] = 0;
+    BeatSnap sn = {.view = *view, .rs = *rs, .settings = s->settings, .seed = s->seed,
+                   .n_captions = bv->n_captions, .question = bv->question};
+    memcpy(sn.captions, bv->captions, sizeof sn.captions);
     sn.has_state = s->n_branches > 0;
     if (sn.has_state) {
         sn.n_branches = s->n_branches;
@@ -330,7 +339,10 @@ static int restore_snapshot(const Lesson *l, LessonReplay *r, size_t k, Session 
         session_set_seed(s, sn->seed);
     }
     *view = sn->view;
-    *bv = sn->bv;
+    memset(bv, 0, sizeof *bv);
+    memcpy(bv->captions, sn->captions, sizeof bv->captions);
+    bv->n_captions = sn->n_captions;
+    bv->question = sn->question;
     *rs = sn->rs;
     r->stats.restores++;
     return 0;
@@ -385,6 +397,12 @@ int lesson_goto_beat(Lesson *l, int k, Session *s, VizView *view, LessonBeatView
     int rc = (size_t)k < r->n_snap ? restore_snapshot(l, r, (size_t)k, s, view, bv, &rs, err)
                                    : run_beats(l, r, (size_t)k, s, view, bv, err);
     if (keep_top_n > 0) view->top_n = keep_top_n;
+    /* measured values are filled in when shown (snapshots keep the captions as written) */
+    for (int i = 0; rc == 0 && i < bv->n_captions; i++)
+        if (lesson_has_placeholder(bv->captions[i])) {
+            lesson_caption_expand(bv->captions[i], s, bv->filled[i], sizeof bv->filled[i]);
+            bv->captions[i] = bv->filled[i];
+        }
     snprintf(bv->note, sizeof bv->note, "%s", note);
     bv->beat = k;
     bv->n_beats = (int)l->n_beats;

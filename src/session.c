@@ -105,6 +105,25 @@ void session_batch_end(Session *s) {
     }
 }
 
+double session_step_ms(const Session *s) {
+    int n = s->n_decode < 16 ? s->n_decode : 16;
+    if (n == 0) return -1;
+    double v[16];
+    memcpy(v, s->decode_ms, (size_t)n * sizeof v[0]);
+    for (int i = 1; i < n; i++) /* insertion sort: at most 16 values */
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+void session_sync_records(Session *s) {
+    if (s->stale & 1) compute_next(s);
+    if (s->stale & 2) compute_prev(s);
+}
+
 /* Row q of the trace was (re)written: picks at positions after it were made from
  * logits that may have changed. */
 static void picks_forget_after(Session *s, int q) {
@@ -273,6 +292,7 @@ static int forward_one(Session *s, int id, ErrorMsg *err) {
         double t0 = now_ms();
         if (gpt2_step(&s->model, &s->trace, id, err)) return -1;
         s->last_step_ms = now_ms() - t0;
+        s->decode_ms[s->n_decode++ % 16] = s->last_step_ms;
         s->n_steps++;
         if (pos <= s->memo_len) s->memo_len = pos + 1;
         picks_forget_after(s, pos);

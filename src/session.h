@@ -70,6 +70,8 @@ typedef struct Session {
     double last_step_ms;        /* wall time of the last forward pass (ms), -1 = none */
     int n_steps;                /* forward passes actually run since open (for stats) */
     long n_sampler_runs;        /* sampler passes over the vocabulary since open (stats) */
+    double decode_ms[16];       /* wall time of the last (up to) 16 one-token forward steps */
+    int n_decode;               /* steps recorded (the ring index is n_decode % 16) */
 
     /* Redo memory, exact by construction: rows [0, memo_len) of the trace hold what the
      * one path every session takes (a prefill of the prompt, then one gpt2_step per
@@ -134,10 +136,16 @@ int session_set_settings(Session *s, const SamplerSettings *set, ErrorMsg *err);
 /* New seed: the pending draw and all future draws change; past tokens stay. */
 void session_set_seed(Session *s, uint64_t seed);
 
+/* Median wall time (ms) of the last up to 16 one-token forward steps actually run
+ * (not the prompt's prefill, not redo rows), or -1 when none has run yet. */
+double session_step_ms(const Session *s);
+
 /* A batch of changes (a lesson beat, a restore): inside it the records (next, prev)
  * are not recomputed after every change, only once at session_batch_end. Nests. */
 void session_batch_begin(Session *s);
 void session_batch_end(Session *s);
+/* Brings next/prev up to date now, also inside a batch (for a check that reads them). */
+void session_sync_records(Session *s);
 
 /* The session's state as borrowed pointers (valid until the session changes). */
 void session_get_state(const Session *s, SessionState *st);

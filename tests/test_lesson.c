@@ -86,6 +86,57 @@ static void test_errors(void) {
     expect_error("prompt ok\nforce \" time\n", "t.lesson:2: the text starts with a quote");
 }
 
+/* expect: every form parses into its fields; each malformed claim is one clear line. */
+static void test_expect_parse(void) {
+    const char *text =
+        "prompt a\n"
+        "expect next \" time\"\n"
+        "expect prob \" time\" >= 0.99\n"
+        "expect chosen #640\n"
+        "expect text \" and then\"\n"
+        "expect tokens \" hippopotamus\" >= 2\n"
+        "expect kept = 40\n"
+        "expect repeats 5\n"
+        "expect attention 1 3 5 4 > 0.5\n"
+        "expect attention 0 2 prev strongest\n"
+        "expect attention 0 0 first <= 0.3\n"
+        "expect token 0 Once\n";
+    Lesson l;
+    ErrorMsg err = {{0}};
+    CHECK(parse(text, &l, &err) == 0, "expect forms parse: %s", err.text);
+    CHECK(l.n_dir == 12, "12 directives, got %zu", l.n_dir);
+    if (l.n_dir == 12) {
+        const LessonDirective *d = l.dir;
+        CHECK(d[1].op == LOP_EXPECT && d[1].kind == LEXP_NEXT && strcmp(d[1].text, " time") == 0, "next");
+        CHECK(d[2].kind == LEXP_PROB && d[2].cmp == LCMP_GE && d[2].x == 0.99, "prob");
+        CHECK(d[3].kind == LEXP_CHOSEN && d[3].flag == 1 && d[3].n == 640, "chosen by id");
+        CHECK(d[4].kind == LEXP_TEXT && strcmp(d[4].text, " and then") == 0, "text");
+        CHECK(d[5].kind == LEXP_TOKENS && strcmp(d[5].text, " hippopotamus") == 0 && d[5].n == 2, "tokens");
+        CHECK(d[6].kind == LEXP_KEPT && d[6].cmp == LCMP_EQ && d[6].n == 40, "kept");
+        CHECK(d[7].kind == LEXP_REPEATS && d[7].n == 5, "repeats");
+        CHECK(d[8].kind == LEXP_ATTENTION && d[8].arg[0] == 1 && d[8].arg[1] == 3 && d[8].arg[2] == 5 &&
+                  d[8].arg[3] == 4 && d[8].cmp == LCMP_GT && d[8].x == 0.5, "attention cell");
+        CHECK(d[9].arg[2] == LATT_PREV && d[9].cmp == LCMP_STRONGEST, "strongest prev head");
+        CHECK(d[10].arg[2] == LATT_FIRST && d[10].cmp == LCMP_LE, "first-token mean");
+        CHECK(d[11].kind == LEXP_TOKEN && d[11].arg[0] == 0 && strcmp(d[11].text, "Once") == 0, "token at a position");
+        CHECK(strcmp(d[2].claim, "prob \" time\" >= 0.99") == 0, "the claim as written: %s", d[2].claim);
+    }
+    lesson_free(&l);
+    expect_error("prompt a\nexpect\n", "t.lesson:2: 'expect' needs an argument");
+    expect_error("prompt a\nexpect nxt \" a\"\n", "t.lesson:2: expect: unknown claim 'nxt'");
+    expect_error("prompt a\nexpect prob \" a\" ~ 0.5\n", "t.lesson:2: expect: '~' is not a comparison");
+    expect_error("prompt a\nexpect prob \" a\" >= 1.5\n", "t.lesson:2: expect prob 1.5 is out of range");
+    expect_error("prompt a\nexpect prob \" a\" >=\n", "t.lesson:2: expect takes: next TEXT");
+    expect_error("prompt a\nexpect next \" a\n", "t.lesson:2: the text starts with a quote");
+    expect_error("prompt a\nexpect kept >= lots\n", "t.lesson:2: expect kept needs a whole number");
+    expect_error("prompt a\nexpect repeats 0\n", "t.lesson:2: expect repeats 0 is out of range");
+    expect_error("prompt a\nexpect attention 0 0 prev\n", "t.lesson:2: expect takes:");
+    expect_error("prompt a\nexpect attention 0 0 1 strongest\n", "t.lesson:2: expect takes:");
+    expect_error("prompt a\nexpect attention x 0 prev >= 0.5\n", "t.lesson:2: expect attention layer needs a whole number");
+    expect_error("prompt a\nexpect tokens \"\" = 1\n", "t.lesson:2: expect tokens: the text is empty");
+    expect_error("prompt a\ncaption takes {stepms}\n", "t.lesson:2: unknown placeholder {stepms}");
+}
+
 /* Quotes: closed at the end = removed; closed earlier = the text as written. */
 static void test_quotes(void) {
     Lesson l;
@@ -164,6 +215,7 @@ int main(void) {
     test_beats();
     test_errors();
     test_quotes();
+    test_expect_parse();
     test_bom();
     test_files();
     return check_summary("test_lesson");
