@@ -19,6 +19,7 @@ static const Command COMMANDS[] = {
     {"eval", cmd_eval, "mean loss and perplexity of a model over a text file"},
     {"dump", cmd_dump, "write intermediate tensors as NumPy .npy files"},
     {"export", cmd_export, "render figures (PNG) headless"},
+    {"novelty", cmd_novelty, "which runs of a text the model saw verbatim in its training text"},
 };
 
 static void usage(FILE *f) {

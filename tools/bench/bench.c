@@ -7,7 +7,7 @@
  *   - prefill tokens/s for a 256-token prompt;
  *   - the bundled model as a user meets it: load + first answer, one window step
  *     (bench_bundled.c);
- *   - then the tokenizer (bench_tokenizer.c).
+ *   - then the memorisation index (bench_ngram.c) and the tokenizer (bench_tokenizer.c).
  * Prints, never fails; runs in well under two minutes on 2 cores. Not a test. */
 #include "bench.h"
 
@@ -32,6 +32,7 @@
 #endif
 
 #include "bench_bundled.h"
+#include "bench_ngram.h"
 
 #if defined(__AVX512F__)
 #include <immintrin.h>
@@ -297,6 +298,8 @@ int main(void) {
 
     printf("\n");
     bench_bundled(cli_default_model_dir(), cli_tokenizer_dir());
+    printf("\n");
+    bench_ngram(cli_default_model_dir());
 
 #ifdef HAVE_BENCH_TOKENIZER
     printf("\n");
