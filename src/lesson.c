@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lesson_measure.h"
 #include "utf8.h"
 
 static const char *const PANEL_NAMES[LPANEL_COUNT] = {"frame", "tokens", "attention", "probs", "text"};
@@ -36,6 +35,7 @@ void lesson_free(Lesson *l) {
     for (size_t i = 0; i < l->n_dir; i++) {
         free(l->dir[i].text);
         free(l->dir[i].claim);
+        free(l->dir[i].ids);
     }
     free(l->dir);
     free(l->beat_end);
@@ -215,22 +215,53 @@ static int parse_token_arg(Parser *p, LessonDirective *d, char *w, size_t wl) {
     return 0;
 }
 
+/* ids TEXT 7454,2402,257,640: the list, comma-separated, no spaces. */
+static int parse_ids(Parser *p, LessonDirective *d, const char *text, size_t tl, const char *list) {
+    if (tl == 0) return fail(p, "expect ids: the text is empty%s", "");
+    size_t cap = 1;
+    for (const char *c = list; *c; c++) cap += *c == ',';
+    d->ids = malloc(cap * sizeof *d->ids);
+    d->text = malloc(tl + 1);
+    if (!d->ids || !d->text) return fail(p, "out of memory%s", "");
+    memcpy(d->text, text, tl + 1);
+    d->text_len = tl;
+    const char *c = list;
+    for (;;) {
+        char num[16];
+        size_t n = strcspn(c, ",");
+        if (n == 0 || n >= sizeof num) return fail(p, "expect ids: '%s' is not a list like 7454,2402,257", list);
+        memcpy(num, c, n);
+        num[n] = 0;
+        long v;
+        if (parse_long(p, num, 0, 1000000, "expect ids: an id", &v)) return -1;
+        d->ids[d->n_ids++] = (int)v;
+        if (!c[n]) return 0;
+        c += n + 1;
+    }
+}
+
 static const char EXPECT_FORMS[] =
-    "next TEXT | prob TEXT OP X | chosen TEXT | text TEXT | token POS TEXT | tokens TEXT OP N | kept OP N | repeats N | "
+    "next TEXT | prob TEXT OP X | pick TEXT | chosen TEXT | text TEXT | token POS TEXT | "
+    "tokens TEXT OP N | ids TEXT A,B,C | kept OP N | top N OP X | repeats [OP] N | "
     "attention L H QUERY KEY OP X | attention L H prev|first OP X | attention L H prev|first strongest";
 
 static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *wl, int nw) {
-    static const char *const KINDS[] = {"next", "prob", "chosen", "text", "tokens",
-                                        "kept", "repeats", "attention", "token"};
-    static const int ARGS[] = {2, 4, 2, -1, 4, 3, 2, -1, 3}; /* words including the kind; -1: checked below */
+    static const char *const KINDS[] = {"next", "prob", "chosen", "text", "tokens", "kept",
+                                        "repeats", "attention", "token", "ids", "pick", "top"};
+    /* words including the kind; -1: checked below */
+    static const int ARGS[] = {2, 4, 2, -1, 4, 3, -1, -1, 3, 3, 2, 4};
     int k = -1;
-    for (int i = 0; i < 9; i++)
+    for (int i = 0; i < 12; i++)
         if (strcmp(w[0], KINDS[i]) == 0) k = i;
-    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, chosen, text, token, tokens, kept, repeats, attention)", w[0]);
+    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, pick, chosen, text, token, tokens, ids, kept, top, repeats, attention)", w[0]);
     d->kind = k;
     if (ARGS[k] > 0 && nw != ARGS[k]) return fail(p, "expect takes: %s", EXPECT_FORMS);
     switch ((LessonExpect)k) {
-    case LEXP_NEXT: case LEXP_CHOSEN: return parse_token_arg(p, d, w[1], wl[1]);
+    case LEXP_NEXT: case LEXP_CHOSEN: case LEXP_PICK: return parse_token_arg(p, d, w[1], wl[1]);
+    case LEXP_IDS: return parse_ids(p, d, w[1], wl[1], w[2]);
+    case LEXP_TOP:
+        if (parse_long(p, w[1], 1, LESSON_TOP_MAX, "expect top", &d->n) || parse_cmp(p, w[2], &d->cmp)) return -1;
+        return parse_double(p, w[3], 0.0, 1.0, "expect top", &d->x);
     case LEXP_TOKEN:
         if (parse_long(p, w[1], 0, 100000, "expect token position", &d->arg[0])) return -1;
         return parse_token_arg(p, d, w[2], wl[2]);
@@ -251,9 +282,15 @@ static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *w
         if (parse_cmp(p, w[1], &d->cmp) || parse_long(p, w[2], 0, 10000000, "expect kept", &d->n)) return -1;
         d->x = (double)d->n;
         return 0;
-    case LEXP_REPEATS:
-        if (parse_long(p, w[1], 1, 100000, "expect repeats", &d->n)) return -1;
-        d->cmp = LCMP_GE;
+    case LEXP_REPEATS: /* repeats N (= repeats >= N) | repeats OP N */
+        if (nw == 2) {
+            d->cmp = LCMP_GE;
+            if (parse_long(p, w[1], 1, 100000, "expect repeats", &d->n)) return -1;
+        } else if (nw == 3) {
+            if (parse_cmp(p, w[1], &d->cmp) || parse_long(p, w[2], 0, 100000, "expect repeats", &d->n)) return -1;
+        } else {
+            return fail(p, "expect takes: %s", EXPECT_FORMS);
+        }
         d->x = (double)d->n;
         return 0;
     case LEXP_ATTENTION: {
@@ -346,13 +383,6 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
     case LOP_TITLE: case LOP_PROMPT: case LOP_CAPTION: case LOP_ASK:
         rc = parse_text(p, arg, alen, &d.text, &d.text_len);
         if (!rc && d.text_len == 0) { free(d.text); return fail(p, "'%s' text is empty", word); }
-        if (!rc && op->op == LOP_CAPTION) {
-            char bad[64];
-            if (lesson_placeholders_check(d.text, d.text_len, bad, sizeof bad)) {
-                free(d.text);
-                return fail(p, "unknown placeholder %s (see lessons/README.md)", bad);
-            }
-        }
         if (!rc && op->op == LOP_ASK) {
             if (*open_ask) { free(d.text); return fail(p, "'ask' before the previous question was revealed%s", ""); }
             *open_ask = 1;
@@ -430,9 +460,9 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
     case LOP_EXPECT: rc = parse_expect(p, arg, alen, &d); break;
     case LOP_HOME: case LOP_REROLL: case LOP_PAUSE: break;
     }
-    if (rc) { free(d.text); free(d.claim); return -1; }
+    if (rc) { free(d.text); free(d.claim); free(d.ids); return -1; }
     if (op->op == LOP_PAUSE) return end_beat(p);
-    if (push_dir(p, d)) { free(d.text); free(d.claim); return -1; }
+    if (push_dir(p, d)) { free(d.text); free(d.claim); free(d.ids); return -1; }
     return 0;
 }
 

@@ -46,7 +46,13 @@ typedef enum LessonExpect {
     LEXP_REPEATS,   /* repeats N            a run of N generated tokens occurs at least twice */
     LEXP_ATTENTION, /* attention L H Q K OP X | attention L H prev|first OP X | ... strongest */
     LEXP_TOKEN,     /* token POS TEXT       the token at position POS (0-based) on screen is TEXT */
+    LEXP_IDS,       /* ids TEXT A,B,C       TEXT tokenizes into exactly these ids */
+    LEXP_PICK,      /* pick TEXT            the token the pending draw picks now */
+    LEXP_TOP,       /* top N OP X           p_final of the N likeliest tokens together */
 } LessonExpect;
+
+/* `expect top N`: at most this many bars (the rows a session keeps, SESSION_TOP_N). */
+#define LESSON_TOP_MAX 20
 
 typedef enum LessonCmp { LCMP_GE, LCMP_LE, LCMP_GT, LCMP_LT, LCMP_EQ, LCMP_STRONGEST } LessonCmp;
 
@@ -69,6 +75,8 @@ typedef struct LessonDirective {
     int cmp;          /* EXPECT: LessonCmp */
     long arg[4];      /* EXPECT attention: layer, head, query (or LATT_*), key; token: position */
     char *claim;      /* EXPECT: owned, the claim as written (for "expect failed: CLAIM") */
+    int *ids;         /* EXPECT ids: owned (n_ids) */
+    size_t n_ids;
     int panel;        /* HIGHLIGHT panel: LessonPanel */
     char *text;       /* owned; TITLE/MODEL/PROMPT/FORCE/CAPTION/ASK text (UTF-8, validated) */
     size_t text_len;  /* bytes in text (may contain NUL after \x00-free escapes: never) */

@@ -165,6 +165,31 @@ int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *v
         if (n <= np) return error_set(err, "no token has been generated after the prompt yet");
         token_quote(s, session_ids(s)[n - 1], out, cap);
         return session_ids(s)[n - 1] == id;
+    case LEXP_PICK:
+        if (claim_token(d, s, &id, err)) return -1;
+        if (!s->has_next) return error_set(err, "there is no next-token distribution (the context is full)");
+        token_quote(s, s->next.chosen.id, out, cap);
+        return s->next.chosen.id == id;
+    case LEXP_TOP: {
+        if (!s->has_next) return error_set(err, "there is no next-token distribution (the context is full)");
+        if (d->n > s->next.n) return error_set(err, "only %d bars are kept", s->next.n);
+        double sum = 0;
+        for (long i = 0; i < d->n; i++) sum += s->next.rows[i].p_final;
+        snprintf(out, cap, "%.6g", sum);
+        return compare(sum, d->cmp, d->x);
+    }
+    case LEXP_IDS: {
+        TokEncoding enc = {0};
+        if (tok_encode(&s->tok, (const uint8_t *)d->text, d->text_len, NULL, &enc, err)) return -1;
+        size_t k = 0;
+        out[0] = 0;
+        for (size_t i = 0; i < enc.n_ids && k + 12 < cap; i++)
+            k += (size_t)snprintf(out + k, cap - k, "%s%d", i ? "," : "", enc.ids[i]);
+        int ok = enc.n_ids == d->n_ids;
+        for (size_t i = 0; ok && i < enc.n_ids; i++) ok = enc.ids[i] == d->ids[i];
+        tok_encoding_free(&enc);
+        return ok;
+    }
     case LEXP_TOKEN:
         if (claim_token(d, s, &id, err)) return -1;
         if (d->arg[0] >= n) return error_set(err, "there are only %d tokens (positions 0-%d)", n, n - 1);
@@ -205,7 +230,7 @@ int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *v
         if (best > 0 && session_text(s, np + at, np + at + best, &t, &tl, err) == 0) quote_bytes(t, tl, lab, 100);
         free(t);
         snprintf(out, cap, "the longest run that occurs twice is %d token%s %s", best, best == 1 ? "" : "s", lab);
-        return best >= d->n;
+        return compare(best, d->cmp, d->x);
     }
     case LEXP_ATTENTION: return measure_attention(d, s, out, cap, err);
     }

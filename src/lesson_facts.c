@@ -1,6 +1,6 @@
 /* lesson_facts.c — live numbers in captions (see lesson_facts.h). The only model work
- * is the timing probe: a few gpt2_step calls past the end of the trace, then
- * gpt2_trace_truncate back, which leaves every row the slide shows untouched. */
+ * is the timing probe (session_probe_step_ms): a few steps past the end of the trace,
+ * then forgotten, which leaves every row the slide shows untouched. */
 #include "lesson_facts.h"
 
 #include <stdio.h>
@@ -90,34 +90,11 @@ int lesson_facts_validate(const char *text, char *msg, size_t cap) {
     return 0;
 }
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Median wall time (ms) of single-token steps at the current position; -1 if the
- * context has no room. The probe rows are forgotten again by the truncate. */
+ * context has no room. session_probe_step_ms forgets the probe rows again and keeps
+ * the session's redo rows and remembered picks right. */
 static double probe_step_ms(Session *s) {
-    enum { PROBES = 5 };
-    int n = session_len(s);
-    if (n <= 0 || n >= s->trace.max_pos) return -1.0;
-    int id = s->has_next ? s->next.rows[0].id : session_ids(s)[n - 1];
-    double t[PROBES];
-    ErrorMsg err;
-    for (int i = 0; i < PROBES; i++) {
-        double t0 = now_ms();
-        if (gpt2_step(&s->model, &s->trace, id, &err)) return -1.0;
-        t[i] = now_ms() - t0;
-        gpt2_trace_truncate(&s->trace, n);
-    }
-    qsort(t, PROBES, sizeof t[0], cmp_double);
-    return t[PROBES / 2];
+    return session_probe_step_ms(s, 5);
 }
 
 /* "16.1 M", "124 M", "1.56 B": three significant digits with an SI word. */

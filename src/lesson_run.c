@@ -9,7 +9,6 @@
 
 #include "frame_fill.h"
 #include "lesson_expect.h"
-#include "lesson_measure.h"
 
 /* A `model` path as written in the lesson, taken relative to the lesson file's own
  * folder (so a lesson finds its model whatever the current directory is). */
@@ -111,7 +110,7 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
     switch (d->op) {
     case LOP_TITLE: case LOP_MODEL: case LOP_PAUSE: break;
     case LOP_EXPECT:
-        if (!rs->have_prompt && d->kind != LEXP_TOKENS) return fail_at(l, d, err, "this needs a prompt first: put a 'prompt' line before it");
+        if (!rs->have_prompt && d->kind != LEXP_TOKENS && d->kind != LEXP_IDS) return fail_at(l, d, err, "this needs a prompt first: put a 'prompt' line before it");
         if (lesson_expect_check(l, d, s, view, err)) return -1;
         break;
     case LOP_PROMPT:
@@ -397,12 +396,6 @@ int lesson_goto_beat(Lesson *l, int k, Session *s, VizView *view, LessonBeatView
     int rc = (size_t)k < r->n_snap ? restore_snapshot(l, r, (size_t)k, s, view, bv, &rs, err)
                                    : run_beats(l, r, (size_t)k, s, view, bv, err);
     if (keep_top_n > 0) view->top_n = keep_top_n;
-    /* measured values are filled in when shown (snapshots keep the captions as written) */
-    for (int i = 0; rc == 0 && i < bv->n_captions; i++)
-        if (lesson_has_placeholder(bv->captions[i])) {
-            lesson_caption_expand(bv->captions[i], s, bv->filled[i], sizeof bv->filled[i]);
-            bv->captions[i] = bv->filled[i];
-        }
     snprintf(bv->note, sizeof bv->note, "%s", note);
     bv->beat = k;
     bv->n_beats = (int)l->n_beats;

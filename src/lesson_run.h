@@ -23,8 +23,6 @@ typedef struct LessonBeatView {
     const char *question;                       /* open or just-revealed question, or NULL */
     char beat_label[32];                        /* "3 / 12" */
     char note[256];                             /* e.g. the model fallback notice, or "" */
-    char filled[LESSON_MAX_CAPTIONS][256];      /* captions with {placeholders} filled in
-                                                 * (captions[i] points here for those) */
 } LessonBeatView;
 
 /* Which model directory the lesson wants: "bundled" -> bundled_dir; a PATH; with

@@ -105,20 +105,6 @@ void session_batch_end(Session *s) {
     }
 }
 
-double session_step_ms(const Session *s) {
-    int n = s->n_decode < 16 ? s->n_decode : 16;
-    if (n == 0) return -1;
-    double v[16];
-    memcpy(v, s->decode_ms, (size_t)n * sizeof v[0]);
-    for (int i = 1; i < n; i++) /* insertion sort: at most 16 values */
-        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 void session_sync_records(Session *s) {
     if (s->stale & 1) compute_next(s);
     if (s->stale & 2) compute_prev(s);
@@ -292,7 +278,6 @@ static int forward_one(Session *s, int id, ErrorMsg *err) {
         double t0 = now_ms();
         if (gpt2_step(&s->model, &s->trace, id, err)) return -1;
         s->last_step_ms = now_ms() - t0;
-        s->decode_ms[s->n_decode++ % 16] = s->last_step_ms;
         s->n_steps++;
         if (pos <= s->memo_len) s->memo_len = pos + 1;
         picks_forget_after(s, pos);
@@ -518,4 +503,31 @@ int session_restore(Session *s, const SessionState *st, ErrorMsg *err) {
     s->stale = 3;
     session_batch_end(s);
     return rc;
+}
+
+double session_probe_step_ms(Session *s, int probes) {
+    enum { MAX_PROBES = 15 };
+    int n = s->trace.n_pos;
+    if (n <= 0 || n >= s->trace.max_pos || probes < 1) return -1.0;
+    if (probes > MAX_PROBES) probes = MAX_PROBES;
+    if (s->stale & 1) compute_next(s);
+    int id = s->has_next ? s->next.rows[0].id : s->trace.ids[n - 1];
+    double t[MAX_PROBES];
+    ErrorMsg err;
+    for (int i = 0; i < probes; i++) {
+        double t0 = now_ms();
+        if (gpt2_step(&s->model, &s->trace, id, &err)) return -1.0;
+        t[i] = now_ms() - t0;
+        gpt2_trace_truncate(&s->trace, n);
+    }
+    /* row n now holds the probe token: it is a redo row for it, later ones are not */
+    if (n <= s->memo_len) s->memo_len = n + 1;
+    picks_forget_after(s, n);
+    for (int i = 1; i < probes; i++) /* insertion sort: at most 15 values */
+        for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
+            double x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    return t[probes / 2];
 }

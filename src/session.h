@@ -70,8 +70,6 @@ typedef struct Session {
     double last_step_ms;        /* wall time of the last forward pass (ms), -1 = none */
     int n_steps;                /* forward passes actually run since open (for stats) */
     long n_sampler_runs;        /* sampler passes over the vocabulary since open (stats) */
-    double decode_ms[16];       /* wall time of the last (up to) 16 one-token forward steps */
-    int n_decode;               /* steps recorded (the ring index is n_decode % 16) */
 
     /* Redo memory, exact by construction: rows [0, memo_len) of the trace hold what the
      * one path every session takes (a prefill of the prompt, then one gpt2_step per
@@ -136,9 +134,11 @@ int session_set_settings(Session *s, const SamplerSettings *set, ErrorMsg *err);
 /* New seed: the pending draw and all future draws change; past tokens stay. */
 void session_set_seed(Session *s, uint64_t seed);
 
-/* Median wall time (ms) of the last up to 16 one-token forward steps actually run
- * (not the prompt's prefill, not redo rows), or -1 when none has run yet. */
-double session_step_ms(const Session *s);
+/* Times `probes` one-token forward steps at the current position (the likeliest next
+ * token, or the newest one again) and forgets them: the screen is unchanged and the
+ * redo rows and remembered picks stay correct. Median ms, or -1 when the context is
+ * full or probes < 1. For captions that show the cost of a token (lesson_facts.c). */
+double session_probe_step_ms(Session *s, int probes);
 
 /* A batch of changes (a lesson beat, a restore): inside it the records (next, prev)
  * are not recomputed after every change, only once at session_batch_end. Nests. */

@@ -134,7 +134,22 @@ static void test_expect_parse(void) {
     expect_error("prompt a\nexpect attention 0 0 1 strongest\n", "t.lesson:2: expect takes:");
     expect_error("prompt a\nexpect attention x 0 prev >= 0.5\n", "t.lesson:2: expect attention layer needs a whole number");
     expect_error("prompt a\nexpect tokens \"\" = 1\n", "t.lesson:2: expect tokens: the text is empty");
-    expect_error("prompt a\ncaption takes {stepms}\n", "t.lesson:2: unknown placeholder {stepms}");
+    expect_error("prompt a\nexpect ids \"a b\" 1,,2\n", "t.lesson:2: expect ids: '1,,2' is not a list");
+    expect_error("prompt a\nexpect ids \"a b\" 1,x\n", "t.lesson:2: expect ids: an id needs a whole number");
+    expect_error("prompt a\nexpect top 21 >= 0.5\n", "t.lesson:2: expect top 21 is out of range [1, 20]");
+    expect_error("prompt a\nexpect repeats >= \n", "t.lesson:2: expect repeats needs a whole number");
+    expect_error("prompt a\nexpect repeats 1 2 3\n", "t.lesson:2: expect takes:");
+    Lesson m;
+    ErrorMsg e2 = {{0}};
+    CHECK(parse("prompt a\nexpect ids \" a\" 257\nexpect pick #5\nexpect top 3 >= 0.5\nexpect repeats <= 2\n", &m, &e2) == 0,
+          "ids, pick, top, repeats OP N parse: %s", e2.text);
+    if (m.n_dir == 5) {
+        CHECK(m.dir[1].kind == LEXP_IDS && m.dir[1].n_ids == 1 && m.dir[1].ids[0] == 257, "ids");
+        CHECK(m.dir[2].kind == LEXP_PICK && m.dir[2].flag && m.dir[2].n == 5, "pick");
+        CHECK(m.dir[3].kind == LEXP_TOP && m.dir[3].n == 3 && m.dir[3].cmp == LCMP_GE, "top");
+        CHECK(m.dir[4].kind == LEXP_REPEATS && m.dir[4].cmp == LCMP_LE && m.dir[4].n == 2, "repeats <= 2");
+    }
+    lesson_free(&m);
 }
 
 /* Quotes: closed at the end = removed; closed earlier = the text as written. */

@@ -2,7 +2,7 @@
  * claim passes when true and fails when false, with "FILE:LINE: expect failed: CLAIM
  * (measured: M)". The true values are computed here independently from the trace
  * (argmax of the logits, a float64 softmax, the attention rows), not by the code
- * under test. Also the {placeholders} of captions. */
+ * under test. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +10,6 @@
 #include "check.h"
 #include "frame_fill.h"
 #include "lesson_expect.h"
-#include "lesson_measure.h"
 #include "lesson_run.h"
 
 static char model_dir[512];
@@ -138,6 +137,65 @@ static void test_chosen_text_token_repeats(void) {
           "3 tokens: \" hipp\"=18568 \"opot\"=43372 \"amus\"=25509");
 }
 
+/* pick = the pending draw's token: recomputed here from u and a float64 softmax */
+static void test_pick_top_ids_repeats(void) {
+    prompt_state();
+    const float *lg = gpt2_trace_logits(&S.trace, session_len(&S) - 1);
+    int V = S.model.config.vocab_size;
+    double u = session_dice(5, session_len(&S), 0), mx = -INFINITY, z = 0, c = 0;
+    for (int v = 0; v < V; v++) mx = fmax(mx, lg[v]);
+    for (int v = 0; v < V; v++) z += exp(lg[v] - mx);
+    /* walk the tokens in the sampler's order (logit descending, then id ascending: the
+     * strict > keeps the lower id first), one selection pass per rank */
+    static int order[60000];
+    for (int v = 0; v < V; v++) order[v] = v;
+    int pick = -1;
+    double top3 = 0;
+    for (int r = 0; r < V && (pick < 0 || r < 3); r++) {
+        int best = -1;
+        for (int v = 0; v < V; v++) {
+            if (order[v] < 0) continue;
+            if (best < 0 || lg[v] > lg[best]) best = v;
+        }
+        order[best] = -1;
+        double p = exp(lg[best] - mx) / z;
+        if (r < 3) top3 += p;
+        if (pick < 0 && u < c + p) pick = best;
+        c += p;
+        if (r > 200 && pick < 0) break; /* u is almost never this far out; then skip the check */
+    }
+    char t[512], claim[96], want[64];
+    if (pick >= 0) {
+        snprintf(t, sizeof t, "prompt Once upon a time\nseed 5\nexpect pick #%d\n", pick);
+        pass(t);
+        snprintf(t, sizeof t, "prompt Once upon a time\nseed 5\nexpect pick #%d\n", pick == 13 ? 14 : 13);
+        snprintf(claim, sizeof claim, "pick #%d", pick == 13 ? 14 : 13);
+        snprintf(want, sizeof want, "(id %d)", pick);
+        fails(t, 3, claim, want);
+    }
+    snprintf(t, sizeof t, "prompt Once upon a time\nexpect top 3 >= %.9e\nexpect top 3 <= %.9e\n", top3 * (1 - 1e-6),
+             top3 * (1 + 1e-6));
+    pass(t);
+    snprintf(t, sizeof t, "prompt Once upon a time\nexpect top 3 > %.9e\n", top3 * 1.01);
+    snprintf(claim, sizeof claim, "top 3 > %.9e", top3 * 1.01);
+    snprintf(want, sizeof want, "%.6g", top3);
+    fails(t, 2, claim, want);
+    pass("prompt Once upon a time\ntop_k 2\nexpect top 2 = 1\n");
+    /* ids: the real GPT-2 ids of the text, no model needed */
+    pass("expect ids \"Once upon a time\" 7454,2402,257,640\nprompt x\nexpect ids \"| 9 in\" 91,860,287\n");
+    fails("prompt x\nexpect ids \"Once upon a time\" 91,860,287\n", 2, "ids \"Once upon a time\" 91,860,287",
+          "7454,2402,257,640");
+    fails("prompt x\nexpect ids \"Once upon a\" 7454,2402,257,640\n", 2, "ids \"Once upon a\" 7454,2402,257,640",
+          "7454,2402,257)");
+    /* repeats OP N: 13 14 13 14 13 repeats a run of 3 */
+    const char *rep = "prompt Once upon a time\nforce #13\nforce #14\nforce #13\nforce #14\nforce #13\n";
+    snprintf(t, sizeof t, "%sexpect repeats = 3\nexpect repeats <= 3\nexpect repeats > 2\n", rep);
+    pass(t);
+    snprintf(t, sizeof t, "%sexpect repeats < 3\n", rep);
+    fails(t, 7, "repeats < 3", "is 3 tokens");
+    pass("prompt Once upon a time\nforce #13\nforce #14\nexpect repeats <= 0\n");
+}
+
 static void test_attention(void) {
     prompt_state();
     int T = session_len(&S), L = S.model.config.n_layer, H = S.model.config.n_head;
@@ -197,47 +255,6 @@ static void test_unmeasurable(void) {
     }
 }
 
-static void test_placeholders(void) {
-    prompt_state();
-    char out[256];
-    const Gpt2Config *c = &S.model.config;
-    lesson_caption_expand("{layers} layers, {heads} heads, {width} wide, {vocab} tokens", &S, out, sizeof out);
-    char want[128];
-    snprintf(want, sizeof want, "%d layers, %d heads, %d wide, %d tokens", c->n_layer, c->n_head, c->n_embd, c->vocab_size);
-    CHECK(strcmp(out, want) == 0, "shape: '%s' vs '%s'", out, want);
-    lesson_caption_expand("{gpt2:124M}; {gpt2:1558M}", &S, out, sizeof out);
-    CHECK(strcmp(out, "12 layers \xC3\x97 12 heads, 124 M parameters; 48 layers \xC3\x97 25 heads, 1.56 B parameters") == 0,
-          "GPT-2 shapes (124,439,808 and 1,557,611,200 parameters): '%s'", out);
-    /* FLOPs per token: 2 per multiply-add of every weight matrix + attention + logits */
-    double f = lesson_flops_per_token(12, 768, 50257, 1);
-    CHECK(fabs(f - (12 * (24.0 * 768 * 768 + 4.0 * 768) + 2.0 * 768 * 50257)) < 1, "flops %g", f);
-    lesson_caption_expand("literal {braces} and {} stay; {step_ms}", &S, out, sizeof out);
-    CHECK(strncmp(out, "literal {braces} and {} stay; ", 30) == 0, "unknown braces are text at run time: '%s'", out);
-    /* the estimate scales the measured time by the weights' bytes */
-    ErrorMsg err;
-    session_step(&S, &err);
-    double ms = session_step_ms(&S);
-    lesson_caption_expand("{est:124M}", &S, out, sizeof out);
-    double est = ms * 4.0 * 124439808.0 / (4.0 * (double)S.model.n_params);
-    snprintf(want, sizeof want, "~%.0f ms (estimate)", est);
-    CHECK(ms > 0 && strcmp(out, want) == 0, "estimate '%s' vs '%s'", out, want);
-    /* the parser refuses an unknown placeholder in a caption */
-    Lesson l;
-    const char *t = "prompt Hi\ncaption one token takes {stepms}\n";
-    CHECK(lesson_parse(&l, "x.lesson", t, strlen(t), &err) == -1 &&
-              strstr(err.text, "x.lesson:2: unknown placeholder {stepms}"), "unknown placeholder: %s", err.text);
-    /* a caption shown on a slide is filled in */
-    t = "prompt Hi\ncaption {layers} layers\n";
-    if (lesson_parse(&l, "x.lesson", t, strlen(t), &err) == 0) {
-        VizView v = frame_default_view();
-        LessonBeatView bv = {0};
-        CHECK(lesson_check(&l, &S, &v, &bv, &err) == 0, "check");
-        snprintf(want, sizeof want, "%d layers", c->n_layer);
-        CHECK(bv.n_captions == 1 && strcmp(bv.captions[0], want) == 0, "filled caption '%s'", bv.captions[0]);
-        lesson_free(&l);
-    }
-}
-
 int main(void) {
     snprintf(model_dir, sizeof model_dir, "%s/models/tiny", check_ref_dir());
     ErrorMsg err = {{0}};
@@ -247,9 +264,9 @@ int main(void) {
     }
     test_next_prob_kept();
     test_chosen_text_token_repeats();
+    test_pick_top_ids_repeats();
     test_attention();
     test_unmeasurable();
-    test_placeholders();
     session_free(&S);
     return check_summary("test_lesson_expect");
 }

@@ -147,6 +147,20 @@ static void test_redo(void) {
     session_back(&s, 1);
     session_force(&s, session_ids(&t)[10], &err);
     CHECK(s.n_steps == f + 2, "and the old token again too: its row was overwritten");
+    /* a timing probe at position 4 overwrites row 4 (with the likeliest token): the
+     * redo rows after it must not be reused */
+    session_home(&s);
+    int probe_id = s.next.rows[0].id;
+    CHECK(session_probe_step_ms(&s, 3) >= 0 && session_len(&s) == 4, "probe leaves 4 tokens on screen");
+    CHECK(s.memo_len == 5, "only row 4 (the probe token) is a redo row now: %d", s.memo_len);
+    f = s.n_steps;
+    session_step(&s, &err);
+    session_step(&s, &err);
+    CHECK(session_ids(&s)[4] != probe_id || s.n_steps >= f + 1, "steps after a probe are computed");
+    CHECK(memcmp(session_ids(&s), session_ids(&t), 6 * sizeof(int)) == 0 &&
+              memcmp(gpt2_trace_logits(&s.trace, 5), gpt2_trace_logits(&t.trace, 5),
+                     (size_t)s.model.config.vocab_size * sizeof(float)) == 0,
+          "and equal the straight run bit for bit");
     /* a prompt that differs: the prefill runs */
     f = s.n_steps;
     const uint8_t other_prompt[] = "Once upon a";
