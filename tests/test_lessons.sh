@@ -74,4 +74,13 @@ check "unclosed quote: exit 2 with file:line" \
 printf '\xef\xbb\xbftitle BOM\nprompt Once upon a time\n' >"$tmp/bom.lesson"
 "$BIN" export --lesson "$tmp/bom.lesson" --out "$tmp/bom" >"$tmp/e10" 2>&1; rc=$?
 check "UTF-8 BOM at the start: accepted (exit $rc: $(head -c 200 "$tmp/e10"))" [ "$rc" -eq 0 ]
+# issue 14: a false claim stops the lesson like a syntax error, in export and window
+"$BIN" export --lesson tests/fixtures/lessons/bad_expect.lesson --out "$tmp/bad" >"$tmp/e11" 2>&1; rc=$?
+check "false expect: exit 2" [ "$rc" -eq 2 ]
+check "false expect: FILE:LINE: expect failed: CLAIM (measured: M)" grep -q \
+  'bad_expect.lesson:4: expect failed: prob " time" < 0.5 (measured: 0.9996[0-9]* for " time" (id 640))' "$tmp/e11"
+check "false expect: one line, no figures" bash -c '[ "$(wc -l <"$1")" -eq 1 ] && [ ! -e "$2" ]' _ "$tmp/e11" "$tmp/bad"
+"$BIN" --lesson tests/fixtures/lessons/bad_expect.lesson >"$tmp/e12" 2>&1; rc=$?
+check "window refuses a lesson with a false claim: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "window: names file, line and measurement" grep -q 'bad_expect.lesson:4: expect failed' "$tmp/e12"
 summary test_lessons
