@@ -83,4 +83,9 @@ check "false expect: one line, no figures" bash -c '[ "$(wc -l <"$1")" -eq 1 ] &
 "$BIN" --lesson tests/fixtures/lessons/bad_expect.lesson >"$tmp/e12" 2>&1; rc=$?
 check "window refuses a lesson with a false claim: exit 2 (got $rc)" [ "$rc" -eq 2 ]
 check "window: names file, line and measurement" grep -q 'bad_expect.lesson:4: expect failed' "$tmp/e12"
+# every shipped lesson backs its captions with at least three claims
+for f in lessons/*.lesson; do
+  n=$(grep -c '^[[:space:]]*expect[[:space:]]' "$f")
+  check "$(basename "$f"): $n expect lines (>= 3)" [ "$n" -ge 3 ]
+done
 summary test_lessons
