@@ -39,7 +39,7 @@ void lesson_model_dir(const Lesson *l, const char *bundled_dir, char *dir, size_
         struct stat st;
         if (d->flag && (stat(probe, &st) != 0 || !S_ISREG(st.st_mode))) {
             snprintf(dir, dir_cap, "%s", bundled_dir);
-            snprintf(note, note_cap, "%s is not downloaded (run `make gpt2`): showing the bundled model instead",
+            snprintf(note, note_cap, "%s is not downloaded (make gpt2): showing the bundled model",
                      d->text);
         } else {
             snprintf(dir, dir_cap, "%s", path);
