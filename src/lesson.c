@@ -7,14 +7,12 @@
 #include <stdint.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "file_read.h"
 #include "utf8.h"
 
 static const char *const PANEL_NAMES[LPANEL_COUNT] = {"frame", "tokens", "attention", "probs", "text"};
@@ -511,36 +509,12 @@ fail:
 
 int lesson_load(Lesson *out, const char *path, ErrorMsg *err) {
     memset(out, 0, sizeof *out);
-    /* opened non-blocking and checked before reading: a FIFO or a device in place of
-     * the lesson must not hang the program */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return error_set(err, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return error_set(err, "%s: not a regular file (is it a directory?)", path);
-    }
-    /* lessons are small; refuse anything absurd instead of reading it all */
-    enum { MAX_LESSON = 1 << 20 };
-    if (st.st_size > MAX_LESSON) {
-        close(fd);
-        return error_set(err, "%s: larger than 1 MiB, not a lesson file", path);
-    }
-    char *buf = malloc(MAX_LESSON + 1);
-    if (!buf) { close(fd); return error_set(err, "%s: out of memory", path); }
+    /* a FIFO or a device in place of the lesson is refused at once (file_read.h);
+     * lessons are small: refuse anything absurd instead of reading it all */
+    uint8_t *buf = NULL;
     size_t n = 0;
-    int rerr = 0;
-    while (n < (size_t)MAX_LESSON + 1) {
-        ssize_t r = read(fd, buf + n, (size_t)MAX_LESSON + 1 - n);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) { rerr = errno; break; }
-        if (r == 0) break;
-        n += (size_t)r;
-    }
-    close(fd);
-    if (rerr) { free(buf); return error_set(err, "%s: read error: %s", path, strerror(rerr)); }
-    if (n > MAX_LESSON) { free(buf); return error_set(err, "%s: larger than 1 MiB, not a lesson file", path); }
-    int rc = lesson_parse(out, path, buf, n, err);
+    if (file_read_all(path, (size_t)1 << 20, &buf, &n, err)) return -1;
+    int rc = lesson_parse(out, path, (const char *)buf, n, err);
     free(buf);
     return rc;
 }

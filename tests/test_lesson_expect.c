@@ -43,6 +43,19 @@ static void fails(const char *text, int line, const char *claim, const char *wan
           "should fail as '%s...%s...)', got '%s'", head, want, err.text);
 }
 
+/* A numeric claim LHS (e.g. "prob #13") about value v on "prompt Once upon a time":
+ * passes within 1e-6 relative on both sides, and fails 1 % above v, showing v. */
+static void pass_and_fail_near(const char *lhs, double v, const char *want_fmt) {
+    char t[512], claim[128], want[96];
+    snprintf(t, sizeof t, "prompt Once upon a time\nexpect %s >= %.9e\nexpect %s <= %.9e\n", lhs, v * (1 - 1e-6), lhs,
+             v * (1 + 1e-6));
+    pass(t);
+    snprintf(claim, sizeof claim, "%s > %.9e", lhs, v * 1.01);
+    snprintf(t, sizeof t, "prompt Once upon a time\nexpect %s\n", claim);
+    snprintf(want, sizeof want, want_fmt, v);
+    fails(t, 2, claim, want);
+}
+
 /* The state after "prompt Once upon a time / seed 5": independent measurements. */
 static int argmax_id(void) {
     const float *lg = gpt2_trace_logits(&S.trace, session_len(&S) - 1);
@@ -92,13 +105,7 @@ static void test_next_prob_kept(void) {
     pass(t);
 
     /* prob: p_final at T = 1 is the softmax; with top_k 1 it is 1 for the top token */
-    snprintf(t, sizeof t, "prompt Once upon a time\nexpect prob #13 >= %.9e\nexpect prob #13 <= %.9e\n", p13 * (1 - 1e-6),
-             p13 * (1 + 1e-6));
-    pass(t);
-    snprintf(t, sizeof t, "prompt Once upon a time\nexpect prob #13 > %.9e\n", p13 * 1.01);
-    snprintf(claim, sizeof claim, "prob #13 > %.9e", p13 * 1.01);
-    snprintf(want, sizeof want, "%.6g for \".\" (id 13)", p13);
-    fails(t, 2, claim, want);
+    pass_and_fail_near("prob #13", p13, "%.6g for \".\" (id 13)");
     snprintf(t, sizeof t, "prompt Once upon a time\ntop_k 1\nexpect prob #%d = 1\nexpect prob #13 = 0\n", top);
     pass(t);
     /* temperature 2: p_final = softmax(logits / 2), also for a token far down the list */
@@ -173,13 +180,7 @@ static void test_pick_top_ids_repeats(void) {
         snprintf(want, sizeof want, "(id %d)", pick);
         fails(t, 3, claim, want);
     }
-    snprintf(t, sizeof t, "prompt Once upon a time\nexpect top 3 >= %.9e\nexpect top 3 <= %.9e\n", top3 * (1 - 1e-6),
-             top3 * (1 + 1e-6));
-    pass(t);
-    snprintf(t, sizeof t, "prompt Once upon a time\nexpect top 3 > %.9e\n", top3 * 1.01);
-    snprintf(claim, sizeof claim, "top 3 > %.9e", top3 * 1.01);
-    snprintf(want, sizeof want, "%.6g", top3);
-    fails(t, 2, claim, want);
+    pass_and_fail_near("top 3", top3, "%.6g");
     pass("prompt Once upon a time\ntop_k 2\nexpect top 2 = 1\n");
     /* ids: the real GPT-2 ids of the text, no model needed */
     pass("expect ids \"Once upon a time\" 7454,2402,257,640\nprompt x\nexpect ids \"| 9 in\" 91,860,287\n");
