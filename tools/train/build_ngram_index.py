@@ -184,16 +184,21 @@ def write_card(path, index_path, n, count, n_windows, streams, sha, fp, shares):
     for k, (sh, nt) in shares.items():
         lines.append(f'| {k} | {nt:,} | {100 * sh:.1f} % |')
     lines += ['',
-              '## Why the text cannot be read back out of it',
+              '## Can the text be read back out of it?',
               '',
-              'The file holds no token ids and no text, only 32-bit hashes of 8-token windows; a hash',
-              'cannot be inverted. What it does allow is a membership test, so an attacker who already',
-              'has 8 tokens of a story can try all 50,257 possible next tokens: besides the true one,',
-              f'about {50257 * expected:.0f} random tokens pass each step, and telling them apart needs a',
-              'language model of the same text. The bundled model itself is such a model, and it',
-              'reproduces training phrases on its own (that is what the meter shows), so the index adds',
-              'little: the residual risk is the one the model already carries. The training text is',
-              'TinyStories (Eldan & Li, 2023; CDLA-Sharing-1.0), which is public.', '']
+              'Not directly: the file holds no token ids and no text, only 32-bit hashes of 8-token',
+              'windows, and a hash cannot be inverted. But it answers membership questions, so it is',
+              'not one-way in the strong sense. An attacker who already has 8 tokens of a story can try',
+              'every possible next token: besides the true one, about',
+              f'{50257 * expected:.0f} of all 50,257 ids pass each step by chance, and about',
+              f'{8704 * expected:.1f} of the 8,704 ids the model was trained on (the weights reveal',
+              'which ids those are: every unseen embedding row is the same). So a blind walk soon',
+              'branches, but one that ranks the candidates with a language model of the same text (the',
+              'bundled model itself) can follow long stretches. The index adds little to what the',
+              'model already gives away: the model reproduces training phrases on its own, which is',
+              'exactly what the meter shows. 32 bits is the trade-off chosen: a longer key would make',
+              'the walk exact, a shorter one would make the meter wrong too often. The training text',
+              'is TinyStories (Eldan & Li, 2023; CDLA-Sharing-1.0), which is public.', '']
     with open(path, 'w') as f:
         f.write('\n'.join(lines))
 
