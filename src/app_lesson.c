@@ -21,7 +21,7 @@ static void show_beat(AppState *app, int k) {
     }
     /* live numbers ({step_ms} ...) are measured now, once per beat shown */
     char m[200];
-    if (lesson_facts_captions(&app->beat, &app->session, &app->beat_caps, m, sizeof m))
+    if (lesson_facts_captions(&app->beat, &app->session, NULL, &app->beat_caps, m, sizeof m))
         app_set_status(app, 1, "%s", m);
     if (top_n > 0) app->view.top_n = top_n;
     app->dirty = 1;

@@ -84,7 +84,10 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
     }
     char dir[1200], note[256];
     lesson_model_dir(&l, cli_default_model_dir(), dir, sizeof dir, note, sizeof note);
-    if (model_override) snprintf(dir, sizeof dir, "%s", model_override);
+    if (model_override) {
+        snprintf(dir, sizeof dir, "%s", model_override);
+        note[0] = 0; /* the model given on the command line is what runs: no fallback to report */
+    }
     if (note[0]) fprintf(stderr, "inferscope %s: note: %s\n", CMD, note);
     Session s;
     if (session_open(&s, dir, tok_dir ? tok_dir : cli_tokenizer_dir(), 0, GPT2_CAP_DEFAULT, &err)) {
@@ -99,7 +102,7 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
     int rc = 0;
     if (lesson_check(&l, &s, &view, &bv, &err)) rc = cli_fail(CMD, "%s", err.text);
     LessonHandout ho = {0};
-    if (rc == 0 && handout && lesson_handout_init(&ho, &l, s.model.name, &err)) rc = cli_fail(CMD, "%s", err.text);
+    if (rc == 0 && handout && lesson_handout_init(&ho, &l, s.model.name, note, &err)) rc = cli_fail(CMD, "%s", err.text);
     /* the lesson's file name without folder and extension names the slides */
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -108,6 +111,7 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
     char *dot = strrchr(name, '.');
     if (dot) *dot = 0;
     int tty = isatty(STDERR_FILENO), written = 0;
+    LessonFacts facts = {0, -1.0}; /* one timing for the whole export: the slides agree */
     for (size_t k = 0; rc == 0 && k < l.n_beats; k++) {
         if (lesson_goto_beat(&l, (int)k, &s, &view, &bv, &err)) {
             rc = cli_fail(CMD, "%s", err.text);
@@ -116,7 +120,7 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
         /* captions with live numbers ({step_ms} ...) are measured now, on this model */
         LessonCaptions lc;
         char m[200];
-        if (lesson_facts_captions(&bv, &s, &lc, m, sizeof m)) {
+        if (lesson_facts_captions(&bv, &s, &facts, &lc, m, sizeof m)) {
             rc = cli_fail(CMD, "%s: beat %zu: %s", path, k + 1, m);
             break;
         }
@@ -131,7 +135,9 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
             rc = cli_fail(CMD, "%s", err.text);
             break;
         }
-        if (handout && lesson_handout_add(&ho, (int)k, out, lc.line, lc.n, bv.question, !view.hide_probs, &err)) {
+        int skip = bv.note[0] != 0; /* the fallback note goes once at the top of the handout */
+        if (handout && lesson_handout_add(&ho, (int)k, out, lc.line + skip, lc.n - skip, bv.question,
+                                          !view.hide_probs, &err)) {
             rc = cli_fail(CMD, "%s", err.text);
             break;
         }

@@ -229,9 +229,10 @@ int lesson_facts_check(const Lesson *l, ErrorMsg *err) {
     return 0;
 }
 
-int lesson_facts_captions(const LessonBeatView *bv, Session *s, LessonCaptions *out, char *msg, size_t cap) {
+int lesson_facts_captions(const LessonBeatView *bv, Session *s, LessonFacts *facts, LessonCaptions *out, char *msg,
+                          size_t cap) {
     out->n = 0;
-    out->facts = (LessonFacts){0, -1.0};
+    out->facts = facts ? *facts : (LessonFacts){0, -1.0};
     if (bv->note[0]) out->line[out->n++] = bv->note;
     for (int i = 0; i < bv->n_captions && i < LESSON_MAX_CAPTIONS; i++) {
         const char *c = bv->captions[i];
@@ -241,5 +242,6 @@ int lesson_facts_captions(const LessonBeatView *bv, Session *s, LessonCaptions *
         }
         out->line[out->n++] = c;
     }
+    if (facts) *facts = out->facts;
     return 0;
 }

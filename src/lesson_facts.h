@@ -53,9 +53,13 @@ typedef struct LessonCaptions {
     LessonFacts facts;
 } LessonCaptions;
 
-/* Fills out for the beat just reached (bv after lesson_goto_beat). The lines borrow
- * from bv and out: valid while both are. -1 with msg on an unknown placeholder. */
-int lesson_facts_captions(const LessonBeatView *bv, Session *s, LessonCaptions *out, char *msg, size_t cap);
+/* Fills out for the beat just reached (bv after lesson_goto_beat). facts: the
+ * measurement to share across slides (an export times once, so the GPT-2 sizes spread
+ * over two slides are estimated from the same number), or NULL to time this slide
+ * afresh (the window: "measured now"). The lines borrow from bv and out: valid while
+ * both are. -1 with msg on an unknown placeholder. */
+int lesson_facts_captions(const LessonBeatView *bv, Session *s, LessonFacts *facts, LessonCaptions *out, char *msg,
+                          size_t cap);
 
 /* Floating-point operations of one forward step of a GPT-2 of this shape for the token
  * at position pos (0-based; it attends to pos + 1 keys):

@@ -49,8 +49,16 @@ static void printf_(Text *t, const char *fmt, ...) {
     if (n > 0) put(t, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
+/* The length of a code span `...` starting at s (through the closing backtick), or 0
+ * when the backtick is not closed on this line: a teacher's `make gpt2` stays code. */
+static size_t code_span(const char *s) {
+    if (*s != '`') return 0;
+    const char *e = strchr(s + 1, '`');
+    return e && e > s + 1 ? (size_t)(e - s) + 1 : 0;
+}
+
 /* Markdown: a backslash before every character that could start markup, so a caption
- * like "top-k = 3: *only* <3>" reads as written. */
+ * like "top-k = 3: *only* <3>" reads as written; code spans pass through. */
 static void put_md(Text *t, const char *s) {
     /* at the start of a line, "1." / "-" / "+" / "=" would turn it into a list or a heading */
     const char *d = s;
@@ -63,19 +71,41 @@ static void put_md(Text *t, const char *s) {
         put(t, "\\", 1);
     }
     for (; *s; s++) {
+        size_t c = code_span(s);
+        if (c) {
+            put(t, s, c);
+            s += c - 1;
+            continue;
+        }
         if (strchr("\\`*_[]<>#|{}!~", *s)) put(t, "\\", 1);
         put(t, s, 1);
     }
 }
 
-static void put_html(Text *t, const char *s) {
-    for (; *s; s++) {
-        switch (*s) {
+static void put_html_plain(Text *t, const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        switch (s[i]) {
         case '&': puts_(t, "&amp;"); break;
         case '<': puts_(t, "&lt;"); break;
         case '>': puts_(t, "&gt;"); break;
         case '"': puts_(t, "&quot;"); break;
-        default: put(t, s, 1);
+        default: put(t, s + i, 1);
+        }
+    }
+}
+
+/* HTML text, with `code spans` as <code>. */
+static void put_html(Text *t, const char *s) {
+    while (*s) {
+        size_t c = code_span(s);
+        if (c) {
+            puts_(t, "<code>");
+            put_html_plain(t, s + 1, c - 2);
+            puts_(t, "</code>");
+            s += c;
+        } else {
+            put_html_plain(t, s, 1);
+            s++;
         }
     }
 }
@@ -167,7 +197,8 @@ static int beat_after_line(const Lesson *l, int line) {
     return -1;
 }
 
-int lesson_handout_init(LessonHandout *h, const Lesson *l, const char *model_name, ErrorMsg *err) {
+int lesson_handout_init(LessonHandout *h, const Lesson *l, const char *model_name, const char *note,
+                        ErrorMsg *err) {
     memset(h, 0, sizeof *h);
     h->n_beats = (int)l->n_beats;
     h->notes = calloc(l->n_beats ? l->n_beats : 1, sizeof *h->notes);
@@ -176,7 +207,9 @@ int lesson_handout_init(LessonHandout *h, const Lesson *l, const char *model_nam
     h->source = strdup(base ? base + 1 : l->path);
     h->title = l->title ? strdup(l->title) : NULL;
     h->model = strdup(model_name ? model_name : "?");
-    if (!h->notes || !h->slide || !h->source || !h->model || (l->title && !h->title)) goto oom;
+    h->note = note && note[0] ? strdup(note) : NULL;
+    if (!h->notes || !h->slide || !h->source || !h->model || (l->title && !h->title) || (note && note[0] && !h->note))
+        goto oom;
     size_t len = 0;
     char *text = read_lesson(l->path, &len, err);
     if (!text) { lesson_handout_free(h); return -1; }
@@ -250,6 +283,11 @@ char *lesson_handout_markdown(const LessonHandout *h) {
     puts_(&t, "# ");
     put_md(&t, h->title ? h->title : h->source);
     puts_(&t, "\n\n");
+    if (h->note) {
+        puts_(&t, "*On every slide:* ");
+        put_md(&t, h->note);
+        puts_(&t, "\n\n");
+    }
     md_notes(&t, &h->intro, "Teacher's notes: the whole lesson");
     for (int k = 0; k < h->n_beats; k++) {
         const HandoutSlide *sl = &h->slide[k];
@@ -309,7 +347,7 @@ char *lesson_handout_html(const LessonHandout *h) {
     const char *title = h->title ? h->title : h->source;
     puts_(&t, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-    put_html(&t, title);
+    put_html_plain(&t, title, strlen(title)); /* <title> holds text only, no <code> */
     puts_(&t, "</title>\n<style>\n"
               "body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em;"
               " line-height: 1.5; color: #111; background: #fff; }\n"
@@ -317,12 +355,18 @@ char *lesson_handout_html(const LessonHandout *h) {
               "section { margin: 2.5em 0; }\n"
               ".caption { font-size: 1.15em; margin: 0.3em 0; }\n"
               ".question { font-weight: bold; color: #1f4e99; }\n"
+              ".note { color: #555; }\n"
               ".notes { border-left: 4px solid #e69f00; background: #fdf6e7; padding: 0.2em 1em; margin: 1em 0; }\n"
               ".notes h3 { margin: 0.5em 0; font-size: 1em; }\n"
               "footer { color: #555; font-size: 0.9em; border-top: 1px solid #ccc; padding-top: 1em; }\n"
               "</style>\n</head>\n<body>\n<h1>");
     put_html(&t, title);
     puts_(&t, "</h1>\n");
+    if (h->note) {
+        puts_(&t, "<p class=\"note\"><em>On every slide:</em> ");
+        put_html(&t, h->note);
+        puts_(&t, "</p>\n");
+    }
     html_notes(&t, &h->intro, "Teacher's notes: the whole lesson");
     for (int k = 0; k < h->n_beats; k++) {
         const HandoutSlide *sl = &h->slide[k];
@@ -387,5 +431,6 @@ void lesson_handout_free(LessonHandout *h) {
     free(h->title);
     free(h->source);
     free(h->model);
+    free(h->note);
     memset(h, 0, sizeof *h);
 }

@@ -31,6 +31,7 @@ typedef struct LessonHandout {
     char *title;           /* owned copy of the lesson title, or NULL */
     char *source;          /* owned: the lesson file's name, for the footer */
     char *model;           /* owned: the model the slides were drawn from, for the footer */
+    char *note;            /* owned: e.g. "gpt2-124M is not downloaded ...", shown once; or NULL */
     HandoutNotes intro;    /* notes above the first directive: about the whole lesson */
     HandoutNotes *notes;   /* (n_beats) notes written inside each beat */
     HandoutSlide *slide;   /* (n_beats) filled by lesson_handout_add */
@@ -40,9 +41,11 @@ typedef struct LessonHandout {
 /* Reads the teacher's notes from the lesson file l->path (a regular file of at most
  * 1 MiB, read without blocking) and sizes the handout for l's beats. A comment belongs
  * to the beat of the next directive after it; comments before the first directive
- * belong to the whole lesson. model_name goes in the footer. Returns -1 with err on a
- * read error. */
-int lesson_handout_init(LessonHandout *h, const Lesson *l, const char *model_name, ErrorMsg *err);
+ * belong to the whole lesson. model_name goes in the footer; note (may be NULL or "")
+ * is a line every slide carries (the model fallback), printed once under the title.
+ * Returns -1 with err on a read error. */
+int lesson_handout_init(LessonHandout *h, const Lesson *l, const char *model_name, const char *note,
+                        ErrorMsg *err);
 
 /* Records what slide `beat` shows: image_path (only its file name is kept), the
  * caption lines and the question (may be NULL; answered = the slide reveals it). */

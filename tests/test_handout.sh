@@ -63,6 +63,20 @@ if command -v cmark >/dev/null; then
   check "cmark: notes are a quote with a list" grep -q '<li>first point, which goes on onto a second line</li>' "$T/md.html"
 fi
 
+check "notes keep code spans (md)" grep -qF '> Before class: run `make gpt2` once.' "$md"
+check "notes keep code spans (html)" grep -qF '<p>Before class: run <code>make gpt2</code> once.</p>' "$html"
+
+# the model fallback note is on every slide, but once in the handout, under the title
+printf 'title Fallback\nmodel /nonexistent/gpt2 or-bundled\nprompt Hi\ncaption one\npause\ncaption two\n' >"$T/fb.lesson"
+"$BIN" export --lesson "$T/fb.lesson" --size 640x360 --handout --out "$T/fb" >"$T/fb.log" 2>&1; rc=$?
+check "fallback lesson exports ($(tail -n 1 "$T/fb.log"))" [ "$rc" -eq 0 ]
+check "fallback note once in the handout" [ "$(grep -c 'not downloaded' "$T/fb/handout.md")" -eq 1 ]
+check "fallback note under the title" bash -c 'grep -A2 "^# Fallback" "$1" | grep -q "^\*On every slide:\* /nonexistent/gpt2 is not downloaded"' _ "$T/fb/handout.md"
+check "fallback note once in the html" [ "$(grep -c 'not downloaded' "$T/fb/handout.html")" -eq 1 ]
+# --model given on the command line: that model runs, so no fallback is reported
+"$BIN" export --lesson "$T/fb.lesson" --model "$REF/models/tiny" --size 640x360 --handout --out "$T/fb2" >"$T/fb2.log" 2>&1
+check "--model: no false 'not downloaded' note" bash -c '! grep -q "not downloaded" "$1" "$2/handout.md"' _ "$T/fb2.log" "$T/fb2"
+
 # a second export into the same folder: the handout describes the new slides
 run --handout --out "$T/a" >/dev/null 2>&1
 check "second export: handout points at the new slides" grep -qF '](0004-handout-beat-01.png)' "$md"

@@ -78,13 +78,21 @@ static void test_captions(Session *s) {
     bv.n_captions = 3;
     LessonCaptions lc;
     char msg[200];
-    CHECK(lesson_facts_captions(&bv, s, &lc, msg, sizeof msg) == 0, "captions: %s", msg);
+    CHECK(lesson_facts_captions(&bv, s, NULL, &lc, msg, sizeof msg) == 0, "captions: %s", msg);
     CHECK(lc.facts.measured == 1, "the slide was timed once");
     CHECK(lc.n == 4 && strcmp(lc.line[0], "note") == 0 && lc.line[2] == bv.captions[1], "lines: %d", lc.n);
     CHECK(lc.n == 4 && strcmp(lc.line[1] + 2, lc.line[3] + 2) == 0, "one timing per slide: '%s' vs '%s'", lc.line[1],
           lc.line[3]);
+    /* shared across slides: a second slide reuses the first one's timing exactly */
+    LessonFacts run = {0, -1.0};
+    CHECK(lesson_facts_captions(&bv, s, &run, &lc, msg, sizeof msg) == 0 && run.measured == 1, "shared: %s", msg);
+    char first[64];
+    snprintf(first, sizeof first, "%s", lc.line[1]);
+    run.step_ms = 123.0; /* a value no probe measures: proves the second slide does not re-time */
+    CHECK(lesson_facts_captions(&bv, s, &run, &lc, msg, sizeof msg) == 0 && strcmp(lc.line[1], "a 123 ms") == 0,
+          "second slide reuses the timing: '%s' (first '%s')", lc.line[1], first);
     bv.captions[1] = "{nope}";
-    CHECK(lesson_facts_captions(&bv, s, &lc, msg, sizeof msg) == -1 && strstr(msg, "{nope}"), "bad one: %s", msg);
+    CHECK(lesson_facts_captions(&bv, s, NULL, &lc, msg, sizeof msg) == -1 && strstr(msg, "{nope}"), "bad one: %s", msg);
 }
 
 int main(void) {
