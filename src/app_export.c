@@ -15,10 +15,9 @@ void app_export(AppState *app, int w, int h) {
     opt.assets_dir = app->assets_dir;
     opt.sha_cache = &app->sha_cache; /* hash the weights once, not on every export */
     /* E in a lesson: the slide with its title, captions and counter, as the class sees it */
-    const char *caps[LESSON_MAX_CAPTIONS + 1];
     ExportOverlay ov;
     if (app->in_lesson && app->export_request == APP_EXPORT_FRAME) {
-        lesson_slide_overlay(&app->lesson, &app->beat, caps, LESSON_MAX_CAPTIONS + 1, &ov);
+        lesson_slide_overlay(&app->lesson, &app->beat, &app->beat_caps, &ov); /* the lines on screen */
         opt.overlay = &ov;
         opt.panel = app->view.focus;
         opt.stem = NULL;

@@ -252,14 +252,20 @@ static void test_lesson_slides(void) {
         VizView view = frame_default_view();
         LessonBeatView bv = {0};
         snprintf(bv.note, sizeof bv.note, "%s", note);
+        LessonFacts facts = {0, -1.0};
         for (size_t k = 0; k < l.n_beats; k++) {
             if (lesson_goto_beat(&l, (int)k, &s, &view, &bv, &err)) {
                 CHECK(0, "%s", err.text);
                 break;
             }
-            const char *caps[LESSON_MAX_CAPTIONS + 1];
+            LessonCaptions lc;
+            char m[200];
+            if (lesson_facts_captions(&bv, &s, &facts, &lc, m, sizeof m)) {
+                CHECK(0, "%s: beat %zu: %s", path, k + 1, m);
+                break;
+            }
             ExportOverlay ov;
-            lesson_slide_overlay(&l, &bv, caps, LESSON_MAX_CAPTIONS + 1, &ov);
+            lesson_slide_overlay(&l, &bv, &lc, &ov);
             ExportOptions o = export_options_default();
             o.assets_dir = "assets";
             o.overlay = &ov;
