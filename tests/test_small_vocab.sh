@@ -21,7 +21,7 @@ if [ "${1:-}" = "--inner" ]; then
       INFERSCOPE_HITS_OUT="$out/$name.hits" "$BIN" --model "$model" --seed 3 --size 1280x720 \
       --state-out "$out/$name.json" "$@" >"$out/$name.log" 2>&1 &
     local pid=$! wid
-    wid=$(timeout $((10 * SLOW)) xdotool search --sync --name '^inferscope' | head -n 1)
+    wid=$(timeout $((40 * SLOW)) xdotool search --sync --name '^inferscope' | head -n 1)
     if [ -n "$wid" ]; then
       for _ in $(seq 1 $((300 * SLOW))); do [ -s "$out/$name.hits" ] && break; sleep 0.1; done
       sleep 0.3

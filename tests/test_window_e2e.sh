@@ -24,7 +24,7 @@ if [ "${1:-}" = "--inner" ]; then
       "$BIN" --model "$REF/models/tiny" --seed 7 --size 1280x720 --state-out "$out/$name.json" \
       --export-dir "$out/figs" "$@" >"$out/$name.log" 2>&1 &
     APP_PID=$!
-    WID=$(timeout $((10 * SLOW)) xdotool search --sync --name '^inferscope' | head -n 1)
+    WID=$(timeout $((40 * SLOW)) xdotool search --sync --name '^inferscope' | head -n 1)
     [ -n "$WID" ] || { echo "no window" >>"$out/$name.log"; return 1; }
     # the first frame is drawn when its hit list appears (bounded wait)
     wait_state "$out/$name.hits" '^state n_pos=4 '

@@ -23,7 +23,7 @@ if [ "${1:-}" = "--inner" ]; then
     "$BIN" --model "$REF/models/tiny" --size ${W}x${H} --lesson "$out/slides.lesson" --export-dir "$out/figs" \
     --state-out "$out/win.json" >"$out/win.log" 2>&1 &
   APP_PID=$!
-  WID=$(timeout $((10 * SLOW)) xdotool search --sync --name '^inferscope' | head -n 1)
+  WID=$(timeout $((40 * SLOW)) xdotool search --sync --name '^inferscope' | head -n 1)
   if [ -n "$WID" ]; then
     press() { xdotool key --window "$WID" --delay 20 "$@"; }
     xdotool mousemove 5 $((H + 40)) # the pointer off the window: no hover readout
