@@ -17,20 +17,7 @@ static double now_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* splitmix64 finaliser: turns (seed, pos, salt) into a well-mixed 64-bit seed so
- * neighbouring positions get unrelated dice. */
-static uint64_t mix64(uint64_t z) {
-    z += 0x9E3779B97F4A7C15ULL;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-double session_dice(uint64_t seed, int pos, uint32_t salt) {
-    Rng r;
-    rng_seed(&r, mix64(seed ^ mix64(((uint64_t)(uint32_t)pos << 32) | salt)));
-    return rng_uniform(&r);
-}
+double session_dice(uint64_t seed, int pos, uint32_t salt) { return rng_dice(seed, pos, salt); }
 
 static void branch_free(SessionBranch *b) {
     free(b->ids);
@@ -64,13 +51,13 @@ static void refresh_records(Session *s) {
     if (n <= 0) return;
     const float *logits = gpt2_trace_logits(&s->trace, n - 1);
     if (logits && n < s->trace.max_pos)
-        s->has_next = sampler_run(&s->sampler, &s->settings, logits,
+        s->has_next = sampler_run(&s->sampler, &s->settings, logits, s->trace.ids, (size_t)n,
                                   session_dice(s->seed, n, s->pending_salt), s->top_n, &s->next, &err) == 0;
     if (n - 1 >= s->n_prompt) {
         const float *pl = gpt2_trace_logits(&s->trace, n - 2);
         const SessionBranch *b = &s->branch[s->cur];
         if (pl)
-            s->has_prev = sampler_run(&s->sampler, &s->settings, pl,
+            s->has_prev = sampler_run(&s->sampler, &s->settings, pl, s->trace.ids, (size_t)(n - 1),
                                       session_dice(s->seed, n - 1, b->salt[n - 1]), s->top_n, &s->prev, &err) == 0;
     }
 }
