@@ -213,6 +213,7 @@ typedef struct Sampler {
     double *p_final;      /* (V, by rank) the final distribution over ranks [0, n_final) */
     double *cum;          /* (V, by rank) running sum of p_final: rank r owns [cum[r-1], cum[r]) */
     int *draw_counts;     /* (V, by rank) sampler_draw_many's tally */
+    uint64_t drawn_run;   /* the run whose distribution draw_counts tallies (0: none) */
 } Sampler;
 
 /* Allocates scratch for vocab_size tokens (>= 1). On error s is left freeable. */
