@@ -519,6 +519,7 @@ static int parse_json_string(const char *what, const char *key, const char *v, u
 int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out, ErrorMsg *err) {
     memset(out, 0, sizeof *out);
     FigureState *fs = out;
+    fs->settings = sampler_settings_default(); /* settings a figure does not record stay neutral */
     const char *v;
     long x;
     unsigned long *arr = NULL;

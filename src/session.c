@@ -20,20 +20,7 @@ static double now_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* splitmix64 finaliser: turns (seed, pos, salt) into a well-mixed 64-bit seed so
- * neighbouring positions get unrelated dice. */
-static uint64_t mix64(uint64_t z) {
-    z += 0x9E3779B97F4A7C15ULL;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-double session_dice(uint64_t seed, int pos, uint32_t salt) {
-    Rng r;
-    rng_seed(&r, mix64(seed ^ mix64(((uint64_t)(uint32_t)pos << 32) | salt)));
-    return rng_uniform(&r);
-}
+double session_dice(uint64_t seed, int pos, uint32_t salt) { return rng_dice(seed, pos, salt); }
 
 static void branch_free(SessionBranch *b) {
     free(b->ids);
@@ -67,8 +54,9 @@ static void compute_next(Session *s) {
     const float *logits = n > 0 ? gpt2_trace_logits(&s->trace, n - 1) : NULL;
     if (logits && n < s->trace.max_pos) {
         s->n_sampler_runs++;
-        s->has_next = sampler_run(&s->sampler, &s->settings, logits,
-                                  session_dice(s->seed, n, s->pending_salt), s->top_n, &s->next, &s->next_err) == 0;
+        s->has_next = sampler_run(&s->sampler, &s->settings, logits, s->trace.ids, (size_t)n,
+                                  session_dice(s->seed, n, s->pending_salt), s->top_n, &s->next,
+                                  &s->next_err) == 0;
     }
 }
 
@@ -82,7 +70,7 @@ static void compute_prev(Session *s) {
         const SessionBranch *b = &s->branch[s->cur];
         if (pl) {
             s->n_sampler_runs++;
-            s->has_prev = sampler_run(&s->sampler, &s->settings, pl,
+            s->has_prev = sampler_run(&s->sampler, &s->settings, pl, s->trace.ids, (size_t)(n - 1),
                                       session_dice(s->seed, n - 1, b->salt[n - 1]), s->top_n, &s->prev, &err) == 0;
         }
     }

@@ -173,7 +173,7 @@ static inline const int *session_ids(const Session *s) { return s->trace.ids; }
 /* Tokens generated after the prompt. */
 static inline int session_step_index(const Session *s) { return s->trace.n_pos - s->n_prompt; }
 
-/* The dice for position pos with salt: u in [0, 1) from (seed, pos, salt). */
+/* The dice for position pos with salt: rng_dice (engine/rng.h), the one rule. */
 double session_dice(uint64_t seed, int pos, uint32_t salt);
 
 /* Decodes tokens [from, to) of the screen into malloc'd bytes (caller frees). */

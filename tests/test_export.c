@@ -259,7 +259,7 @@ static void test_round_trip(void) {
     if (open_session(&s)) return;
     if (open_session(&t)) { session_free(&s); return; }
     ErrorMsg err = {{0}};
-    SamplerSettings set = {.temperature = 0.8f, .top_k = 40, .top_p = 0.9f, .greedy = 0};
+    SamplerSettings set = {.temperature = 0.8f, .top_k = 40, .top_p = 0.9f, .greedy = 0, .repetition_penalty = 1.0f};
     CHECK(session_set_settings(&s, &set, &err) == 0, "settings: %s", err.text);
     session_set_seed(&s, 12345678901234ULL);
     /* UTF-8 beyond Latin-1 (é, —, emoji) must survive the ASCII-only tEXt chunks */
