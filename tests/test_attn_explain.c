@@ -1,0 +1,302 @@
+/* test_attn_explain.c — the attention computation of one query (engine/attn_explain.h)
+ * on the tiny reference model and the s30 sequence, for every layer, head and query:
+ * each stage against the trace (capture ALL: read from hooks; capture Q only: recomputed
+ * by the forward's kernels) and against a float64 computation written here from
+ * nanoGPT's own vectors (h.{l}.attn.q/k/v/probs/y/out in tiny_s30.safetensors) and the
+ * c_proj weights of the model file: q.k / sqrt(d), the mask, softmax, p v, z, the heads'
+ * projection. Plus the shape strings and the refusals. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attn_explain.h"
+#include "check.h"
+#include "gpt2_forward.h"
+#include "gpt2_model.h"
+#include "gpt2_trace.h"
+#include "safetensors.h"
+
+/* A reference tensor as doubles (exactly `numel` F32 values), or NULL (a failure). */
+static double *ref_f64(const SafeFile *f, const char *name, size_t numel) {
+    const SafeTensor *t = safe_find(f, name);
+    int ok = t && t->dtype == SAFE_F32 && t->nbytes == numel * sizeof(float);
+    CHECK(ok, "%s: %s missing or not %zu F32 values", f->path, name, numel);
+    double *d = ok ? malloc(numel * sizeof *d) : NULL;
+    for (size_t i = 0; d && i < numel; i++) {
+        float x;
+        memcpy(&x, t->data + 4 * i, 4);
+        d[i] = x;
+    }
+    return d;
+}
+
+/* Max |got[i] - want[i]| over n values (NaN counts as infinite). */
+static double maxdiff_fd(const float *got, const double *want, size_t n) {
+    double m = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs((double)got[i] - want[i]);
+        if (!(d <= m)) m = d != d ? INFINITY : d;
+    }
+    return m;
+}
+
+static double maxdiff_ff(const float *got, const float *want, size_t n) {
+    double m = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs((double)got[i] - want[i]);
+        if (!(d <= m)) m = d != d ? INFINITY : d;
+    }
+    return m;
+}
+
+/* The reference tensors of one layer. */
+typedef struct RefLayer {
+    double *q, *k, *v; /* (NH, T, HS) */
+    double *probs;     /* (NH, T, T) */
+    double *y, *out;   /* (T, C) */
+    double *proj_w;    /* (C, C) c_proj weight from the model file, proj_b (C) */
+    double *proj_b;
+} RefLayer;
+
+static void ref_layer_free(RefLayer *r) {
+    free(r->q), free(r->k), free(r->v), free(r->probs), free(r->y), free(r->out), free(r->proj_w), free(r->proj_b);
+    memset(r, 0, sizeof *r);
+}
+
+/* Stats gathered over every (layer, head, query): the worst difference per stage. */
+typedef struct Worst {
+    double q_ref, k_ref, v_ref, scaled_ref, dot_ref, pattern_ref, pattern_f64, z_ref, z_f64, weighted,
+        head_out, attn_out_ref, sharper, exps, trace_scores, trace_pattern, trace_z, trace_out, sum;
+    int mask_bad;
+} Worst;
+
+#define UPD(field, val)                                                                                         \
+    do {                                                                                                        \
+        double v_ = (val);                                                                                      \
+        if (!(v_ <= w->field)) w->field = v_ != v_ ? INFINITY : v_;                                             \
+    } while (0)
+
+/* One (layer, head, query) against the float64 reference and the trace. */
+static void check_one(Worst *w, const AttnExplain *ex, const RefLayer *r, const Gpt2Trace *tr, int l, int h,
+                      int i) {
+    const int T = tr->n_pos, HS = ex->HS, C = ex->C, NH = ex->NH;
+    const double *q = r->q + ((size_t)h * T + i) * HS, *K = r->k + (size_t)h * T * HS, *V = r->v + (size_t)h * T * HS;
+    UPD(q_ref, maxdiff_fd(ex->q, q, (size_t)HS));
+    UPD(k_ref, maxdiff_fd(ex->k, K, (size_t)T * HS));
+    UPD(v_ref, maxdiff_fd(ex->v, V, (size_t)T * HS));
+    /* float64: s_j = q.k_j / sqrt(d), softmax over j <= i (Vaswani et al. eq. 1) */
+    double s[128], p[128], p2[128], mx = -INFINITY, sum = 0.0, mx2 = -INFINITY, sum2 = 0.0;
+    for (int j = 0; j < T; j++) {
+        double d = 0.0;
+        for (int c = 0; c < HS; c++) d += q[c] * K[(size_t)j * HS + c];
+        UPD(dot_ref, fabs(ex->dot[j] - d));
+        s[j] = d / sqrt((double)HS);
+        if (j <= i) mx = fmax(mx, s[j]), mx2 = fmax(mx2, 2 * s[j]);
+    }
+    for (int j = 0; j <= i; j++) sum += exp(s[j] - mx), sum2 += exp(2 * s[j] - mx2);
+    for (int j = 0; j < T; j++) {
+        p[j] = j <= i ? exp(s[j] - mx) / sum : 0.0;
+        p2[j] = j <= i ? exp(2 * s[j] - mx2) / sum2 : 0.0;
+        UPD(scaled_ref, fabs(ex->scaled[j] - s[j]));
+        if (j <= i) UPD(scaled_ref, fabs(ex->masked[j] - s[j]));
+        else w->mask_bad += !(isinf(ex->masked[j]) && ex->masked[j] < 0) || ex->pattern[j] != 0.0f ||
+                            ex->exps[j] != 0.0f;
+        UPD(exps, fabs(ex->exps[j] / ex->exp_sum - ex->pattern[j]));
+    }
+    UPD(pattern_f64, maxdiff_fd(ex->pattern, p, (size_t)T));
+    UPD(pattern_ref, maxdiff_fd(ex->pattern, r->probs + ((size_t)h * T + i) * T, (size_t)T));
+    UPD(sharper, maxdiff_fd(ex->sharper, p2, (size_t)T));
+    UPD(sum, fabs(ex->pattern_sum - 1.0));
+    /* weighted values and z from nanoGPT's probs and v, in float64 */
+    const double *pr = r->probs + ((size_t)h * T + i) * T;
+    for (int j = 0; j < T; j++)
+        for (int c = 0; c < HS; c++) UPD(weighted, fabs(ex->weighted[(size_t)j * HS + c] - pr[j] * V[(size_t)j * HS + c]));
+    for (int c = 0; c < HS; c++) {
+        double z = 0.0;
+        for (int j = 0; j <= i; j++) z += pr[j] * V[(size_t)j * HS + c];
+        UPD(z_f64, fabs(ex->z[c] - z));
+    }
+    UPD(z_ref, maxdiff_fd(ex->z_concat, r->y + (size_t)i * C, (size_t)C));
+    /* this head's projection: y[i, h*HS..] @ c_proj rows; all heads + b = attn.out */
+    for (int c = 0; c < C; c++) {
+        double o = 0.0;
+        for (int d = 0; d < HS; d++) o += r->y[(size_t)i * C + h * HS + d] * r->proj_w[(size_t)(h * HS + d) * C + c];
+        UPD(head_out, fabs(ex->head_out[c] - o));
+    }
+    UPD(attn_out_ref, maxdiff_fd(ex->attn_out, r->out + (size_t)i * C, (size_t)C));
+    /* the trace itself: hook_attn_scores row (when captured), pattern row, z slice, attn_out row */
+    const size_t P = gpt2_tri_row((size_t)tr->max_pos), TT = (size_t)tr->max_pos;
+    const size_t row = ((size_t)l * NH + h) * P + gpt2_tri_row((size_t)i);
+    if (tr->attn_scores) UPD(trace_scores, maxdiff_ff(ex->masked, tr->attn_scores + row, (size_t)i + 1));
+    UPD(trace_pattern, maxdiff_ff(ex->pattern, tr->pattern + row, (size_t)i + 1));
+    if (tr->z) UPD(trace_z, maxdiff_ff(ex->z, tr->z + ((size_t)l * TT + i) * C + (size_t)h * HS, (size_t)HS));
+    if (tr->attn_out) UPD(trace_out, maxdiff_ff(ex->attn_out, tr->attn_out + ((size_t)l * TT + i) * C, (size_t)C));
+}
+
+static void report(const Worst *w, const char *what) {
+    const double tol = 1e-5;
+    printf("%s: worst |diff| q %.2g k %.2g v %.2g dot %.2g scaled %.2g pattern(f64) %.2g pattern(ref) %.2g "
+           "z %.2g head_out %.2g attn_out %.2g\n",
+           what, w->q_ref, w->k_ref, w->v_ref, w->dot_ref, w->scaled_ref, w->pattern_f64, w->pattern_ref, w->z_ref,
+           w->head_out, w->attn_out_ref);
+    CHECK(w->q_ref <= tol && w->k_ref <= tol && w->v_ref <= tol, "%s: q/k/v vs reference %.3g %.3g %.3g", what,
+          w->q_ref, w->k_ref, w->v_ref);
+    CHECK(w->dot_ref <= tol, "%s: q.k vs float64 from reference q, k: %.3g", what, w->dot_ref);
+    CHECK(w->scaled_ref <= tol, "%s: q.k/sqrt(d) vs float64: %.3g", what, w->scaled_ref);
+    CHECK(w->mask_bad == 0, "%s: %d future keys not -inf / 0", what, w->mask_bad);
+    CHECK(w->pattern_f64 <= tol, "%s: pattern vs float64 softmax of reference scores: %.3g", what, w->pattern_f64);
+    CHECK(w->pattern_ref <= tol, "%s: pattern vs reference probs: %.3g", what, w->pattern_ref);
+    CHECK(w->sum <= 1e-6, "%s: pattern row sum off 1 by %.3g", what, w->sum);
+    CHECK(w->exps <= 1e-6, "%s: exps / exp_sum vs pattern %.3g", what, w->exps);
+    CHECK(w->sharper <= tol, "%s: softmax(2 s) vs float64 %.3g", what, w->sharper);
+    CHECK(w->weighted <= tol, "%s: p v vs float64 %.3g", what, w->weighted);
+    CHECK(w->z_f64 <= tol && w->z_ref <= tol, "%s: z vs float64 %.3g, vs reference y %.3g", what, w->z_f64, w->z_ref);
+    CHECK(w->head_out <= tol, "%s: head's c_proj share vs float64 %.3g", what, w->head_out);
+    CHECK(w->attn_out_ref <= tol, "%s: attn_out vs reference attn.out %.3g", what, w->attn_out_ref);
+    CHECK(w->trace_scores <= 1e-6 && w->trace_pattern == 0.0 && w->trace_z <= 1e-6 && w->trace_out <= 1e-6,
+          "%s: vs the trace: scores %.3g pattern %.3g z %.3g attn_out %.3g", what, w->trace_scores,
+          w->trace_pattern, w->trace_z, w->trace_out);
+}
+
+static int load_ref(RefLayer *r, const SafeFile *vec, const SafeFile *mf, int l, size_t T, size_t C, size_t NH) {
+    char n[96];
+    memset(r, 0, sizeof *r);
+#define GET(field, fmt, file, numel) (snprintf(n, sizeof n, fmt, l), r->field = ref_f64(file, n, numel))
+    GET(q, "h.%d.attn.q", vec, T * C), GET(k, "h.%d.attn.k", vec, T * C), GET(v, "h.%d.attn.v", vec, T * C);
+    GET(probs, "h.%d.attn.probs", vec, NH * T * T), GET(y, "h.%d.attn.y", vec, T * C);
+    GET(out, "h.%d.attn.out", vec, T * C);
+    GET(proj_w, "h.%d.attn.c_proj.weight", mf, C * C), GET(proj_b, "h.%d.attn.c_proj.bias", mf, C);
+#undef GET
+    return r->q && r->k && r->v && r->probs && r->y && r->out && r->proj_w && r->proj_b ? 0 : -1;
+}
+
+/* Every layer, head and query of s30 with a trace of the given capture. */
+static void run_all(const Gpt2Model *m, const SafeFile *vec, const SafeFile *mf, const int *ids, size_t T,
+                    unsigned capture, const char *what) {
+    ErrorMsg err = {{0}};
+    Gpt2Trace tr = {0};
+    AttnExplain ex = {0};
+    int rc = gpt2_trace_init(&tr, &m->config, (int)T, capture, &err);
+    if (!rc) rc = gpt2_prefill(m, &tr, ids, T, &err);
+    if (!rc) rc = attn_explain_init(&ex, &m->config, (int)T, &err);
+    CHECK(rc == 0, "%s: %s", what, err.text);
+    Worst w = {0};
+    const size_t C = (size_t)m->config.n_embd, NH = (size_t)m->config.n_head;
+    unsigned traced_all = ~0u;
+    for (int l = 0; rc == 0 && l < m->config.n_layer; l++) {
+        RefLayer r;
+        if (load_ref(&r, vec, mf, l, T, C, NH)) {
+            ref_layer_free(&r);
+            break;
+        }
+        for (int h = 0; h < (int)NH; h++)
+            for (int i = 0; i < (int)T; i++) {
+                rc = attn_explain_compute(&ex, m, &tr, l, h, i, &err);
+                CHECK(rc == 0, "%s L%d H%d q%d: %s", what, l, h, i, err.text);
+                if (rc) break;
+                traced_all &= ex.traced;
+                check_one(&w, &ex, &r, &tr, l, h, i);
+            }
+        ref_layer_free(&r);
+    }
+    report(&w, what);
+    unsigned want = (capture & GPT2_CAP_SCORES ? ATTN_TRACED_SCORES : 0) | (capture & GPT2_CAP_Z ? ATTN_TRACED_Z : 0) |
+                    (capture & GPT2_CAP_ATTN_OUT ? ATTN_TRACED_ATTN_OUT : 0);
+    CHECK(traced_all == want, "%s: traced bits %#x want %#x", what, traced_all, want);
+    attn_explain_free(&ex);
+    gpt2_trace_free(&tr);
+}
+
+/* Shapes, the fields of one query, the refusals. */
+static void test_shapes_and_errors(const Gpt2Model *m, const int *ids, size_t T) {
+    ErrorMsg err = {{0}};
+    Gpt2Trace tr = {0}, bare = {0};
+    AttnExplain ex = {0}, zero = {0};
+    attn_explain_free(&zero); /* safe on a zeroed struct */
+    int rc = gpt2_trace_init(&tr, &m->config, (int)T, ATTN_EXPLAIN_CAPTURE, &err) ||
+             gpt2_prefill(m, &tr, ids, T, &err) || attn_explain_init(&ex, &m->config, (int)T, &err) ||
+             attn_explain_compute(&ex, m, &tr, 1, 2, 7, &err);
+    CHECK(rc == 0, "setup: %s", err.text);
+    if (rc) goto done;
+    CHECK(ex.layer == 1 && ex.head == 2 && ex.query == 7 && ex.n_keys == (int)T && ex.HS == 16,
+          "fields L%d H%d q%d T%d HS%d", ex.layer, ex.head, ex.query, ex.n_keys, ex.HS);
+    CHECK(ex.sqrt_hs == 4.0f && ex.scale == 0.25f, "sqrt %g scale %g", ex.sqrt_hs, ex.scale);
+    const struct {
+        AttnStage s;
+        const char *want;
+    } shapes[] = {
+        {ATTN_STAGE_Q, "(16)"},
+        {ATTN_STAGE_K, "(30, 16)"},
+        {ATTN_STAGE_DOT, "(16) . (30, 16)^T -> (30)"},
+        {ATTN_STAGE_SCALE, "(30) / sqrt(16) = / 4"},
+        {ATTN_STAGE_MASK, "(30), keys 8..29 = -inf"},
+        {ATTN_STAGE_SOFTMAX, "(30), sum 1.000000"},
+        {ATTN_STAGE_Z, "(30) . (30, 16) -> (16)"},
+        {ATTN_STAGE_CONCAT, "4 heads x (16) -> (64)"},
+        {ATTN_STAGE_HEAD_OUT, "(16) @ rows 32..47 of (64, 64) -> (64)"},
+        {ATTN_STAGE_OUT, "(64) @ (64, 64) + (64) -> (64)"},
+    };
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+        CHECK(strcmp(ex.stage[shapes[k].s].shape, shapes[k].want) == 0 && ex.stage[shapes[k].s].label,
+              "stage %d shape '%s' want '%s'", (int)shapes[k].s, ex.stage[shapes[k].s].shape, shapes[k].want);
+    /* the newest query has no future keys */
+    attn_explain_compute(&ex, m, &tr, 0, 0, (int)T - 1, &err);
+    CHECK(strcmp(ex.stage[ATTN_STAGE_MASK].shape, "(30), no later keys") == 0, "mask '%s'",
+          ex.stage[ATTN_STAGE_MASK].shape);
+    /* the heads' loudness: head_out_norm[h] = |head_out| of that head */
+    double n2 = 0.0;
+    for (int c = 0; c < ex.C; c++) n2 += (double)ex.head_out[c] * ex.head_out[c];
+    CHECK_CLOSE(ex.head_out_norm[0], sqrt(n2), 1e-6, 1e-6, "head_out_norm of the selected head");
+    /* refusals: one line naming the problem */
+    CHECK(attn_explain_compute(&ex, m, &tr, 2, 0, 0, &err) == -1 && strstr(err.text, "layer 2"), "layer: %s", err.text);
+    CHECK(attn_explain_compute(&ex, m, &tr, 0, 4, 0, &err) == -1 && strstr(err.text, "head 4"), "head: %s", err.text);
+    CHECK(attn_explain_compute(&ex, m, &tr, 0, 0, (int)T, &err) == -1 && strstr(err.text, "query position 30"),
+          "query: %s", err.text);
+    CHECK(attn_explain_compute(&ex, m, &tr, 0, 0, -1, &err) == -1, "negative query");
+    rc = gpt2_trace_init(&bare, &m->config, (int)T, GPT2_CAP_DEFAULT, &err) || gpt2_prefill(m, &bare, ids, T, &err);
+    CHECK(rc == 0, "bare trace: %s", err.text);
+    CHECK(attn_explain_compute(&ex, m, &bare, 0, 0, 0, &err) == -1 && strstr(err.text, "GPT2_CAP_Q"),
+          "no Q: %s", err.text);
+    CHECK(attn_explain_compute(&zero, m, &tr, 0, 0, 0, &err) == -1 && strstr(err.text, "not initialised"),
+          "zeroed: %s", err.text);
+    AttnExplain small = {0};
+    CHECK(attn_explain_init(&small, &m->config, 4, &err) == 0, "init 4: %s", err.text);
+    CHECK(attn_explain_compute(&small, m, &tr, 0, 0, 0, &err) == -1 && strstr(err.text, "30 positions"),
+          "too small: %s", err.text);
+    attn_explain_free(&small);
+    CHECK(attn_explain_init(&small, &m->config, 0, &err) == -1 && small.mem == NULL, "init 0 refused");
+done:
+    attn_explain_free(&ex);
+    CHECK(ex.mem == NULL && ex.q == NULL, "free leaves it zeroed");
+    gpt2_trace_free(&tr);
+    gpt2_trace_free(&bare);
+}
+
+int main(void) {
+    char mdir[1100], vpath[1100], mpath[1200];
+    snprintf(mdir, sizeof mdir, "%s/models/tiny", check_ref_dir());
+    snprintf(vpath, sizeof vpath, "%s/vectors/tiny_s30.safetensors", check_ref_dir());
+    snprintf(mpath, sizeof mpath, "%s/model.safetensors", mdir);
+    ErrorMsg err = {{0}};
+    Gpt2Model m = {0};
+    SafeFile vec, mf;
+    memset(&vec, 0, sizeof vec);
+    memset(&mf, 0, sizeof mf);
+    int rc = gpt2_model_load(&m, mdir, &err) || safe_open(&vec, vpath, &err) || safe_open(&mf, mpath, &err);
+    CHECK(rc == 0, "%s", err.text);
+    const SafeTensor *t = rc ? NULL : safe_find(&vec, "input_ids");
+    CHECK(t && t->dtype == SAFE_I32 && t->ndim == 1 && t->shape[0] == 30, "input_ids of s30");
+    if (t && t->dtype == SAFE_I32 && t->shape[0] == 30) {
+        int ids[30];
+        memcpy(ids, t->data, sizeof ids);
+        run_all(&m, &vec, &mf, ids, 30, GPT2_CAP_ALL, "capture ALL (read from the hooks)");
+        run_all(&m, &vec, &mf, ids, 30, GPT2_CAP_Q, "capture Q only (recomputed by the forward's kernels)");
+        run_all(&m, &vec, &mf, ids, 30, ATTN_EXPLAIN_CAPTURE, "ATTN_EXPLAIN_CAPTURE");
+        test_shapes_and_errors(&m, ids, 30);
+    }
+    safe_close(&vec);
+    safe_close(&mf);
+    gpt2_model_free(&m);
+    return check_summary("test_attn_explain");
+}
