@@ -8,14 +8,25 @@
 #include "gpt2_forward.h"
 #include "rng.h"
 
-/* Written for inferscope (not taken from any corpus): plain story English, as the bundled
- * model was trained on, with the repetitions real text has (names, "the duck"). */
+/* Written for inferscope (not taken from any corpus): three short stories in plain English,
+ * as the bundled model was trained on, with the repetitions real text has (names, "the
+ * duck"). About 240 tokens, so a mean over the queries is not ruled by the first few rows
+ * (where any head's weight on key i-1 is large by chance): on 70-token texts the best
+ * previous-token head of the bundled model changed with the text, on 240 it did not. */
 const char HEAD_PROBE_TEXT[] =
     "Once upon a time, a small brown dog named Max lived next to a quiet river. Every morning he "
     "ran to the water and barked at the ducks. One day a duck swam up to him and said, \"Why do you "
     "bark at us?\" Max sat down and thought about it. \"I just want to play,\" he said. So the duck "
     "and the dog played together by the river until the sun went down, and they were friends from "
-    "then on.";
+    "then on.\n\n"
+    "Tom had a red kite. He took it to the hill on a windy day. The kite flew high up in the sky, and "
+    "Tom laughed. Then the string broke! The kite flew away over the trees. Tom was sad, but his "
+    "sister said, \"Let's make a new one together.\" They used paper and sticks, and the new kite was "
+    "even better.\n\n"
+    "The little cat liked to sleep in the sun. Every day she found a warm spot by the window. One "
+    "morning a big dog came into the garden and barked loudly. The cat woke up and ran under the bed. "
+    "Later the dog said sorry, and the cat and the dog became good friends. They played with a ball "
+    "all afternoon.";
 
 /* Common words, each with its leading space (one GPT-2 token each; head_probe_build keeps
  * only those that really are one token for the tokenizer at hand). */
@@ -121,6 +132,20 @@ int head_probe_build(HeadProbe *p, Tokenizer *tok, int n_positions, ErrorMsg *er
     return 0;
 }
 
+int head_probe_set_text(HeadProbe *p, const int *ids, size_t n, int n_positions, ErrorMsg *err) {
+    if (n < 5) return error_set(err, "head probe: the text has %zu token%s, too short to score the heads (need 5)", n,
+                                n == 1 ? "" : "s");
+    if (n > (size_t)n_positions)
+        return error_set(err, "head probe: a text of %zu tokens exceeds the model's context of %d", n, n_positions);
+    int *t = malloc(n * sizeof *t);
+    if (!t) return error_set(err, "head probe: out of memory");
+    memcpy(t, ids, n * sizeof *t);
+    free(p->text_ids);
+    p->text_ids = t;
+    p->n_text = (int)n;
+    return 0;
+}
+
 double head_probe_uniform(const HeadProbe *p, HeadPattern k) {
     /* the same queries as the scores below, with P[i][j] = 1/(i+1) */
     int lo = 1, hi = p->n_text, keys = 1;
@@ -129,6 +154,10 @@ double head_probe_uniform(const HeadProbe *p, HeadPattern k) {
     double sum = 0.0;
     for (int i = lo; i < hi; i++) sum += (double)keys / (i + 1);
     return hi > lo ? sum / (hi - lo) : 0.0;
+}
+
+int head_score_clear(const HeadProbe *p, HeadPattern k, double score) {
+    return score >= HEAD_CLEAR_FACTOR * head_probe_uniform(p, k);
 }
 
 /* ---- the scores ------------------------------------------------------------------- */

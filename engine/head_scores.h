@@ -4,8 +4,8 @@
  * Not a panel and not the CLI (src/cmd_heads.c); no model math beyond gpt2_prefill.
  *
  * THE PROBE (head_probe_build)
- *   text    HEAD_PROBE_TEXT, a short children's story written for this project (not from
- *           any corpus), tokenized; cut to the model's context if that is shorter.
+ *   text    HEAD_PROBE_TEXT, three short children's stories written for this project (not
+ *           from any corpus), ~240 tokens; cut to the model's context if that is shorter.
  *           N = its token count. No <|endoftext|> is prepended: the window does not either.
  *   repeat  S S: S = R distinct tokens drawn from HEAD_PROBE_WORDS (common English words
  *           that are one GPT-2 token each, so every GPT-2 checkpoint, small ones trained on
@@ -26,7 +26,7 @@
  *   duplicate_token  repeat, i = R..2R-1:    P[i][i-R]           (key = the earlier
  *                    occurrence of the same token)
  * Chance level: a head that spread its weight evenly over the keys it may see would
- * score head_probe_uniform() (about 0.05 on the single-key scores for the ~100-token text
+ * score head_probe_uniform() (about 0.02 on the single-key scores for the ~240-token text
  * probe); compare against that: 0.3 on previous_token is a strong habit, 0.05 is none. */
 #ifndef HEAD_SCORES_H
 #define HEAD_SCORES_H
@@ -59,6 +59,10 @@ typedef struct HeadProbe {
 int head_probe_build(HeadProbe *p, Tokenizer *tok, int n_positions, ErrorMsg *err);
 void head_probe_free(HeadProbe *p); /* safe on a zeroed struct */
 
+/* Replaces the text probe by ids[0..n) (a lesson's own prompt, say): 5 <= n <= context.
+ * The repeat probe stays. -1 with err (probe unchanged) otherwise. */
+int head_probe_set_text(HeadProbe *p, const int *ids, size_t n, int n_positions, ErrorMsg *err);
+
 typedef enum HeadPattern {
     HEAD_PREVIOUS_TOKEN,
     HEAD_FIRST_TOKEN,
@@ -81,6 +85,12 @@ extern const HeadPatternInfo HEAD_PATTERNS[HEAD_PATTERN_COUNT];
 /* The score of pattern k for a head attending uniformly (weight 1/(i+1) on each of the
  * keys 0..i) on this probe: the chance level to read every score against. */
 double head_probe_uniform(const HeadProbe *p, HeadPattern k);
+
+/* A habit is called clear when the score is at least HEAD_CLEAR_FACTOR times the chance
+ * level: so a caption never names "the induction head" of a model that has none (the
+ * bundled model's best induction score is 0.016 against a chance level of 0.014). */
+#define HEAD_CLEAR_FACTOR 2.0
+int head_score_clear(const HeadProbe *p, HeadPattern k, double score);
 
 typedef struct HeadScores {
     int n_layer, n_head;

@@ -4,13 +4,15 @@
  * by the forward's kernels) and against a float64 computation written here from
  * nanoGPT's own vectors (h.{l}.attn.q/k/v/probs/y/out in tiny_s30.safetensors) and the
  * c_proj weights of the model file: q.k / sqrt(d), the mask, softmax, p v, z, the heads'
- * projection. Plus the shape strings and the refusals. */
+ * projection. Plus the shape strings and the refusals, and the lines view's selection
+ * (engine/attn_lines.h) against a brute-force sort of every pattern row. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "attn_explain.h"
+#include "attn_lines.h"
 #include "check.h"
 #include "gpt2_forward.h"
 #include "gpt2_model.h"
@@ -273,6 +275,115 @@ done:
     gpt2_trace_free(&bare);
 }
 
+
+/* ---- the lines view's selection ------------------------------------------------------ */
+
+/* Brute force for one (head, query) row: the keys passing the filters, best first
+ * (ties: lower key), at most k; returns how many and their weight sum. */
+static int brute_row(const Gpt2Trace *tr, const AttnLinesSelect *sel, int h, int q, int *keys, double *mass) {
+    Gpt2TraceView v;
+    char name[64];
+    snprintf(name, sizeof name, "blocks.%d.attn.hook_pattern", sel->layer);
+    if (gpt2_trace_find(tr, name, &v, NULL)) return 0;
+    int n = 0;
+    for (int j = 0; j <= q; j++) {
+        float w = gpt2_view_at(&v, (size_t)h, (size_t)q, (size_t)j);
+        if ((sel->skip_key0 && j == 0) || (sel->only_key >= 0 && j != sel->only_key) || !(w >= sel->min_weight)) continue;
+        keys[n++] = j;
+    }
+    for (int a = 1; a < n; a++) /* insertion sort: weight descending, key ascending */
+        for (int b = a; b > 0; b--) {
+            float wb = gpt2_view_at(&v, (size_t)h, (size_t)q, (size_t)keys[b]);
+            float wa = gpt2_view_at(&v, (size_t)h, (size_t)q, (size_t)keys[b - 1]);
+            if (!(wb > wa)) break;
+            int t = keys[b];
+            keys[b] = keys[b - 1];
+            keys[b - 1] = t;
+        }
+    if (n > sel->top_k) n = sel->top_k;
+    *mass = 0.0;
+    for (int a = 0; a < n; a++) *mass += gpt2_view_at(&v, (size_t)h, (size_t)q, (size_t)keys[a]);
+    return n;
+}
+
+/* Every line of the selection is in the brute-force set and vice versa; sorted ascending. */
+static void check_lines(const Gpt2Trace *tr, const AttnLinesSelect *sel, const char *what) {
+    ErrorMsg err = {{0}};
+    const int NH = tr->cfg.n_head, T = tr->n_pos;
+    size_t cap = attn_lines_capacity(NH, T, sel->top_k);
+    AttnLine *lines = malloc(cap * sizeof *lines);
+    AttnLinesResult res;
+    int rc = lines ? attn_lines_select(lines, cap, tr, sel, &res, &err) : -1;
+    CHECK(rc == 0, "%s: %s", what, err.text);
+    if (rc) {
+        free(lines);
+        return;
+    }
+    size_t want_n = 0, rows = 0, found = 0;
+    double mass = 0.0;
+    for (int h = 0; h < NH; h++) {
+        if (!((sel->head_mask >> h) & 1u)) continue;
+        for (int q = 0; q < T; q++) {
+            if (sel->only_query >= 0 && q != sel->only_query) continue;
+            int keys[128];
+            double m = 0.0;
+            int n = brute_row(tr, sel, h, q, keys, &m);
+            rows++;
+            mass += m;
+            want_n += (size_t)n;
+            for (int a = 0; a < n; a++)
+                for (size_t i = 0; i < res.n; i++)
+                    if (lines[i].head == h && lines[i].query == q && lines[i].key == keys[a]) {
+                        found++;
+                        break;
+                    }
+        }
+    }
+    int sorted = 1;
+    for (size_t i = 1; i < res.n; i++) sorted &= lines[i - 1].weight <= lines[i].weight;
+    CHECK(res.n == want_n && found == want_n, "%s: %zu lines, brute force %zu, matched %zu", what, res.n, want_n, found);
+    CHECK(sorted, "%s: lines not sorted weakest first", what);
+    CHECK_CLOSE(res.mass_shown, rows ? mass / (double)rows : 0.0, 1e-9, 0, what);
+    free(lines);
+}
+
+static void test_lines(const Gpt2Model *m, const int *ids, size_t T) {
+    ErrorMsg err = {{0}};
+    Gpt2Trace tr = {0};
+    int rc = gpt2_trace_init(&tr, &m->config, (int)T, 0, &err) || gpt2_prefill(m, &tr, ids, T, &err);
+    CHECK(rc == 0, "lines setup: %s", err.text);
+    if (rc) return;
+    AttnLinesSelect all = {1, 0xF, 3, 0.0f, -1, -1, 0};
+    check_lines(&tr, &all, "all heads, top 3");
+    AttnLinesSelect one = {0, 1u << 2, 2, 0.1f, -1, -1, 1};
+    check_lines(&tr, &one, "head 2, top 2, >= 0.1, no sink");
+    AttnLinesSelect iso = {1, 0xF, 30, 0.0f, 17, -1, 0};
+    check_lines(&tr, &iso, "query 17 isolated, every key");
+    AttnLinesSelect into = {0, 0x5, 5, 0.0f, -1, 3, 0};
+    check_lines(&tr, &into, "lines into key 3");
+    /* every key of every row: the lines carry all the weight */
+    AttnLine *lines = malloc(attn_lines_capacity(4, 30, 30) * sizeof *lines);
+    AttnLinesResult res;
+    AttnLinesSelect full = {0, 0xF, 30, 0.0f, -1, -1, 0};
+    rc = attn_lines_select(lines, attn_lines_capacity(4, 30, 30), &tr, &full, &res, &err);
+    CHECK(rc == 0 && res.n == 4 * 30 * 31 / 2 && fabs(res.mass_shown - 1.0) < 1e-6 && res.n_candidates == res.n,
+          "all keys: %zu lines, mass %.9f", res.n, res.mass_shown);
+    /* refusals */
+    AttnLinesSelect bad = full;
+    bad.layer = 2;
+    CHECK(attn_lines_select(lines, 10000, &tr, &bad, &res, &err) == -1 && strstr(err.text, "layer 2"), "%s", err.text);
+    bad = full, bad.head_mask = 0;
+    CHECK(attn_lines_select(lines, 10000, &tr, &bad, &res, &err) == -1 && strstr(err.text, "no head"), "%s", err.text);
+    bad = full, bad.top_k = 0;
+    CHECK(attn_lines_select(lines, 10000, &tr, &bad, &res, &err) == -1 && strstr(err.text, "top-k"), "%s", err.text);
+    bad = full, bad.only_query = 30;
+    CHECK(attn_lines_select(lines, 10000, &tr, &bad, &res, &err) == -1 && strstr(err.text, "position 30"), "%s",
+          err.text);
+    CHECK(attn_lines_select(lines, 10, &tr, &full, &res, &err) == -1 && strstr(err.text, "room for 10"), "%s", err.text);
+    free(lines);
+    gpt2_trace_free(&tr);
+}
+
 int main(void) {
     char mdir[1100], vpath[1100], mpath[1200];
     snprintf(mdir, sizeof mdir, "%s/models/tiny", check_ref_dir());
@@ -294,6 +405,7 @@ int main(void) {
         run_all(&m, &vec, &mf, ids, 30, GPT2_CAP_Q, "capture Q only (recomputed by the forward's kernels)");
         run_all(&m, &vec, &mf, ids, 30, ATTN_EXPLAIN_CAPTURE, "ATTN_EXPLAIN_CAPTURE");
         test_shapes_and_errors(&m, ids, 30);
+        test_lines(&m, ids, 30);
     }
     safe_close(&vec);
     safe_close(&mf);
