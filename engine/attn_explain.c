@@ -37,6 +37,7 @@ static size_t explain_plan(AttnExplain *ex, float *base) {
     TAKE(head_out, C);
     TAKE(head_out_norm, NH);
     TAKE(attn_out, C);
+    TAKE(ln1, C);
 #undef TAKE
     return off;
 }
@@ -86,6 +87,25 @@ static void project_head(float *out, const float *zh, const float *W, size_t h, 
         double s = 0.0;
         for (size_t d = 0; d < HS; d++) s += (double)zh[d] * W[(h * HS + d) * C + c];
         out[c] = (float)s;
+    }
+}
+
+/* q_i of head h: the trace's hook_q, or ln_1(resid_pre_i) @ c_attn[:, h*HS ..] + b — the
+ * forward's q columns (gpt2_forward.c), recomputed for one row. */
+static void fill_q(AttnExplain *ex, const Gpt2Model *m, const Gpt2Trace *tr, size_t l, size_t h, int i) {
+    const size_t HS = (size_t)ex->HS, NH = (size_t)ex->NH, C = (size_t)ex->C, T = (size_t)tr->max_pos;
+    if (tr->q) {
+        memcpy(ex->q, tr->q + ((l * NH + h) * T + (size_t)i) * HS, HS * sizeof(float));
+        ex->traced |= ATTN_TRACED_Q;
+        return;
+    }
+    const Gpt2LayerWeights *lw = &m->w.layers[l];
+    kern_layernorm(ex->ln1, tr->resid + (l * T + (size_t)i) * C, lw->ln1_w, lw->ln1_b, m->config.ln_eps, 1, C);
+    for (size_t d = 0; d < HS; d++) {
+        size_t col = h * HS + d; /* q occupies columns [0, C) of the (C, 3C) c_attn */
+        double s = lw->qkv_b ? lw->qkv_b[col] : 0.0;
+        for (size_t c = 0; c < C; c++) s += (double)ex->ln1[c] * lw->qkv_w[c * 3 * C + col];
+        ex->q[d] = (float)s;
     }
 }
 
@@ -200,9 +220,9 @@ int attn_explain_compute(AttnExplain *ex, const Gpt2Model *m, const Gpt2Trace *t
     if (tr->n_pos > ex->cap_pos)
         return error_set(err, "attention explain: %d positions exceed the %d it was sized for", tr->n_pos,
                          ex->cap_pos);
-    if (!tr->q)
-        return error_set(err, "attention explain: the trace has no queries (capture GPT2_CAP_Q, "
-                         "ATTN_EXPLAIN_CAPTURE for all of it)");
+    if (!tr->q && !tr->resid)
+        return error_set(err, "attention explain: the trace has neither queries nor residual streams "
+                         "(capture GPT2_CAP_Q, or ATTN_EXPLAIN_CAPTURE for all of it)");
     const size_t HS = (size_t)ex->HS, NH = (size_t)ex->NH, T = (size_t)tr->max_pos;
     const size_t l = (size_t)layer, h = (size_t)head, P = gpt2_tri_row(T);
     const int n = tr->n_pos, i = query;
@@ -215,7 +235,7 @@ int attn_explain_compute(AttnExplain *ex, const Gpt2Model *m, const Gpt2Trace *t
     ex->scale = (float)(1.0 / sqrt((double)HS));
     ex->sqrt_hs = (float)sqrt((double)HS);
     const size_t head_base = (l * NH + h) * T * HS; /* (max_pos, HS) rows of this head */
-    memcpy(ex->q, tr->q + head_base + (size_t)i * HS, HS * sizeof(float));
+    fill_q(ex, m, tr, l, h, i);
     memcpy(ex->k, tr->k + head_base, (size_t)n * HS * sizeof(float));
     memcpy(ex->v, tr->v + head_base, (size_t)n * HS * sizeof(float));
     fill_scores(ex, tr, l, h, i, n);

@@ -7,11 +7,13 @@
  * Reads a Gpt2Trace, never writes it. Not the forward pass and not a panel.
  *
  * EVERY NUMBER EQUALS THE TRACE where the trace has it:
- *     q        = blocks.L.attn.hook_q[H, i]          needs GPT2_CAP_Q (refused without it)
+ *     q        = blocks.L.attn.hook_q[H, i]          with GPT2_CAP_Q, else recomputed from
+ *                hook_resid_pre (GPT2_CAP_RESID, in GPT2_CAP_DEFAULT): ln_1, then the head's
+ *                columns of c_attn (double sums; ~1e-6 off the forward's own q)
  *     k, v     = blocks.L.attn.hook_k / hook_v[H, j] always (the KV cache)
  *     masked   = blocks.L.attn.hook_attn_scores[H, i] with GPT2_CAP_SCORES, else the
- *                forward's own kernel (kern_attn_scores) on the same q and k: the same
- *                float operations, so the same numbers
+ *                forward's own kernel (kern_attn_scores) on q and the cached k: with a
+ *                traced q the same float operations, so the same numbers
  *     pattern  = blocks.L.attn.hook_pattern[H, i]    always
  *     z        = blocks.L.attn.hook_z[i, H*HS ..]    with GPT2_CAP_Z, else kern_attn_mix
  *     attn_out = blocks.L.hook_attn_out[i]           with GPT2_CAP_ATTN_OUT, else z @ c_proj + b
@@ -19,11 +21,12 @@
  * exps, the weighted values, the per-head projection, the sharper/softer rows) are
  * computed here in double and stored as float.
  *
- * WHAT THE PANEL ASKS THE TRACE FOR: ATTN_EXPLAIN_CAPTURE (Q | Z | ATTN_OUT) — per
- * position three C-wide rows per layer: for GPT-2 124M at 1024 positions 3 x 37.7 MB,
- * for the bundled model (L4 C256) at 256 positions 3 x 1.05 MB. SCORES is optional (it
- * is as large as the patterns: 302 MB for 124M at 1024, 2.1 MB for the bundled model):
- * without it the masked scores are recomputed exactly as the forward computed them.
+ * WHAT THE PANEL ASKS THE TRACE FOR: nothing beyond GPT2_CAP_DEFAULT to work at all;
+ * ATTN_EXPLAIN_CAPTURE (Q | Z | ATTN_OUT) so that every traced number is read from the
+ * trace — per position three C-wide rows per layer: GPT-2 124M at 1024 positions
+ * 3 x 37.7 MB, 1.5B (L48 C1600) 3 x 315 MB, the bundled model (L4 C256) at 256 positions
+ * 3 x 1.05 MB. SCORES is optional (as large as the patterns: 302 MB for 124M at 1024,
+ * 2.1 MB for the bundled model): with a traced q the recomputed scores are the forward's.
  *
  * USAGE
  *     AttnExplain ex = {0};
@@ -48,6 +51,7 @@ enum {
     ATTN_TRACED_SCORES = 1u << 0,   /* masked <- hook_attn_scores */
     ATTN_TRACED_Z = 1u << 1,        /* z, z_concat <- hook_z */
     ATTN_TRACED_ATTN_OUT = 1u << 2, /* attn_out <- hook_attn_out */
+    ATTN_TRACED_Q = 1u << 3,        /* q <- hook_q (else recomputed from hook_resid_pre) */
 };
 
 /* The stages in the order the computation runs; each has a label and its shape. */
@@ -104,6 +108,7 @@ typedef struct AttnExplain {
     float *head_out;      /* (C) z_i,H @ c_proj[H*HS .. H*HS+HS, :]: this head's share of attn_out */
     float *head_out_norm; /* (NH) |z_i,h @ c_proj rows of h| for every head h (how loud each head is) */
     float *attn_out;      /* (C) z_concat @ c_proj + b (= hook_attn_out row) */
+    float *ln1;           /* (C) scratch: ln_1 of resid_pre when q is recomputed */
     AttnStageInfo stage[ATTN_STAGE_COUNT];
 
     void *mem;            /* storage (private): one allocation */
@@ -117,9 +122,9 @@ int attn_explain_init(AttnExplain *ex, const Gpt2Config *cfg, int cap_pos, Error
 void attn_explain_free(AttnExplain *ex);
 
 /* Fills every array for layer L, head H and query position i (< tr->n_pos) from the
- * trace (see the top of this file). No allocation. Returns -1 with err (ex unchanged
- * in meaning) when layer/head/query are out of range, the trace lacks GPT2_CAP_Q, the
- * trace holds more positions than cap_pos, or the sizes do not match the model. */
+ * trace (see the top of this file). No allocation. Returns -1 with err when
+ * layer/head/query are out of range, the trace has neither GPT2_CAP_Q nor GPT2_CAP_RESID,
+ * it holds more positions than cap_pos, or the sizes do not match the model. */
 int attn_explain_compute(AttnExplain *ex, const Gpt2Model *m, const Gpt2Trace *tr, int layer, int head,
                          int query, ErrorMsg *err);
 

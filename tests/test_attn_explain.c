@@ -33,24 +33,19 @@ static double *ref_f64(const SafeFile *f, const char *name, size_t numel) {
     return d;
 }
 
-/* Max |got[i] - want[i]| over n values (NaN counts as infinite). */
-static double maxdiff_fd(const float *got, const double *want, size_t n) {
+/* Max |got[i] - want[i]| over n values (NaN counts as infinite); want is float64 (wd) or
+ * float32 (wf), whichever is not NULL. */
+static double maxdiff(const float *got, const double *wd, const float *wf, size_t n) {
     double m = 0.0;
     for (size_t i = 0; i < n; i++) {
-        double d = fabs((double)got[i] - want[i]);
+        double d = fabs((double)got[i] - (wd ? wd[i] : (double)wf[i]));
         if (!(d <= m)) m = d != d ? INFINITY : d;
     }
     return m;
 }
 
-static double maxdiff_ff(const float *got, const float *want, size_t n) {
-    double m = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        double d = fabs((double)got[i] - want[i]);
-        if (!(d <= m)) m = d != d ? INFINITY : d;
-    }
-    return m;
-}
+static double maxdiff_fd(const float *got, const double *want, size_t n) { return maxdiff(got, want, NULL, n); }
+static double maxdiff_ff(const float *got, const float *want, size_t n) { return maxdiff(got, NULL, want, n); }
 
 /* The reference tensors of one layer. */
 typedef struct RefLayer {
@@ -203,7 +198,7 @@ static void run_all(const Gpt2Model *m, const SafeFile *vec, const SafeFile *mf,
         ref_layer_free(&r);
     }
     report(&w, what);
-    unsigned want = (capture & GPT2_CAP_SCORES ? ATTN_TRACED_SCORES : 0) | (capture & GPT2_CAP_Z ? ATTN_TRACED_Z : 0) |
+    unsigned want = (capture & GPT2_CAP_Q ? ATTN_TRACED_Q : 0) | (capture & GPT2_CAP_SCORES ? ATTN_TRACED_SCORES : 0) | (capture & GPT2_CAP_Z ? ATTN_TRACED_Z : 0) |
                     (capture & GPT2_CAP_ATTN_OUT ? ATTN_TRACED_ATTN_OUT : 0);
     CHECK(traced_all == want, "%s: traced bits %#x want %#x", what, traced_all, want);
     attn_explain_free(&ex);
@@ -256,7 +251,7 @@ static void test_shapes_and_errors(const Gpt2Model *m, const int *ids, size_t T)
     CHECK(attn_explain_compute(&ex, m, &tr, 0, 0, (int)T, &err) == -1 && strstr(err.text, "query position 30"),
           "query: %s", err.text);
     CHECK(attn_explain_compute(&ex, m, &tr, 0, 0, -1, &err) == -1, "negative query");
-    rc = gpt2_trace_init(&bare, &m->config, (int)T, GPT2_CAP_DEFAULT, &err) || gpt2_prefill(m, &bare, ids, T, &err);
+    rc = gpt2_trace_init(&bare, &m->config, (int)T, GPT2_CAP_LOGITS, &err) || gpt2_prefill(m, &bare, ids, T, &err);
     CHECK(rc == 0, "bare trace: %s", err.text);
     CHECK(attn_explain_compute(&ex, m, &bare, 0, 0, 0, &err) == -1 && strstr(err.text, "GPT2_CAP_Q"),
           "no Q: %s", err.text);
@@ -404,6 +399,7 @@ int main(void) {
         run_all(&m, &vec, &mf, ids, 30, GPT2_CAP_ALL, "capture ALL (read from the hooks)");
         run_all(&m, &vec, &mf, ids, 30, GPT2_CAP_Q, "capture Q only (recomputed by the forward's kernels)");
         run_all(&m, &vec, &mf, ids, 30, ATTN_EXPLAIN_CAPTURE, "ATTN_EXPLAIN_CAPTURE");
+        run_all(&m, &vec, &mf, ids, 30, GPT2_CAP_DEFAULT, "capture DEFAULT (q recomputed from resid_pre)");
         test_shapes_and_errors(&m, ids, 30);
         test_lines(&m, ids, 30);
     }
