@@ -55,6 +55,7 @@ typedef struct HeadProbe {
 } HeadProbe;
 
 /* Builds the probe for a model whose context is n_positions (both probes fit it).
+ * *p is overwritten (head_probe_free a built one first).
  * -1 with err when the tokenizer gives too few one-token words or out of memory. */
 int head_probe_build(HeadProbe *p, Tokenizer *tok, int n_positions, ErrorMsg *err);
 void head_probe_free(HeadProbe *p); /* safe on a zeroed struct */
@@ -97,7 +98,7 @@ typedef struct HeadScores {
     double *score;      /* (HEAD_PATTERN_COUNT, L, NH) */
 } HeadScores;
 
-/* Allocates zeroed scores for L x NH heads. -1 with err on out of memory. */
+/* Allocates zeroed scores for L x NH heads (*s overwritten). -1 with err on out of memory. */
 int head_scores_init(HeadScores *s, int n_layer, int n_head, ErrorMsg *err);
 void head_scores_free(HeadScores *s); /* safe on a zeroed struct */
 

@@ -70,6 +70,7 @@ static void test_probe(Tokenizer *tok) {
     /* a short context cuts both probes to fit */
     CHECK(head_probe_build(&short_ctx, tok, 40, &err) == 0 && short_ctx.n_text == 40 && short_ctx.R == 20,
           "context 40: text %d R %d", short_ctx.n_text, short_ctx.R);
+    head_probe_free(&short_ctx); /* build overwrites: free first */
     CHECK(head_probe_build(&short_ctx, tok, 9, &err) == -1 && strstr(err.text, "too short"), "context 9: %s",
           err.text);
     head_probe_free(&a);
@@ -154,6 +155,7 @@ static void test_definitions(void) {
     head_scores_init(&other, 2, 4, &err);
     tr.n_pos = 41;
     CHECK(head_scores_from_text(&other, &tr, &err) == -1 && strstr(err.text, "sized for"), "size: %s", err.text);
+    head_scores_free(&other);
     CHECK(head_scores_init(&other, 0, 4, &err) == -1 && other.score == NULL, "0 layers refused");
     head_scores_free(&other);
     head_scores_free(&s);
