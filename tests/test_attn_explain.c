@@ -342,7 +342,79 @@ static void check_lines(const Gpt2Trace *tr, const AttnLinesSelect *sel, const c
     free(lines);
 }
 
-static void test_lines(const Gpt2Model *m, const int *ids, size_t T) {
+/* The lines against float64 from nanoGPT's own q and k (tiny_s30 h.{l}.attn.q/k), not
+ * the engine's pattern: p_ij = softmax_j<=i(q_i.k_j / sqrt(d)) (Vaswani et al. eq. 1).
+ * Every drawn line's weight within 1e-5 of it; the caption's share of the weight within
+ * 1e-5 of the float64 share; no key left out of a (head, query) row beats a drawn one of
+ * that row by more than 1e-5 (top-k holds on the reference weights too). */
+static void check_lines_f64(const Gpt2Trace *tr, const SafeFile *vec, const AttnLinesSelect *sel, const char *what) {
+    const int NH = tr->cfg.n_head, T = tr->n_pos, HS = tr->cfg.n_embd / NH;
+    const size_t C = (size_t)tr->cfg.n_embd;
+    CHECK(T <= 128, "%s: the test holds 128 positions, not %d", what, T);
+    if (T > 128) return;
+    char n[64];
+    snprintf(n, sizeof n, "h.%d.attn.q", sel->layer);
+    double *q = ref_f64(vec, n, (size_t)T * C);
+    snprintf(n, sizeof n, "h.%d.attn.k", sel->layer);
+    double *k = ref_f64(vec, n, (size_t)T * C);
+    size_t cap = attn_lines_capacity(NH, T, sel->top_k);
+    AttnLine *lines = malloc(cap * sizeof *lines);
+    double *p = malloc((size_t)NH * (size_t)T * (size_t)T * sizeof *p);
+    AttnLinesResult res;
+    ErrorMsg err = {{0}};
+    int rc = q && k && lines && p ? attn_lines_select(lines, cap, tr, sel, &res, &err) : -1;
+    CHECK(rc == 0, "%s: %s", what, err.text);
+    for (int h = 0; rc == 0 && h < NH; h++) /* (NH, T, HS) layout, as the reference stores it */
+        for (int i = 0; i < T; i++) {
+            const double *qi = q + ((size_t)h * T + i) * HS;
+            double *row = p + ((size_t)h * T + i) * T, mx = -INFINITY, z = 0.0;
+            for (int j = 0; j <= i; j++) {
+                double d = 0.0;
+                for (int c = 0; c < HS; c++) d += qi[c] * k[((size_t)h * T + j) * HS + c];
+                row[j] = d / sqrt((double)HS);
+                mx = fmax(mx, row[j]);
+            }
+            for (int j = 0; j <= i; j++) z += row[j] = exp(row[j] - mx);
+            for (int j = 0; j <= i; j++) row[j] /= z;
+        }
+    double worst = 0.0, shown = 0.0, beaten = 0.0;
+    size_t rows = 0;
+    for (size_t a = 0; rc == 0 && a < res.n; a++) {
+        const AttnLine *ln = &lines[a];
+        double want = p[((size_t)ln->head * T + ln->query) * T + ln->key];
+        worst = fmax(worst, fabs(ln->weight - want));
+        shown += want;
+    }
+    for (int h = 0; rc == 0 && h < NH; h++) {
+        if (!((sel->head_mask >> h) & 1u)) continue;
+        for (int i = 0; i < T; i++) {
+            if (sel->only_query >= 0 && i != sel->only_query) continue;
+            rows++;
+            const double *row = p + ((size_t)h * T + i) * T;
+            double weakest_drawn = INFINITY;
+            int drawn[128] = {0}, n_drawn = 0;
+            for (size_t a = 0; a < res.n; a++)
+                if (lines[a].head == h && lines[a].query == i) {
+                    drawn[lines[a].key] = 1, n_drawn++;
+                    weakest_drawn = fmin(weakest_drawn, row[lines[a].key]);
+                }
+            /* a full row: no left-out key beats its weakest line; a short one: the
+             * threshold, not k, left the others out */
+            double bar = n_drawn < sel->top_k ? (double)sel->min_weight : weakest_drawn;
+            for (int j = sel->skip_key0 ? 1 : 0; j <= i; j++)
+                if (!drawn[j] && (sel->only_key < 0 || j == sel->only_key)) beaten = fmax(beaten, row[j] - bar);
+        }
+    }
+    printf("%s: lines vs float64 from reference q, k: worst weight %.2g, share %.6f (f64 %.6f), left-out beats "
+           "drawn by %.2g\n", what, worst, rc ? 0.0 : res.mass_shown, rows ? shown / (double)rows : 0.0, beaten);
+    CHECK(rc == 0 && res.n > 0 && worst <= 1e-5, "%s: %zu line weights vs float64: worst %.3g", what, res.n, worst);
+    CHECK(rc == 0 && rows > 0 && fabs(res.mass_shown - shown / (double)rows) <= 1e-5, "%s: share %.9f vs float64 %.9f",
+          what, res.mass_shown, rows ? shown / (double)rows : 0.0);
+    CHECK(beaten <= 1e-5, "%s: a left-out key outweighs a drawn one by %.3g", what, beaten);
+    free(q), free(k), free(lines), free(p);
+}
+
+static void test_lines(const Gpt2Model *m, const int *ids, size_t T, const SafeFile *vec) {
     ErrorMsg err = {{0}};
     Gpt2Trace tr = {0};
     int rc = gpt2_trace_init(&tr, &m->config, (int)T, 0, &err) || gpt2_prefill(m, &tr, ids, T, &err);
@@ -356,6 +428,11 @@ static void test_lines(const Gpt2Model *m, const int *ids, size_t T) {
     check_lines(&tr, &iso, "query 17 isolated, every key");
     AttnLinesSelect into = {0, 0x5, 5, 0.0f, -1, 3, 0};
     check_lines(&tr, &into, "lines into key 3");
+    check_lines_f64(&tr, vec, &all, "all heads of L1, top 3");
+    check_lines_f64(&tr, vec, &one, "L0 head 2, top 2, >= 0.1, no sink");
+    check_lines_f64(&tr, vec, &iso, "L1 query 17 isolated");
+    AttnLinesSelect top1 = {0, 0xF, 1, 0.0f, -1, -1, 1};
+    check_lines_f64(&tr, vec, &top1, "L0 all heads, strongest non-sink key");
     /* every key of every row: the lines carry all the weight */
     AttnLine *lines = malloc(attn_lines_capacity(4, 30, 30) * sizeof *lines);
     AttnLinesResult res;
@@ -401,7 +478,7 @@ int main(void) {
         run_all(&m, &vec, &mf, ids, 30, ATTN_EXPLAIN_CAPTURE, "ATTN_EXPLAIN_CAPTURE");
         run_all(&m, &vec, &mf, ids, 30, GPT2_CAP_DEFAULT, "capture DEFAULT (q recomputed from resid_pre)");
         test_shapes_and_errors(&m, ids, 30);
-        test_lines(&m, ids, 30);
+        test_lines(&m, ids, 30, &vec);
     }
     safe_close(&vec);
     safe_close(&mf);
