@@ -1,9 +1,9 @@
 # test_cli_heads.sh — `inferscope heads` end to end: on the tiny reference model every
 # score of the JSON against an independent float64 recomputation from the patterns that
 # `dump` writes for the probe's own ids; on the bundled model the JSON is identical run
-# after run and names L2H2 the previous-token head (lesson 6 uses the table); a prompt
-# replaces the story; the text table has a "look for" line per habit; bad input exits 2
-# with one line.
+# after run and names L2H2 the previous-token head on the built-in story, while lesson
+# 6's own prompt gives the heads its captions name (L0H2, L1H3); a prompt replaces the
+# story; the text table has a "look for" line per habit; bad input exits 2 with one line.
 . "$(dirname "$0")/check.sh"
 
 tmp=$(mktemp -d)
@@ -83,6 +83,19 @@ assert d["probe"]["text"].startswith("Once upon a time, there was"), d["probe"][
 assert d["probe"]["repeat_ids"] == e["probe"]["repeat_ids"]
 assert [h["induction"] for h in d["heads"]] == [h["induction"] for h in e["heads"]]
 ' "$tmp/p.json" "$tmp/b1.json"
+
+# ---- lesson 6 names its heads from this table: the prompt it uses gives them ----
+L6=lessons/06-attention.lesson
+"$BIN" heads --json --prompt "$(sed -n 's/^prompt //p' "$L6")" >"$tmp/l6.json"
+check "lesson 6's prompt: best previous-token L0H2 0.352, best first-token L1H3 0.368 (its captions)" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["probe"]["text_tokens"] == 17, d["probe"]["text_tokens"]
+prev = max(d["heads"], key=lambda h: h["previous_token"])
+first = max(d["heads"], key=lambda h: h["first_token"])
+assert (prev["layer"], prev["head"]) == (0, 2) and abs(prev["previous_token"] - 0.352) < 5e-4, prev
+assert (first["layer"], first["head"]) == (1, 3) and abs(first["first_token"] - 0.368) < 5e-4, first
+' "$tmp/l6.json"
 
 # ---- bad input: exit 2, one line naming the problem ----
 bad() { # description, expected text, args...

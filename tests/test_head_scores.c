@@ -100,7 +100,7 @@ static void fill(Gpt2Trace *tr, int head, Rule rule, int R) {
 
 static void test_definitions(void) {
     ErrorMsg err = {{0}};
-    Gpt2Config cfg = {1, 4, 16, 64, 100, 1e-5f};
+    Gpt2Config cfg = {.n_layer = 1, .n_head = 4, .n_embd = 16, .n_positions = 64, .vocab_size = 100, .ln_eps = 1e-5f};
     Gpt2Trace tr = {0};
     HeadScores s = {0};
     head_scores_free(&s);
