@@ -20,6 +20,7 @@ static const Command COMMANDS[] = {
     {"dump", cmd_dump, "write intermediate tensors as NumPy .npy files"},
     {"export", cmd_export, "render figures (PNG) headless"},
     {"novelty", cmd_novelty, "which runs of a text the model saw verbatim in its training text"},
+    {"heads", cmd_heads, "what each attention head does: previous-token, sink, induction, ... scores"},
 };
 
 static void usage(FILE *f) {
