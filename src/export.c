@@ -3,6 +3,7 @@
  * + Viz per figure: creating them costs a few ms against ~100 ms-1 s of PNG encoding,
  * and keeps every export independent of the window's renderer. */
 #include "export.h"
+#include "export_dir.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -336,24 +337,37 @@ static int write_figure(const Session *s, const VizView *view, const ExportOptio
     PngWriteOptions wo = {.overwrite = 0, .write_fn = o->write_fn, .write_ctx = o->write_ctx};
     int rc = -1;
     char path[4200], jpath[4200];
-    /* the number: 1 + the highest in the folder; if another exporter takes it between
-     * our scan and our link(2), png_write refuses to overwrite and we try the next */
+    /* under the folder's lock: first sweep what an interrupted export left (export_dir.h) */
+    int lock = export_dir_lock(o->dir, err);
+    if (lock < 0) {
+        free(png);
+        free(json);
+        figure_meta_free(&meta);
+        return -1;
+    }
+    export_dir_sweep(o->dir);
+    /* the number: 1 + the highest in the folder; if another exporter (without our lock:
+     * another program) takes it meanwhile, link(2) refuses to overwrite: the next one */
     int num = export_next_number(o->dir);
     for (int attempt = 0; attempt < 100; attempt++, num++) {
         snprintf(path, sizeof path, "%s/%04d-%s.png", o->dir, num, stem);
         snprintf(jpath, sizeof jpath, "%s/%04d-%s.json", o->dir, num, stem);
         if (path_exists(path) || (o->sidecar && path_exists(jpath))) continue;
-        if (png_write_bytes_atomic(path, png, png_len, &wo, err) != 0) {
+        /* the sidecar first, the PNG last: the PNG is the commit point, so a figure
+         * never appears without the sidecar that was asked for */
+        if (o->sidecar && png_write_bytes_atomic(jpath, (const uint8_t *)json, json_len, &wo, err) != 0) {
             if (strstr(err->text, "already exists")) continue; /* lost a race: next number */
             break;
         }
-        if (o->sidecar && png_write_bytes_atomic(jpath, (const uint8_t *)json, json_len, &wo, err) != 0) {
-            unlink(path); /* no figure without the sidecar that was asked for */
+        if (png_write_bytes_atomic(path, png, png_len, &wo, err) != 0) {
+            if (o->sidecar) unlink(jpath);
+            if (strstr(err->text, "already exists")) continue;
             break;
         }
         rc = 0;
         break;
     }
+    export_dir_unlock(lock);
     if (rc != 0 && !err->text[0]) error_set(err, "%s: no free file name after 100 tries", o->dir);
     if (rc == 0 && out_path && cap) snprintf(out_path, cap, "%s", path);
     free(png);
