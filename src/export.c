@@ -294,16 +294,30 @@ static int path_exists(const char *p) {
     return lstat(p, &st) == 0;
 }
 
-/* The SHA-256 of the session's weights, or NULL for a random model / unreadable file
- * (a figure without a hash is still a figure; the provenance then says "unknown"). */
-static const char *weights_sha(const Session *s, Sha256Cache *cache, Sha256Cache *local) {
-    if (!s->model.dir[0]) return NULL;
+int export_weights_sha256(const Session *s, Sha256Cache *cache, char hex[SHA256_HEX_LEN + 1], ErrorMsg *err) {
+    hex[0] = '\0';
+    if (!s->model.dir[0]) return error_set(err, "a random model has no weights file");
     char path[1100];
     snprintf(path, sizeof path, "%s/model.safetensors", s->model.dir);
-    const char *hex = NULL;
+    /* hash the file only while it is the one that was loaded: after a rewrite or a
+     * replacement the bytes on disk are not the weights that drew the figure */
+    FileIdentity now;
+    if (file_identity(path, &now) != 0 || !file_identity_same(&now, &s->weights_loaded)) {
+        error_set(err, "%s changed on disk after it was loaded: its hash would not name these weights", path);
+        return 1;
+    }
+    Sha256Cache local = {0};
+    const char *h = NULL;
+    if (sha256_file_cached(cache ? cache : &local, path, &h, err)) return -1;
+    memcpy(hex, h, SHA256_HEX_LEN + 1);
+    return 0;
+}
+
+/* The hash for the provenance in local->hex, or NULL ("unknown": random model, file
+ * changed since loading, unreadable) — a figure without a hash is still a figure. */
+static const char *weights_sha(const Session *s, Sha256Cache *cache, Sha256Cache *local) {
     ErrorMsg e;
-    if (sha256_file_cached(cache ? cache : local, path, &hex, &e)) return NULL;
-    return hex;
+    return export_weights_sha256(s, cache, local->hex, &e) == 0 ? local->hex : NULL;
 }
 
 /* Writes img + provenance as the next numbered file "NNNN-<stem>.png" in o->dir (and

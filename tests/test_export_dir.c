@@ -1,7 +1,8 @@
 /* test_export_dir.c — a figure folder after interrupted exports (issue 22): the PNG is
  * the commit point (a SIGKILL between sidecar and PNG leaves no PNG without its
  * sidecar), the next export sweeps our temporaries and orphaned sidecars and nothing
- * else, and a UTF-8 model name ("modèl") survives provenance as itself (iTXt). */
+ * else, a UTF-8 model name ("modèl") survives provenance as itself (iTXt), and the
+ * weights' hash names the file that was loaded, never one that replaced it. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -17,6 +18,7 @@
 #include "figure_meta.h"
 #include "frame_fill.h"
 #include "session.h"
+#include "sha256_file.h"
 
 static char root[64];
 
@@ -146,6 +148,54 @@ static void test_utf8_model_name(void) {
     session_free(&s);
 }
 
+static int copy_file(const char *from, const char *to) {
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", from, to);
+    return system(cmd);
+}
+
+/* The weights' hash is of the file that was loaded: replaced (rename) or rewritten
+ * after loading, the provenance says "unknown" instead of naming other bytes. */
+static void test_hash_of_loaded(void) {
+    char model[256], m[160], path[512], f[300], dir[160];
+    snprintf(model, sizeof model, "%s/models/tiny", check_ref_dir());
+    snprintf(m, sizeof m, "%s/m", root);
+    CHECK(export_make_dir(m, &(ErrorMsg){{0}}) == 0, "mkdir");
+    const char *files[] = {"config.json", "model.safetensors"};
+    for (int i = 0; i < 2; i++) {
+        char a[400], b[400];
+        snprintf(a, sizeof a, "%s/%s", model, files[i]);
+        snprintf(b, sizeof b, "%s/%s", m, files[i]);
+        CHECK(copy_file(a, b) == 0, "copy %s", files[i]);
+    }
+    Session s;
+    ErrorMsg err = {{0}};
+    if (session_open(&s, m, "assets/tokenizer", 0, GPT2_CAP_DEFAULT, &err)) {
+        CHECK(0, "open: %s", err.text);
+        return;
+    }
+    char hex[SHA256_HEX_LEN + 1], want[SHA256_HEX_LEN + 1];
+    snprintf(f, sizeof f, "%s/model.safetensors", m);
+    CHECK(sha256_file(f, want, &err) == 0, "hash: %s", err.text);
+    CHECK(export_weights_sha256(&s, NULL, hex, &err) == 0 && strcmp(hex, want) == 0, "loaded: %s", hex);
+    /* replaced by rename (what a re-download does): another inode */
+    char other[320];
+    snprintf(other, sizeof other, "%s/new.safetensors", m);
+    CHECK(copy_file(f, other) == 0 && rename(other, f) == 0, "replace");
+    CHECK(export_weights_sha256(&s, NULL, hex, &err) == 1 && strstr(err.text, "changed on disk"), "replaced: %s",
+          err.text);
+    snprintf(dir, sizeof dir, "%s/after", root);
+    VizView v = frame_default_view();
+    ExportOptions o = opts(dir, 0);
+    CHECK(session_set_prompt(&s, (const uint8_t *)"Once", 4, &err) == 0 &&
+              export_png(&s, &v, &o, path, sizeof path, &err) == 0, "export: %s", err.text);
+    FigureState fs = {0};
+    CHECK(figure_meta_read(path, &fs, &err) == 0 && fs.model_sha256[0] == '\0', "provenance: unknown ('%s')",
+          fs.model_sha256);
+    figure_state_free(&fs);
+    session_free(&s);
+}
+
 static void rm_tree(const char *dir) {
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
@@ -173,6 +223,7 @@ int main(void) {
         CHECK(0, "session: %s", err.text);
     }
     test_utf8_model_name();
+    test_hash_of_loaded();
     rm_tree(root);
     return check_summary("test_export_dir");
 }
