@@ -27,7 +27,7 @@ static uint64_t fnv1a(uint64_t x, const void *data, size_t n) {
 }
 
 /* Test hook: with INFERSCOPE_HITS_OUT=FILE the loop writes, whenever it changes, a
- * line of state ("state n_pos=20 n_branches=2 branch=1 help=0 ... full=0 size=1280x720",
+ * line of state ("state n_pos=20 n_branches=2 branch=1 help=0 ... full=0 beat=-1 size=1280x720",
  * the size in renderer pixels) followed by the
  * clickable regions of the frame on screen ("kind a b x y w h" per line, kind as in
  * VizHitKind). A window test waits for the state it expects before it looks, and
@@ -37,9 +37,9 @@ static void write_hits(const AppState *app, const char *path, int out_w, int out
     char state[256];
     const Session *s = &app->session;
     snprintf(state, sizeof state,
-             "state n_pos=%d n_branches=%d branch=%d help=%d focus=%d blank=%d editing=%d full=%d size=%dx%d",
+             "state n_pos=%d n_branches=%d branch=%d help=%d focus=%d blank=%d editing=%d full=%d beat=%d size=%dx%d",
              session_len(s), s->n_branches, s->cur, app->view.show_help, (int)app->view.focus, app->view.blank,
-             app->editing, app->fullscreen, out_w, out_h);
+             app->editing, app->fullscreen, app->in_lesson ? app->beat.beat : -1, out_w, out_h);
     const VizHits *h = &app->hits;
     uint64_t x = fnv1a(fnv1a(FNV_OFFSET, state, strlen(state)), h->hit, (size_t)h->n * sizeof h->hit[0]);
     if (x == *last_hash) return;

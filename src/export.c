@@ -3,6 +3,7 @@
  * + Viz per figure: creating them costs a few ms against ~100 ms-1 s of PNG encoding,
  * and keeps every export independent of the window's renderer. */
 #include "export.h"
+#include "export_dir.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -293,16 +294,30 @@ static int path_exists(const char *p) {
     return lstat(p, &st) == 0;
 }
 
-/* The SHA-256 of the session's weights, or NULL for a random model / unreadable file
- * (a figure without a hash is still a figure; the provenance then says "unknown"). */
-static const char *weights_sha(const Session *s, Sha256Cache *cache, Sha256Cache *local) {
-    if (!s->model.dir[0]) return NULL;
+int export_weights_sha256(const Session *s, Sha256Cache *cache, char hex[SHA256_HEX_LEN + 1], ErrorMsg *err) {
+    hex[0] = '\0';
+    if (!s->model.dir[0]) return error_set(err, "a random model has no weights file");
     char path[1100];
     snprintf(path, sizeof path, "%s/model.safetensors", s->model.dir);
-    const char *hex = NULL;
+    /* hash the file only while it is the one that was loaded: after a rewrite or a
+     * replacement the bytes on disk are not the weights that drew the figure */
+    FileIdentity now;
+    if (file_identity(path, &now) != 0 || !file_identity_same(&now, &s->weights_loaded)) {
+        error_set(err, "%s changed on disk after it was loaded: its hash would not name these weights", path);
+        return 1;
+    }
+    Sha256Cache local = {0};
+    const char *h = NULL;
+    if (sha256_file_cached(cache ? cache : &local, path, &h, err)) return -1;
+    memcpy(hex, h, SHA256_HEX_LEN + 1);
+    return 0;
+}
+
+/* The hash for the provenance in local->hex, or NULL ("unknown": random model, file
+ * changed since loading, unreadable) — a figure without a hash is still a figure. */
+static const char *weights_sha(const Session *s, Sha256Cache *cache, Sha256Cache *local) {
     ErrorMsg e;
-    if (sha256_file_cached(cache ? cache : local, path, &hex, &e)) return NULL;
-    return hex;
+    return export_weights_sha256(s, cache, local->hex, &e) == 0 ? local->hex : NULL;
 }
 
 /* Writes img + provenance as the next numbered file "NNNN-<stem>.png" in o->dir (and
@@ -336,24 +351,37 @@ static int write_figure(const Session *s, const VizView *view, const ExportOptio
     PngWriteOptions wo = {.overwrite = 0, .write_fn = o->write_fn, .write_ctx = o->write_ctx};
     int rc = -1;
     char path[4200], jpath[4200];
-    /* the number: 1 + the highest in the folder; if another exporter takes it between
-     * our scan and our link(2), png_write refuses to overwrite and we try the next */
+    /* under the folder's lock: first sweep what an interrupted export left (export_dir.h) */
+    int lock = export_dir_lock(o->dir, err);
+    if (lock < 0) {
+        free(png);
+        free(json);
+        figure_meta_free(&meta);
+        return -1;
+    }
+    export_dir_sweep(o->dir);
+    /* the number: 1 + the highest in the folder; if another exporter (without our lock:
+     * another program) takes it meanwhile, link(2) refuses to overwrite: the next one */
     int num = export_next_number(o->dir);
     for (int attempt = 0; attempt < 100; attempt++, num++) {
         snprintf(path, sizeof path, "%s/%04d-%s.png", o->dir, num, stem);
         snprintf(jpath, sizeof jpath, "%s/%04d-%s.json", o->dir, num, stem);
         if (path_exists(path) || (o->sidecar && path_exists(jpath))) continue;
-        if (png_write_bytes_atomic(path, png, png_len, &wo, err) != 0) {
+        /* the sidecar first, the PNG last: the PNG is the commit point, so a figure
+         * never appears without the sidecar that was asked for */
+        if (o->sidecar && png_write_bytes_atomic(jpath, (const uint8_t *)json, json_len, &wo, err) != 0) {
             if (strstr(err->text, "already exists")) continue; /* lost a race: next number */
             break;
         }
-        if (o->sidecar && png_write_bytes_atomic(jpath, (const uint8_t *)json, json_len, &wo, err) != 0) {
-            unlink(path); /* no figure without the sidecar that was asked for */
+        if (png_write_bytes_atomic(path, png, png_len, &wo, err) != 0) {
+            if (o->sidecar) unlink(jpath);
+            if (strstr(err->text, "already exists")) continue;
             break;
         }
         rc = 0;
         break;
     }
+    export_dir_unlock(lock);
     if (rc != 0 && !err->text[0]) error_set(err, "%s: no free file name after 100 tries", o->dir);
     if (rc == 0 && out_path && cap) snprintf(out_path, cap, "%s", path);
     free(png);

@@ -106,6 +106,11 @@ int export_render_contact_sheet(const Session *s, const VizView *view, const Exp
  * empty or missing folder. */
 int export_next_number(const char *dir);
 
+/* The SHA-256 of the weights the session loaded (through cache, which may be NULL):
+ * 0 with hex filled, 1 when model.safetensors changed on disk after loading (err says so;
+ * then nothing names these weights), -1 on a random model or a read error. */
+int export_weights_sha256(const Session *s, Sha256Cache *cache, char hex[SHA256_HEX_LEN + 1], ErrorMsg *err);
+
 /* Creates dir and its parents if missing (mode 0755). Errors: a path component is a
  * file, permission denied... */
 int export_make_dir(const char *dir, ErrorMsg *err);

@@ -13,6 +13,7 @@
 
 #include "file_read.h"
 #include "frame_fill.h"
+#include "utf8.h"
 #include "version.h"
 
 /* ---- a growable string (owner: the caller frees .data) --------------------------- */
@@ -119,16 +120,24 @@ void figure_meta_free(FigureMeta *m) {
     memset(m, 0, sizeof *m);
 }
 
-/* Adds one entry; the value is copied. Plain (is_json 0) values are made printable
- * ASCII ('?' for anything else) so they can never turn a tEXt chunk into iTXt. */
+/* Adds one entry; the value is copied. Plain (is_json 0) values keep every printable
+ * character, UTF-8 included (a folder named "modèl" stays "modèl": png_encode writes
+ * such a value as iTXt, ASCII as tEXt); control characters and bytes that are not
+ * UTF-8 become '?', one per byte. */
 static int meta_add(FigureMeta *m, const char *key, const char *value, int is_json) {
     if (m->n >= FIGURE_META_MAX) return -1;
     size_t n = strlen(value);
     char *v = malloc(n + 1);
     if (!v) return -1;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)value[i];
-        v[i] = (c >= 0x20 && c < 0x7F) ? (char)c : '?';
+    const uint8_t *u = (const uint8_t *)value;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp = 0;
+        size_t k = u[i] >= 0x80 ? utf8_decode_one(u + i, n - i, &cp) : 1;
+        int keep = k > 1 ? (cp >= 0xA0) : (k == 1 && u[i] >= 0x20 && u[i] < 0x7F); /* no C0, DEL, C1 */
+        if (k == 0) k = 1;
+        if (keep) memcpy(v + i, u + i, k);
+        else memset(v + i, '?', k);
+        i += k;
     }
     v[n] = '\0';
     m->values[m->n] = v;
@@ -347,10 +356,15 @@ static int get_text(const PngTextChunks *t, const char *what, const char *key, c
     if (need(t, what, key, &v, err)) return -1;
     size_t n = strlen(v);
     if (n >= cap) return error_set(err, "%s: %s: value of %zu bytes is too long (at most %zu)", what, key, n, cap - 1);
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)v[i] < 0x20 || (unsigned char)v[i] >= 0x7F)
-            return error_set(err, "%s: %s: byte 0x%02x at %zu is not printable ASCII", what, key,
-                             (unsigned char)v[i], i);
+    /* printable characters, UTF-8 included (what meta_add writes) */
+    const uint8_t *u = (const uint8_t *)v;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp = u[i];
+        size_t k = u[i] >= 0x80 ? utf8_decode_one(u + i, n - i, &cp) : 1;
+        if (k == 0 || cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0))
+            return error_set(err, "%s: %s: byte 0x%02x at %zu is not a printable UTF-8 character", what, key, u[i], i);
+        i += k;
+    }
     memcpy(buf, v, n + 1);
     return 0;
 }

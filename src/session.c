@@ -124,6 +124,11 @@ int session_open(Session *s, const char *model_dir, const char *tok_dir, int max
                  unsigned capture, ErrorMsg *err) {
     memset(s, 0, sizeof *s);
     if (gpt2_model_load(&s->model, model_dir, err)) goto fail;
+    {
+        char wpath[1100];
+        snprintf(wpath, sizeof wpath, "%s/model.safetensors", s->model.dir);
+        file_identity(wpath, &s->weights_loaded);
+    }
     if (model_vocab_open(&s->tok, model_dir, s->model.config.vocab_size, tok_dir, s->vocab_desc,
                          sizeof s->vocab_desc, err))
         goto fail;

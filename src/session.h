@@ -22,6 +22,7 @@
 #include "gpt2_model.h"
 #include "gpt2_trace.h"
 #include "sampler.h"
+#include "sha256_file.h"
 #include "tokenizer.h"
 
 /* One token sequence: the prompt followed by generated/forced tokens. */
@@ -52,6 +53,8 @@ typedef struct Session {
                                  * rows beyond it (a padded vocabulary) are never sampled,
                                  * shown or accepted as ids */
     char vocab_desc[192];       /* one line on which vocabulary this is (info, window) */
+    FileIdentity weights_loaded; /* model.safetensors as it was when loaded (stat right
+                                 * after the load): a figure hashes only that file */
     Gpt2Trace trace;            /* owned: activations + KV cache of positions [0, n_pos) */
     Sampler sampler;            /* owned scratch */
     SamplerSettings settings;   /* current sampler settings (validated) */

@@ -523,6 +523,7 @@ static void test_failures(void) {
     ExportOptions ok = small_opts(dir, VIZ_PANEL_TEXT, 320, 200);
     CHECK(export_png(&s, &v, &ok, path, sizeof path, &err) == 0 && strstr(path, "/0001-step-00-text.png"),
           "next export after the crash: %s %s", path, err.text);
+    CHECK(count_visible(dir, &hidden) == 1 && hidden == 0, "the next export swept the crash's temporary (%d)", hidden);
     rm_dir(dir);
 
     /* disk full: one clear line naming the path, nothing left behind */

@@ -28,6 +28,8 @@ if [ "${1:-}" = "--inner" ]; then
     [ -n "$WID" ] || { echo "no window" >>"$out/$name.log"; return 1; }
     # the first frame is drawn when its hit list appears (bounded wait)
     wait_state "$out/$name.hits" '^state n_pos=4 '
+    # the window that drew the first frame (not a transient one SDL replaced)
+    WID=$(xdotool search --name '^inferscope' | tail -n 1)
     sleep 0.3
   }
   stop_app() { # bounded wait for the app to exit after q, then its exit status
