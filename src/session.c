@@ -330,6 +330,25 @@ int session_set_settings(Session *s, const SamplerSettings *set, ErrorMsg *err) 
     return 0;
 }
 
+int session_set_ablation(Session *s, const Gpt2Ablation *ab, ErrorMsg *err) {
+    if (gpt2_ablation_equal(&s->trace.ablation, ab)) return 0;
+    const int n = s->trace.n_pos;
+    int *ids = malloc(((size_t)n + 1) * sizeof *ids); /* the trace forgets them: keep a copy */
+    if (!ids) return error_set(err, "out of memory");
+    memcpy(ids, s->trace.ids, (size_t)n * sizeof *ids);
+    int rc = gpt2_trace_set_ablation(&s->trace, ab, err);
+    if (rc == 0 && n > 0) {
+        double t0 = now_ms();
+        rc = gpt2_prefill(&s->model, &s->trace, ids, (size_t)n, err);
+        s->last_step_ms = now_ms() - t0;
+        s->n_steps++;
+    }
+    free(ids);
+    sync_pending_salt(s);
+    refresh_records(s);
+    return rc;
+}
+
 void session_set_seed(Session *s, uint64_t seed) {
     s->seed = seed;
     refresh_records(s);

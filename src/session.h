@@ -95,6 +95,12 @@ int session_switch_branch(Session *s, int k, ErrorMsg *err);
 /* Validates and applies new settings; only the sampler runs again (same logits,
  * same dice). On error nothing changes. */
 int session_set_settings(Session *s, const SamplerSettings *set, ErrorMsg *err);
+/* Switches parts of the model off (gpt2_ablation.h; NULL or an empty mask = none) and
+ * runs the tokens on screen again under the new mask: the same tokens, the ablated
+ * distributions (the pending draw keeps its dice). Switching back restores the original
+ * numbers bit for bit. The mask the session runs with is s->trace.ablation. On error
+ * (a mask for another model, out of memory) nothing changes. */
+int session_set_ablation(Session *s, const Gpt2Ablation *ab, ErrorMsg *err);
 /* New seed: the pending draw and all future draws change; past tokens stay. */
 void session_set_seed(Session *s, uint64_t seed);
 
