@@ -182,6 +182,7 @@ int cmd_attribute(int argc, char **argv) {
     }
     Session s;
     if (cli_model_open(&a, &s, 0, GPT2_CAP_RESID, &err)) return cli_fail(CMD, "%s", err.text);
+    s.track_original = 0; /* no comparison with the unablated model here: one forward pass */
     Attribution at = {0};
     int status = 0, pos = -1, target = -1, vs = -1;
     const int V = s.model.config.vocab_size;

@@ -23,7 +23,7 @@ static void usage(void) {
            "Runs the prompt (T tokens) and writes activations as NumPy .npy files into DIR\n"
            "(created if missing), one per tensor, named after the TransformerLens hook without\n"
            "'hook_': blocks.0.attn.pattern.npy is (n_head, T, T), logits.npy is (T, vocab).\n"
-           "\n%s%s"
+           "\n%s%s%s"
            "  --tensor LIST     names, comma-separated, with or without 'hook_'\n"
            "                    (embed, blocks.0.attn.pattern, blocks.1.resid_post, logits, ...)\n"
            "  --all             every activation of the trace\n"
@@ -31,7 +31,7 @@ static void usage(void) {
            "  --help            this text\n"
            "\n"
            "Each file is written under a temporary name and renamed into place.\n",
-           CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT);
+           CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_ABLATE);
 }
 
 /* The file stem of a trace name: "blocks.3.attn.hook_pattern" -> "blocks.3.attn.pattern". */
@@ -98,7 +98,7 @@ int cmd_dump(int argc, char **argv) {
     int all = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
-        int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT, argc, argv, &i, &err);
+        int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_ABLATE, argc, argv, &i, &err);
         if (r < 0) return cli_fail(CMD, "%s", err.text);
         if (r > 0) continue;
         if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
@@ -119,6 +119,7 @@ int cmd_dump(int argc, char **argv) {
 
     Session s;
     if (cli_model_open(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);
+    s.track_original = 0; /* no comparison with the unablated model here: one forward pass */
     int status = 0;
     char **names = NULL;
     size_t n_names = 0, cap = 0;
@@ -140,7 +141,9 @@ int cmd_dump(int argc, char **argv) {
         goto done;
     }
     memcpy(ids, session_ids(&s), (size_t)T * sizeof *ids);
-    if (gpt2_trace_init(&full, &s.model.config, T, GPT2_CAP_ALL, &err)) {
+    if (gpt2_trace_init(&full, &s.model.config, T, GPT2_CAP_ALL, &err) ||
+        gpt2_trace_set_ablation(&full, &s.trace.ablation, &err)) {
+        gpt2_trace_free(&full);
         status = cli_fail(CMD, "%s", err.text);
         goto done;
     }

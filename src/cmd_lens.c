@@ -136,6 +136,7 @@ int cmd_lens(int argc, char **argv) {
     Session s;
     unsigned capture = GPT2_CAP_RESID | (mid ? GPT2_CAP_RESID_MID : 0u);
     if (cli_model_open(&a, &s, 0, capture, &err)) return cli_fail(CMD, "%s", err.text);
+    s.track_original = 0; /* no comparison with the unablated model here: one forward pass */
     LogitLens lens = {0};
     LensRow *rows = NULL;
     int status = 0, pos;

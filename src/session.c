@@ -3,13 +3,17 @@
  * this file only decides which token goes where and keeps the branches. */
 #include "session.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "gpt2_forward.h"
+#include "kernels.h"
+#include "logit_kl.h"
 #include "rng.h"
+#include "token_stats.h"
 
 static double now_ms(void) {
     struct timespec ts;
@@ -54,6 +58,8 @@ static int branch_reserve(SessionBranch *b, int cap) {
     return 0;
 }
 
+static void refresh_original(Session *s);
+
 /* Recomputes the records shown for the current position: the pending draw (next) and
  * the draw that chose the newest token (prev). Sampler only, no forward pass. */
 static void refresh_records(Session *s) {
@@ -73,6 +79,52 @@ static void refresh_records(Session *s) {
             s->has_prev = sampler_run(&s->sampler, &s->settings, pl,
                                       session_dice(s->seed, n - 1, b->salt[n - 1]), s->top_n, &s->prev, &err) == 0;
     }
+    refresh_original(s);
+}
+
+/* Brings s->orig to the tokens of the trace (the prompt as one prefill, then one step per
+ * token, as the trace itself was computed). -1 when memory runs out. */
+static int sync_original(Session *s, ErrorMsg *err) {
+    Gpt2Trace *o = &s->orig, *t = &s->trace;
+    if (!o->mem && gpt2_trace_init(o, &s->model.config, t->max_pos, t->capture, err)) return -1;
+    int n = t->n_pos, common = 0;
+    while (common < o->n_pos && common < n && o->ids[common] == t->ids[common]) common++;
+    gpt2_trace_truncate(o, common);
+    if (common == 0 && n > 0) {
+        common = s->n_prompt < n ? s->n_prompt : n;
+        if (gpt2_prefill(&s->model, o, t->ids, (size_t)common, err)) return -1;
+    }
+    for (int p = common; p < n; p++)
+        if (gpt2_step(&s->model, o, t->ids[p], err)) return -1;
+    return 0;
+}
+
+/* The comparison with the original model while parts are switched off: keeps s->orig in
+ * step and fills ablation_kl, next_p_orig, next_chosen_p_orig, orig_top_id. */
+static void refresh_original(Session *s) {
+    ErrorMsg err;
+    s->ablation_kl = -1;
+    s->orig_top_id = -1;
+    if (s->trace.ablation.n_off == 0 || !s->track_original) {
+        gpt2_trace_free(&s->orig);
+        return;
+    }
+    if (sync_original(s, &err)) {
+        gpt2_trace_free(&s->orig); /* switching off will re-run instead */
+        return;
+    }
+    const int n = s->trace.n_pos;
+    const size_t V = (size_t)s->model.config.vocab_size;
+    const float *lo = gpt2_trace_logits(&s->orig, n - 1), *la = gpt2_trace_logits(&s->trace, n - 1);
+    TokenStat st;
+    if (!s->has_next || !lo || !la || token_stat(lo, V, 0, &st)) return;
+    for (int i = 0; i < s->next.n; i++) s->next_p_orig[i] = exp((double)lo[s->next.rows[i].id] - st.logsumexp);
+    s->next_chosen_p_orig = exp((double)lo[s->next.chosen.id] - st.logsumexp);
+    int id;
+    float v;
+    kern_topk(&id, &v, lo, V, 1);
+    s->orig_top_id = id;
+    s->ablation_kl = logits_kl(lo, la, V);
 }
 
 /* The pending salt for position n_pos: the branch's if it already has that position. */
@@ -98,6 +150,9 @@ int session_open(Session *s, const char *model_dir, const char *tok_dir, int max
     s->settings = sampler_settings_default();
     s->top_n = SESSION_TOP_N;
     s->last_step_ms = -1;
+    s->track_original = 1;
+    s->ablation_kl = -1;
+    s->orig_top_id = -1;
     return 0;
 fail:
     session_free(s);
@@ -111,6 +166,7 @@ void session_free(Session *s) {
     free(s->prompt);
     sampler_free(&s->sampler);
     gpt2_trace_free(&s->trace);
+    gpt2_trace_free(&s->orig);
     tok_free(&s->tok);
     gpt2_model_free(&s->model);
     memset(s, 0, sizeof *s);
@@ -330,20 +386,46 @@ int session_set_settings(Session *s, const SamplerSettings *set, ErrorMsg *err) 
     return 0;
 }
 
+/* Runs the tokens ids[0..n) into the trace again (after its mask changed). */
+static int rerun(Session *s, const int *ids, int n, ErrorMsg *err) {
+    if (n == 0) return 0;
+    double t0 = now_ms();
+    int rc = gpt2_prefill(&s->model, &s->trace, ids, (size_t)n, err);
+    s->last_step_ms = now_ms() - t0;
+    s->n_steps++;
+    return rc;
+}
+
 int session_set_ablation(Session *s, const Gpt2Ablation *ab, ErrorMsg *err) {
     if (gpt2_ablation_equal(&s->trace.ablation, ab)) return 0;
-    const int n = s->trace.n_pos;
-    int *ids = malloc(((size_t)n + 1) * sizeof *ids); /* the trace forgets them: keep a copy */
-    if (!ids) return error_set(err, "out of memory");
-    memcpy(ids, s->trace.ids, (size_t)n * sizeof *ids);
-    int rc = gpt2_trace_set_ablation(&s->trace, ab, err);
-    if (rc == 0 && n > 0) {
-        double t0 = now_ms();
-        rc = gpt2_prefill(&s->model, &s->trace, ids, (size_t)n, err);
-        s->last_step_ms = now_ms() - t0;
-        s->n_steps++;
+    const int whole_now = s->trace.ablation.n_off == 0, whole_next = !ab || ab->n_off == 0;
+    int rc = 0;
+    if (whole_next && s->orig.mem && s->orig.n_pos == s->trace.n_pos) {
+        /* switching off: the original, kept in step, becomes the trace again */
+        gpt2_trace_free(&s->trace);
+        s->trace = s->orig;
+        memset(&s->orig, 0, sizeof s->orig);
+    } else if (whole_now && s->track_original && s->trace.n_pos > 0) {
+        /* switching on: keep the trace as it is for the comparison, run a new one */
+        Gpt2Trace t = {0};
+        if (gpt2_trace_init(&t, &s->model.config, s->trace.max_pos, s->trace.capture, err)) return -1;
+        if (gpt2_trace_set_ablation(&t, ab, err)) {
+            gpt2_trace_free(&t);
+            return -1;
+        }
+        gpt2_trace_free(&s->orig);
+        s->orig = s->trace;
+        s->trace = t;
+        rc = rerun(s, s->orig.ids, s->orig.n_pos, err);
+    } else {
+        const int n = s->trace.n_pos;
+        int *ids = malloc(((size_t)n + 1) * sizeof *ids); /* the trace forgets them: keep a copy */
+        if (!ids) return error_set(err, "out of memory");
+        memcpy(ids, s->trace.ids, (size_t)n * sizeof *ids);
+        rc = gpt2_trace_set_ablation(&s->trace, ab, err);
+        if (rc == 0) rc = rerun(s, ids, n, err);
+        free(ids);
     }
-    free(ids);
     sync_pending_salt(s);
     refresh_records(s);
     return rc;

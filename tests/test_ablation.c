@@ -1,0 +1,339 @@
+/* test_ablation.c — knocking parts out (engine/gpt2_ablation.h) against an independent
+ * float64 forward (ref_gpt2_f64.h) with the same parts zeroed: head slices of z, whole
+ * attention outputs (bias included), MLP outputs; on the reference tiny model (L=2),
+ * the bundled model (L=4) and a random model of odd shape (HS = 8), by prefill and by
+ * decode steps. Switching off again restores the original logits bit for bit; the SPEC
+ * parser is strict; `inferscope next --ablate --json` agrees with the float64 forward
+ * (probabilities, the original's, the KL divergence). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cJSON.h>
+
+#include "check.h"
+#include "gpt2_ablation.h"
+#include "gpt2_forward.h"
+#include "gpt2_model.h"
+#include "gpt2_trace.h"
+#include "ref_gpt2_f64.h"
+#include "session.h"
+
+static const int S30[30] = {7454, 2402, 257, 640, 11, 612, 373, 257, 1310, 2576, 3706, 20037, 13, 1375, 6151,
+                            284, 711, 2354, 287, 262, 34488, 13, 1881, 1110, 11, 673, 2497, 257, 1263, 11};
+
+/* A mask built by hand for the reference and through the engine's setter for the engine. */
+typedef struct Parts {
+    unsigned char head[64 * 64], attn[64], mlp[64];
+} Parts;
+
+static void to_mask(const Parts *p, const Gpt2Config *cfg, Gpt2Ablation *ab) {
+    ErrorMsg err;
+    gpt2_ablation_init(ab, cfg, &err);
+    for (int l = 0; l < cfg->n_layer; l++) {
+        for (int h = 0; h < cfg->n_head; h++)
+            if (p->head[l * cfg->n_head + h]) gpt2_ablation_set(ab, GPT2_ABL_HEAD, l, h, 1, &err);
+        if (p->attn[l]) gpt2_ablation_set(ab, GPT2_ABL_ATTN, l, 0, 1, &err);
+        if (p->mlp[l]) gpt2_ablation_set(ab, GPT2_ABL_MLP, l, 0, 1, &err);
+    }
+}
+
+/* max |p - p64| over the whole vocabulary at the last position, and the largest relative
+ * error among the 20 most likely tokens. */
+static void compare_probs(const char *what, const float *logits, const double *ref_logits, int V) {
+    double mx = -INFINITY, mr = -INFINITY, s = 0, sr = 0;
+    for (int v = 0; v < V; v++) {
+        mx = fmax(mx, logits[v]);
+        mr = fmax(mr, ref_logits[v]);
+    }
+    for (int v = 0; v < V; v++) {
+        s += exp(logits[v] - mx);
+        sr += exp(ref_logits[v] - mr);
+    }
+    double max_abs = 0, max_rel = 0;
+    for (int v = 0; v < V; v++) {
+        double p = exp(logits[v] - mx) / s, q = exp(ref_logits[v] - mr) / sr;
+        max_abs = fmax(max_abs, fabs(p - q));
+        if (q > 1e-3 || q > 50.0 / V) max_rel = fmax(max_rel, fabs(p - q) / q);
+    }
+    CHECK(max_abs <= 1e-5 && max_rel <= 1e-4, "%s: probabilities vs float64: max abs %.3g, max rel %.3g", what,
+          max_abs, max_rel);
+}
+
+/* One mask on one model: prefill and decode against the float64 forward, and a real effect. */
+static void check_mask(const Gpt2Model *m, const int *ids, int T, const Parts *p, const char *what) {
+    const Gpt2Config *cfg = &m->config;
+    Ref64Ablation rab = {p->head, p->attn, p->mlp};
+    Ref64 ref, plain;
+    if (ref64_forward(m, ids, T, &rab, &ref) || ref64_forward(m, ids, T, NULL, &plain)) {
+        CHECK(0, "%s: float64 forward out of memory", what);
+        return;
+    }
+    Gpt2Ablation ab = {0};
+    to_mask(p, cfg, &ab);
+    Gpt2Trace a = {0}, b = {0};
+    ErrorMsg err = {{0}};
+    int rc = gpt2_trace_init(&a, cfg, T, GPT2_CAP_DEFAULT, &err);
+    if (rc == 0) rc = gpt2_trace_init(&b, cfg, T, 0, &err);
+    if (rc == 0) rc = gpt2_trace_set_ablation(&a, &ab, &err) || gpt2_trace_set_ablation(&b, &ab, &err);
+    if (rc == 0) rc = gpt2_prefill(m, &a, ids, (size_t)T, &err);
+    for (int t = 0; rc == 0 && t < T; t++) rc = gpt2_step(m, &b, ids[t], &err);
+    CHECK(rc == 0, "%s: %s", what, err.text);
+    if (rc == 0) {
+        char name[96];
+        snprintf(name, sizeof name, "%s (prefill)", what);
+        compare_probs(name, gpt2_trace_logits(&a, T - 1), ref.logits, cfg->vocab_size);
+        snprintf(name, sizeof name, "%s (decode)", what);
+        compare_probs(name, gpt2_trace_logits(&b, T - 1), ref.logits, cfg->vocab_size);
+        double moved = 0;
+        for (int v = 0; v < cfg->vocab_size; v++) moved = fmax(moved, fabs(ref.logits[v] - plain.logits[v]));
+        CHECK(moved > 1e-3, "%s: the ablation changes the float64 logits (by %.3g) — the test can bite", what, moved);
+        /* hook_z / attn_out / mlp_out in the trace are the zeroed values the model used */
+        const size_t C = (size_t)cfg->n_embd, HS = C / (size_t)cfg->n_head;
+        for (int l = 0; l < cfg->n_layer; l++)
+            for (int h = 0; h < cfg->n_head; h++)
+                if (p->head[l * cfg->n_head + h] && a.z) {
+                    float mz = 0;
+                    for (size_t i = 0; i < HS; i++) mz = fmaxf(mz, fabsf(a.z[((size_t)l * T + 3) * C + h * HS + i]));
+                    CHECK(mz == 0.0f, "%s: z of head %d.%d is zero", what, l, h);
+                }
+    }
+    gpt2_trace_free(&a);
+    gpt2_trace_free(&b);
+    gpt2_ablation_free(&ab);
+    ref64_free(&ref);
+    ref64_free(&plain);
+}
+
+static void test_masks(const Gpt2Model *m, const int *ids, int T, const char *model) {
+    const int NH = m->config.n_head, L = m->config.n_layer;
+    char what[96];
+    Parts p;
+    memset(&p, 0, sizeof p);
+    p.head[0 * NH + 2] = 1; /* one head of the first block */
+    snprintf(what, sizeof what, "%s 0.2", model);
+    check_mask(m, ids, T, &p, what);
+    memset(&p, 0, sizeof p);
+    p.attn[L - 1] = 1; /* the last block's whole attention, bias included */
+    snprintf(what, sizeof what, "%s %d.attn", model, L - 1);
+    check_mask(m, ids, T, &p, what);
+    memset(&p, 0, sizeof p);
+    p.mlp[0] = 1;
+    snprintf(what, sizeof what, "%s 0.mlp", model);
+    check_mask(m, ids, T, &p, what);
+    memset(&p, 0, sizeof p);
+    p.head[0 * NH + 1] = p.head[(L - 1) * NH + NH - 1] = p.mlp[L - 1] = 1; /* several at once */
+    snprintf(what, sizeof what, "%s 0.1,%d.%d,%d.mlp", model, L - 1, NH - 1, L - 1);
+    check_mask(m, ids, T, &p, what);
+}
+
+/* Off again == never on, bit for bit, at every position; the same mask keeps positions. */
+static void test_restore(const Gpt2Model *m) {
+    const Gpt2Config *cfg = &m->config;
+    const size_t V = (size_t)cfg->vocab_size, T = 30;
+    Gpt2Trace tr = {0};
+    Gpt2Ablation ab = {0};
+    ErrorMsg err = {{0}};
+    float *orig = malloc(T * V * sizeof *orig);
+    if (!orig || gpt2_trace_init(&tr, cfg, (int)T, GPT2_CAP_DEFAULT, &err) ||
+        gpt2_ablation_parse(&ab, cfg, "0.1,1.mlp", &err) || gpt2_prefill(m, &tr, S30, T, &err)) {
+        CHECK(0, "restore setup: %s", err.text);
+        goto done;
+    }
+    memcpy(orig, tr.logits, T * V * sizeof *orig);
+    CHECK(gpt2_trace_set_ablation(&tr, &ab, &err) == 0 && tr.n_pos == 0, "a new mask forgets the positions");
+    gpt2_prefill(m, &tr, S30, T, &err);
+    CHECK(memcmp(orig, tr.logits, T * V * sizeof *orig) != 0, "ablated logits differ");
+    CHECK(gpt2_trace_set_ablation(&tr, &ab, &err) == 0 && tr.n_pos == (int)T, "the same mask keeps the positions");
+    Gpt2Ablation none = {0};
+    CHECK(gpt2_trace_set_ablation(&tr, &none, &err) == 0 && tr.n_pos == 0, "switching off forgets the positions");
+    gpt2_prefill(m, &tr, S30, T, &err);
+    CHECK(memcmp(orig, tr.logits, T * V * sizeof *orig) == 0, "switched off again: bitwise the original logits");
+    gpt2_ablation_clear(&ab);
+    CHECK(gpt2_trace_set_ablation(&tr, &ab, &err) == 0 && tr.n_pos == (int)T, "a cleared mask equals no mask");
+    Gpt2Ablation other = {0};
+    Gpt2Config big = *cfg;
+    big.n_head = cfg->n_head * 2;
+    gpt2_ablation_parse(&other, &big, "0.5", &err);
+    CHECK(gpt2_trace_set_ablation(&tr, &other, &err) == -1 && tr.n_pos == (int)T, "a mask of another model refused");
+    gpt2_ablation_free(&other);
+done:
+    free(orig);
+    gpt2_ablation_free(&ab);
+    gpt2_trace_free(&tr);
+}
+
+/* The session runs the tokens on screen again, and back. */
+static void test_session(const char *model_dir) {
+    Session s;
+    ErrorMsg err = {{0}};
+    if (session_open(&s, model_dir, "assets/tokenizer", 0, GPT2_CAP_DEFAULT, &err)) {
+        CHECK(0, "session_open: %s", err.text);
+        return;
+    }
+    session_set_seed(&s, 7);
+    session_set_prompt_ids(&s, S30, 10, &err);
+    for (int i = 0; i < 5; i++) session_step(&s, &err);
+    const size_t V = (size_t)s.model.config.vocab_size;
+    int ids[15];
+    memcpy(ids, session_ids(&s), sizeof ids);
+    float *orig = malloc(V * sizeof *orig);
+    memcpy(orig, gpt2_trace_logits(&s.trace, 14), V * sizeof *orig);
+    SamplerRecord before = s.next;
+    Gpt2Ablation ab = {0};
+    gpt2_ablation_parse(&ab, &s.model.config, "1.attn", &err);
+    CHECK(session_set_ablation(&s, &ab, &err) == 0, "session_set_ablation: %s", err.text);
+    CHECK(session_len(&s) == 15 && memcmp(ids, session_ids(&s), sizeof ids) == 0, "the same 15 tokens on screen");
+    CHECK(memcmp(orig, gpt2_trace_logits(&s.trace, 14), V * sizeof *orig) != 0, "ablated distribution shown");
+    CHECK(s.next.u == before.u, "the pending draw keeps its dice");
+    Gpt2Ablation none = {0};
+    session_set_ablation(&s, &none, &err);
+    CHECK(memcmp(orig, gpt2_trace_logits(&s.trace, 14), V * sizeof *orig) == 0 && s.next.chosen.id == before.chosen.id,
+          "switched back: the original numbers bit for bit");
+    free(orig);
+    gpt2_ablation_free(&ab);
+    session_free(&s);
+}
+
+static void test_parse(const Gpt2Config *cfg) {
+    Gpt2Ablation ab = {0};
+    ErrorMsg err = {{0}};
+    char buf[128];
+    CHECK(gpt2_ablation_parse(&ab, cfg, "1.attn,0.3,0.mlp,1.0", &err) == 0, "valid list: %s", err.text);
+    gpt2_ablation_format(&ab, buf, sizeof buf);
+    CHECK(strcmp(buf, "0.3,0.mlp,1.0,1.attn") == 0 && ab.n_off == 4, "canonical form '%s'", buf);
+    CHECK(gpt2_ablation_format(&ab, buf, 6) == strlen("0.3,0.mlp,1.0,1.attn") && strcmp(buf, "0.3,0") == 0,
+          "format truncates cleanly: '%s'", buf);
+    CHECK(gpt2_ablation_is_off(&ab, GPT2_ABL_HEAD, 0, 3) && !gpt2_ablation_is_off(&ab, GPT2_ABL_HEAD, 0, 2) &&
+              gpt2_ablation_is_off(&ab, GPT2_ABL_MLP, 0, 0) && !gpt2_ablation_is_off(&ab, GPT2_ABL_ATTN, 0, 0),
+          "is_off");
+    static const struct {
+        const char *spec, *says;
+    } bad[] = {{"2.0", "blocks 0..1"}, {"0.4", "heads 0..3"}, {"", "no parts"}, {"0.", "'0.'"}, {".1", "'.1'"},
+               {"0.x", "'0.x'"}, {"0.attn,0.attn", "twice"}, {"0.1,", "empty part"}, {" 0.1", "' 0.1'"},
+               {"0.1 ", "'0.1 '"}, {"-1.0", "'-1.0'"}, {"0.+1", "'0.+1'"}, {"1234567.0", "'1234567.0'"},
+               {"0.ATTN", "'0.ATTN'"}, {"0.1,,1.2", "empty part"}, {"3.mlp", "blocks 0..1"}, {"0", "'0'"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err.text[0] = 0;
+        int rc = gpt2_ablation_parse(&ab, cfg, bad[i].spec, &err);
+        CHECK(rc == -1 && strstr(err.text, bad[i].says) && !strchr(err.text, '\n') && ab.n_off == 0,
+              "'%s' refused naming %s: got '%s'", bad[i].spec, bad[i].says, err.text);
+    }
+    gpt2_ablation_free(&ab);
+    gpt2_ablation_free(&ab); /* safe twice */
+}
+
+/* ---- the CLI: `next --ablate --json` against the float64 forward ---------------------- */
+
+static char g_bin[1024];
+
+static char *run(const char *cmd, int *status) {
+    FILE *f = popen(cmd, "r");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, len = 0;
+    char *out = malloc(cap);
+    for (size_t got; out && (got = fread(out + len, 1, cap - len - 1, f)) > 0;) {
+        len += got;
+        if (len + 1 == cap) out = realloc(out, cap *= 2);
+    }
+    if (out) out[len] = 0;
+    *status = pclose(f);
+    return out;
+}
+
+static void test_cli_next(const Gpt2Model *m, const char *model_dir) {
+    const int T = 30, V = m->config.vocab_size;
+    Parts p;
+    memset(&p, 0, sizeof p);
+    p.head[0 * m->config.n_head + 2] = p.mlp[1] = 1;
+    Ref64Ablation rab = {p.head, p.attn, p.mlp};
+    Ref64 ref, plain;
+    if (ref64_forward(m, S30, T, &rab, &ref) || ref64_forward(m, S30, T, NULL, &plain)) return;
+    char cmd[4096], ids[512];
+    size_t len = 0;
+    for (int i = 0; i < T; i++) len += (size_t)snprintf(ids + len, sizeof ids - len, i ? ",%d" : "%d", S30[i]);
+    snprintf(cmd, sizeof cmd, "%s next --model %s --ids %s --greedy --top 12 --json --ablate 1.mlp,0.2", g_bin,
+             model_dir, ids);
+    int st;
+    char *out = run(cmd, &st);
+    cJSON *j = out ? cJSON_Parse(out) : NULL;
+    CHECK(st == 0 && j, "next --ablate --json ran and printed JSON (status %d)", st);
+    if (j) {
+        const cJSON *rows = cJSON_GetObjectItem(j, "rows"), *abl = cJSON_GetObjectItem(j, "ablate");
+        CHECK(cJSON_IsString(abl) && strcmp(abl->valuestring, "0.2,1.mlp") == 0, "ablate is the canonical list");
+        int n = 0;
+        for (const cJSON *r = rows ? rows->child : NULL; r; r = r->next, n++) {
+            int id = cJSON_GetObjectItem(r, "id")->valueint;
+            double pa = cJSON_GetObjectItem(r, "p_raw")->valuedouble, po = cJSON_GetObjectItem(r, "p_orig")->valuedouble;
+            double qa = ref64_prob(ref.logits, V, id, 0, NULL, NULL), qo = ref64_prob(plain.logits, V, id, 0, NULL, NULL);
+            CHECK(fabs(pa - qa) <= 1e-5 && fabs(pa - qa) <= 1e-4 * qa, "row %d: ablated p %.9g vs float64 %.9g", n, pa, qa);
+            CHECK(fabs(po - qo) <= 1e-5 && fabs(po - qo) <= 1e-4 * qo, "row %d: p_orig %.9g vs float64 %.9g", n, po, qo);
+        }
+        CHECK(n == 12, "12 rows (%d)", n);
+        double kl = 0, mr = -INFINITY, mo = -INFINITY, sr = 0, so = 0;
+        for (int v = 0; v < V; v++) mr = fmax(mr, ref.logits[v]), mo = fmax(mo, plain.logits[v]);
+        for (int v = 0; v < V; v++) sr += exp(ref.logits[v] - mr), so += exp(plain.logits[v] - mo);
+        for (int v = 0; v < V; v++) {
+            double lp = plain.logits[v] - mo - log(so), lq = ref.logits[v] - mr - log(sr);
+            kl += exp(lp) * (lp - lq);
+        }
+        const cJSON *k = cJSON_GetObjectItem(j, "kl_original_to_ablated");
+        CHECK(cJSON_IsNumber(k) && fabs(k->valuedouble - kl) <= 1e-7 + 1e-3 * kl && kl > 0,
+              "KL %.9g vs float64 %.9g", k ? k->valuedouble : -1, kl);
+    }
+    cJSON_Delete(j);
+    free(out);
+    /* a bad spec: exit 2, one line naming the part and the model's real range */
+    snprintf(cmd, sizeof cmd, "%s next --model %s --ids 1,2 --ablate 0.1,7.mlp 2>&1", g_bin, model_dir);
+    out = run(cmd, &st);
+    CHECK(out && WEXITSTATUS(st) == 2 && strstr(out, "'7.mlp'") && strstr(out, "blocks 0..1") &&
+              strchr(out, '\n') == out + strlen(out) - 1,
+          "bad --ablate: exit %d, '%s'", WEXITSTATUS(st), out ? out : "");
+    free(out);
+    ref64_free(&ref);
+    ref64_free(&plain);
+}
+
+int main(void) {
+    ErrorMsg err = {{0}};
+    char model_dir[600];
+    snprintf(model_dir, sizeof model_dir, "%s/models/tiny", check_ref_dir());
+    ssize_t n = readlink("/proc/self/exe", g_bin, sizeof g_bin - 32);
+    if (n > 0) {
+        g_bin[n] = 0;
+        char *slash = strrchr(g_bin, '/');
+        if (slash) snprintf(slash, sizeof g_bin - (size_t)(slash - g_bin), "/../inferscope");
+    }
+    Gpt2Model m = {0};
+    int rc = gpt2_model_load(&m, model_dir, &err);
+    CHECK(rc == 0, "load tiny: %s", err.text);
+    if (rc == 0) {
+        test_parse(&m.config);
+        test_masks(&m, S30, 30, "tiny");
+        test_restore(&m);
+        test_session(model_dir);
+        test_cli_next(&m, model_dir);
+    }
+    gpt2_model_free(&m);
+
+    /* the bundled model (L=4, NH=4, C=256) */
+    rc = gpt2_model_load(&m, "assets/models/stories16m", &err);
+    CHECK(rc == 0, "load bundled: %s", err.text);
+    if (rc == 0) test_masks(&m, S30, 12, "bundled");
+    gpt2_model_free(&m);
+
+    /* a random model of another shape: L=3, NH=6, HS=8 (not GPT-2's 64: the generic kernels) */
+    const Gpt2Config odd = {.n_layer = 3, .n_head = 6, .n_embd = 48, .n_positions = 32, .vocab_size = 300,
+                            .ln_eps = 1e-5f};
+    rc = gpt2_model_init_random(&m, &odd, 11, &err);
+    CHECK(rc == 0, "random model: %s", err.text);
+    if (rc == 0) {
+        int ids[20];
+        for (int i = 0; i < 20; i++) ids[i] = (i * 37 + 5) % odd.vocab_size;
+        test_masks(&m, ids, 20, "random L3 NH6");
+    }
+    gpt2_model_free(&m);
+    return check_summary("test_ablation");
+}
