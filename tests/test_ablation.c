@@ -256,7 +256,7 @@ static void test_cli_next(const Gpt2Model *m, const char *model_dir) {
     for (int i = 0; i < T; i++) len += (size_t)snprintf(ids + len, sizeof ids - len, i ? ",%d" : "%d", S30[i]);
     snprintf(cmd, sizeof cmd, "%s next --model %s --ids %s --greedy --top 12 --json --ablate 1.mlp,0.2", g_bin,
              model_dir, ids);
-    int st;
+    int st = -1;
     char *out = run(cmd, &st);
     cJSON *j = out ? cJSON_Parse(out) : NULL;
     CHECK(st == 0 && j, "next --ablate --json ran and printed JSON (status %d)", st);
