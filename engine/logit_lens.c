@@ -4,12 +4,14 @@
 #include "logit_lens.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpt2_config.h"
 #include "kernels.h"
+#include "unembed_many.h"
 
 int logit_lens_init(LogitLens *lens, const Gpt2Config *cfg, ErrorMsg *err) {
     memset(lens, 0, sizeof *lens);
@@ -20,8 +22,10 @@ int logit_lens_init(LogitLens *lens, const Gpt2Config *cfg, ErrorMsg *err) {
     lens->max_rows = 2 * cfg->n_layer + 1;
     lens->x = malloc((size_t)lens->max_rows * lens->C * sizeof(float));
     lens->logits = malloc((size_t)lens->max_rows * lens->V * sizeof(float));
+    lens->rows = calloc((size_t)lens->max_rows, sizeof *lens->rows);
     lens->col_pos = -1;
-    if (!lens->x || !lens->logits) {
+    lens->rows_target = -1;
+    if (!lens->x || !lens->logits || !lens->rows) {
         logit_lens_free(lens);
         return error_set(err, "logit lens: out of memory");
     }
@@ -32,6 +36,7 @@ void logit_lens_free(LogitLens *lens) {
     if (!lens) return;
     free(lens->x);
     free(lens->logits);
+    free(lens->rows);
     memset(lens, 0, sizeof *lens);
 }
 
@@ -96,31 +101,53 @@ static const float *row_stream(const Gpt2Trace *tr, int k, int with_mid, int pos
     return tr->resid + ((size_t)layer * T + (size_t)pos) * C; /* resid[l] = after l blocks */
 }
 
-/* lens->logits rows [0, D) = ln_final(streams[k]) @ wte^T. The vocabulary loop is the
- * outer one so each wte row is read from memory once for all D depths; each dot is the
- * same kern_dot the decode step's unembedding uses. */
-static void unembed(LogitLens *lens, const Gpt2Model *m, const float *const *streams, int D, int pos) {
+/* lens->logits rows [0, D) = ln_final(streams[k]) @ wte^T, every row of wte read from
+ * memory once for all D depths (unembed_many.h). `own` (may be NULL): the model's own
+ * logits at this position; when given they ARE the last row (the stream after the last
+ * block through ln_final and wte is exactly what the forward computed), which saves a
+ * depth of arithmetic and makes the lens's last layer the model's output bit for bit. */
+static void unembed(LogitLens *lens, const Gpt2Model *m, const float *const *streams, int D, int pos,
+                    const float *own) {
     const size_t C = lens->C, V = lens->V;
     for (int k = 0; k < D; k++)
         kern_layernorm(lens->x + (size_t)k * C, streams[k], m->w.lnf_w, m->w.lnf_b, m->config.ln_eps, 1, C);
-    const float *x = lens->x, *wt = m->w.lm_head;
-    float *y = lens->logits;
-    const long n = (long)V;
-#pragma omp parallel for schedule(static)
-    for (long v = 0; v < n; v++) {
-        const float *row = wt + (size_t)v * C;
-        for (int k = 0; k < D; k++) y[(size_t)k * V + (size_t)v] = kern_dot(x + (size_t)k * C, row, C);
-    }
+    const int computed = own ? D - 1 : D;
+    unembed_many(lens->logits, V, lens->x, (size_t)computed, m->w.lm_head, V, C);
+    if (own) memcpy(lens->logits + (size_t)(D - 1) * V, own, V * sizeof(float));
     lens->col_pos = pos;
     lens->col_rows = D;
-    lens->serial++;
+    lens->rows_target = -1; /* the rows were of the old column */
 }
 
-static void unembed_column(LogitLens *lens, const Gpt2Model *m, const Gpt2Trace *tr, int pos, int with_mid) {
+/* FNV-1a over what a column depends on: the model, the trace, its tokens 0..pos and its
+ * ablation mask (causality: nothing after pos matters), and which depths. */
+static unsigned long long column_key(const Gpt2Model *m, const Gpt2Trace *tr, int pos, int with_mid) {
+    unsigned long long h = 1469598103934665603ULL;
+#define MIX(v) (h = (h ^ (unsigned long long)(v)) * 1099511628211ULL)
+    MIX((uintptr_t)m->w.lm_head);
+    MIX((uintptr_t)tr->mem);
+    MIX(with_mid);
+    for (int p = 0; p <= pos; p++) MIX((unsigned)tr->ids[p]);
+    const Gpt2Ablation *ab = &tr->ablation;
+    MIX(ab->n_off);
+    if (ab->n_off)
+        for (size_t i = 0; i < (size_t)ab->n_layer * ((size_t)ab->n_head + 2); i++) MIX(ab->off[i]);
+#undef MIX
+    return h;
+}
+
+/* All depths of position pos into lens->logits; returns 0 when the lens already held
+ * exactly that column (nothing computed), 1 otherwise. */
+static int unembed_column(LogitLens *lens, const Gpt2Model *m, const Gpt2Trace *tr, int pos, int with_mid) {
     const float *streams[2 * GPT2_MAX_LAYERS + 1];
     int D = logit_lens_n_rows(&m->config, with_mid);
+    unsigned long long key = column_key(m, tr, pos, with_mid);
+    if (lens->col_pos == pos && lens->col_rows == D && lens->col_key == key) return 0;
     for (int k = 0; k < D; k++) streams[k] = row_stream(tr, k, with_mid, pos);
-    unembed(lens, m, streams, D, pos);
+    unembed(lens, m, streams, D, pos, gpt2_trace_logits(tr, pos));
+    lens->col_key = key;
+    lens->n_columns++;
+    return 1;
 }
 
 /* The top tokens and the target's statistics of one row of logits. -1 on NaN / +inf. */
@@ -129,6 +156,46 @@ static int row_stats(const float *lg, size_t V, int target, size_t top_n, int *t
     size_t n = kern_topk(top_id, top_p, lg, V, top_n);
     for (size_t i = 0; i < n; i++) top_p[i] = (float)exp((double)top_p[i] - st->logsumexp);
     return (int)n;
+}
+
+/* lens->rows for the current column ranking `target`, with at least top_n top tokens.
+ * Reuses what is there: the same target and enough tokens cost nothing; another target
+ * of the same column costs one comparison pass per row (the distribution, its
+ * logsumexp and entropy stay). -1 on non-finite logits. */
+static int column_rows(LogitLens *lens, int with_mid, int target, size_t top_n) {
+    const int D = lens->col_rows;
+    const size_t V = lens->V;
+    if (lens->rows_target >= 0 && (size_t)lens->rows_top >= top_n) {
+        if (lens->rows_target == target) return 0;
+#pragma omp parallel for schedule(static) if (D > 1)
+        for (int k = 0; k < D; k++) {
+            const float *lg = lens->logits + (size_t)k * V;
+            TokenStat *st = &lens->rows[k].target;
+            const float lt = lg[target];
+            int above = 0; /* token_stat's order: higher logit, or equal and lower id */
+            for (size_t i = 0; i < V; i++) above += lg[i] > lt || (lg[i] == lt && i < (size_t)target);
+            st->id = target;
+            st->rank = above + 1;
+            st->nll = st->logsumexp - (double)lt;
+            st->p = exp(-st->nll);
+            st->surprisal_bits = st->nll / M_LN2;
+        }
+        lens->rows_target = target;
+        return 0;
+    }
+    if (top_n < LENS_KEEP_TOP) top_n = LENS_KEEP_TOP;
+    int bad = 0;
+#pragma omp parallel for schedule(static) reduction(| : bad) if (D > 1)
+    for (int k = 0; k < D; k++) {
+        LensRow *r = &lens->rows[k];
+        logit_lens_row_id(k, with_mid, &r->layer, &r->block, &r->where);
+        r->n_top = row_stats(lens->logits + (size_t)k * V, V, target, top_n, r->top_id, r->top_p, &r->target);
+        bad |= r->n_top < 0;
+    }
+    if (bad) return -1;
+    lens->rows_target = target;
+    lens->rows_top = (int)top_n;
+    return 0;
 }
 
 int logit_lens_at(LogitLens *lens, const Gpt2Model *m, const Gpt2Trace *tr, int pos, int target, int with_mid,
@@ -141,15 +208,12 @@ int logit_lens_at(LogitLens *lens, const Gpt2Model *m, const Gpt2Trace *tr, int 
     unembed_column(lens, m, tr, pos, with_mid);
     if (target < 0) target = logit_lens_final_token(tr, pos);
     if (target < 0) target = argmax(lens->logits + (size_t)(D - 1) * V, V); /* the model's own output row */
-    int bad = 0;
-#pragma omp parallel for schedule(static) reduction(| : bad) if (D > 1)
+    if (column_rows(lens, with_mid, target, top_n))
+        return error_set(err, "logit lens: the logits at position %d are not finite (NaN or +inf)", pos);
     for (int k = 0; k < D; k++) {
-        LensRow *r = &rows[k];
-        logit_lens_row_id(k, with_mid, &r->layer, &r->block, &r->where);
-        r->n_top = row_stats(lens->logits + (size_t)k * V, V, target, top_n, r->top_id, r->top_p, &r->target);
-        bad |= r->n_top < 0;
+        rows[k] = lens->rows[k];
+        if ((size_t)rows[k].n_top > top_n) rows[k].n_top = (int)top_n;
     }
-    if (bad) return error_set(err, "logit lens: the logits at position %d are not finite (NaN or +inf)", pos);
     return D;
 }
 
@@ -159,8 +223,8 @@ int logit_lens_topk(LogitLens *lens, const Gpt2Model *m, const Gpt2Trace *tr, in
     if (depth < 0 || depth > m->config.n_layer)
         return error_set(err, "logit lens: depth %d out of range 0..%d", depth, m->config.n_layer);
     const float *stream = row_stream(tr, depth, 0, pos);
-    unembed(lens, m, &stream, 1, pos);
-    lens->col_pos = -1; /* not a whole column */
+    unembed(lens, m, &stream, 1, pos, depth == m->config.n_layer ? gpt2_trace_logits(tr, pos) : NULL);
+    lens->col_pos = -1; /* not a whole column: the next column is computed afresh */
     TokenStat st;
     int n = row_stats(lens->logits, lens->V, 0, k, ids, probs, &st);
     if (n < 0) return error_set(err, "logit lens: the logits at position %d are not finite (NaN or +inf)", pos);
@@ -201,30 +265,21 @@ void logit_lens_grid_free(LensGrid *g) {
     memset(g, 0, sizeof *g);
 }
 
-/* Column pos's cells from the lens's current logits: top-1 with p, rank and p of final.
+/* Column pos's cells from the lens's current column: top-1 with p, rank and p of final.
  * top_too = 0 keeps the top-1 cells (only the final token changed). */
-static int grid_stats(const LogitLens *lens, LensGrid *g, int pos, int final, int top_too) {
-    const size_t V = lens->V, base = (size_t)pos * (size_t)g->n_rows;
-    int bad = 0;
-#pragma omp parallel for schedule(static) reduction(| : bad)
+static int grid_stats(LogitLens *lens, LensGrid *g, int pos, int final, int top_too) {
+    if (column_rows(lens, g->with_mid, final, 1)) return -1;
+    const size_t base = (size_t)pos * (size_t)g->n_rows;
     for (int k = 0; k < g->n_rows; k++) {
-        const float *lg = lens->logits + (size_t)k * V;
-        TokenStat st;
-        if (token_stat(lg, V, final, &st)) {
-            bad = 1;
-            continue;
-        }
-        g->final_rank[base + (size_t)k] = st.rank;
-        g->final_p[base + (size_t)k] = (float)st.p;
+        const LensRow *r = &lens->rows[k];
+        g->final_rank[base + (size_t)k] = r->target.rank;
+        g->final_p[base + (size_t)k] = (float)r->target.p;
         if (!top_too) continue;
-        int id;
-        float l;
-        kern_topk(&id, &l, lg, V, 1);
-        g->top_id[base + (size_t)k] = id;
-        g->top_p[base + (size_t)k] = (float)exp((double)l - st.logsumexp);
+        g->top_id[base + (size_t)k] = r->top_id[0];
+        g->top_p[base + (size_t)k] = r->top_p[0];
     }
     g->final_id[pos] = final;
-    return bad ? -1 : 0;
+    return 0;
 }
 
 int logit_lens_grid_update(LogitLens *lens, LensGrid *g, const Gpt2Model *m, const Gpt2Trace *tr, ErrorMsg *err) {
@@ -246,24 +301,18 @@ int logit_lens_grid_update(LogitLens *lens, LensGrid *g, const Gpt2Model *m, con
     if (first > 0) {
         int c = first - 1, want = logit_lens_final_token(tr, c);
         if (want >= 0 && want < V && want != g->final_id[c]) {
-            int reuse = lens->serial == g->serial && lens->col_pos == c && lens->col_rows == g->n_rows;
-            if (!reuse) {
-                unembed_column(lens, m, tr, c, g->with_mid);
-                computed++;
-            }
-            if (grid_stats(lens, g, c, want, !reuse)) goto not_finite;
-            g->serial = lens->serial;
+            int fresh = unembed_column(lens, m, tr, c, g->with_mid);
+            computed += fresh;
+            if (grid_stats(lens, g, c, want, fresh)) goto not_finite;
         }
     }
     for (int p = first; p < n; p++) {
-        unembed_column(lens, m, tr, p, g->with_mid);
+        computed += unembed_column(lens, m, tr, p, g->with_mid);
         int final = logit_lens_final_token(tr, p);
         if (final < 0) final = argmax(lens->logits + (size_t)(g->n_rows - 1) * (size_t)V, (size_t)V);
         g->ids[p] = tr->ids[p];
         if (grid_stats(lens, g, p, final, 1)) goto not_finite;
-        g->serial = lens->serial;
         g->n_pos = p + 1;
-        computed++;
     }
     return computed;
 not_finite:

@@ -11,9 +11,11 @@
  * `layer` numbers them as the lens figure does: 0 = embeddings, l = inside/after block l-1
  * (so layer L is the model's own output); `block` is TransformerLens's 0-based index.
  *
- * COST: all depths of one position share ONE pass over the unembedding: each row of wte
- * is read once and dotted with every depth's normalised residual while in cache, so a
- * column of D depths costs D dot products per vocabulary row but only one (V, C) read.
+ * COST: all depths of one position share ONE pass over the unembedding (unembed_many.h):
+ * each row of wte is read once and dotted with every depth's normalised residual while in
+ * cache, so a column of D depths costs D (V, C) matvecs of arithmetic but one (V, C) read;
+ * the last depth is the model's own logits (read from the trace when kept: bit for bit
+ * the forward's output, one depth less to compute).
  * Memory: (2L+1) x (C + V) floats of scratch, allocated once at init. */
 #ifndef LOGIT_LENS_H
 #define LOGIT_LENS_H
@@ -26,23 +28,31 @@
 #include "gpt2_trace.h"
 #include "token_stats.h"
 
-/* Most top tokens a LensRow holds. */
+/* Most top tokens a LensRow holds; the rows of the last column keep at least
+ * LENS_KEEP_TOP so the grid, the rows and the journey share one computation. */
 #define LENS_MAX_TOP 32
+#define LENS_KEEP_TOP 10
 
 typedef enum LensWhere { LENS_EMBED, LENS_RESID_MID, LENS_RESID_POST } LensWhere;
+
+typedef struct LensRow LensRow;
 
 typedef struct LogitLens {
     size_t C, V;            /* sizes it was made for */
     int max_rows;           /* 2L + 1 */
     float *x;               /* (max_rows, C) ln_final of each depth's residual */
     float *logits;          /* (max_rows, V) their logits, row-major */
-    /* the last column computed: which position of which trace state its logits hold */
+    /* the last column computed, so a second look at the same position (the grid, then the
+     * rows, then the journey of the newest token) costs nothing */
     int col_pos, col_rows;  /* position, rows (-1, 0: none) */
-    unsigned long serial;   /* bumped by every column (LensGrid uses it to reuse logits) */
+    unsigned long long col_key; /* hash of model, trace, tokens 0..pos and ablation it was for */
+    unsigned long n_columns;    /* columns actually computed since init (for tests and the bench) */
+    LensRow *rows;          /* (max_rows) the last column's rows, for rows_target (-1: none) */
+    int rows_target, rows_top; /* the token they rank, how many top tokens they hold */
 } LogitLens;
 
 /* One depth of the lens at one position. */
-typedef struct LensRow {
+struct LensRow {
     int layer;              /* 0 = embeddings; l >= 1 = inside/after block l-1 */
     int block;              /* 0-based block of the stream (-1 for the embeddings) */
     LensWhere where;        /* embed, resid_mid (block's attention half done), resid_post */
@@ -50,7 +60,7 @@ typedef struct LensRow {
     int top_id[LENS_MAX_TOP];  /* most likely next tokens at this depth, descending */
     float top_p[LENS_MAX_TOP]; /* their probabilities (softmax over the whole vocabulary, T = 1) */
     TokenStat target;       /* the target token at this depth: p, 1-based rank, entropy */
-} LensRow;
+};
 
 /* Allocates the scratch for a model of this config. -1 with err on out of memory. */
 int logit_lens_init(LogitLens *lens, const Gpt2Config *cfg, ErrorMsg *err);
@@ -107,7 +117,6 @@ typedef struct LensGrid {
     int *final_rank;        /* (cap, n_rows) 1-based rank of final_id[pos] in the cell */
     float *final_p;         /* (cap, n_rows) its probability */
     Gpt2Ablation ablation;  /* the mask the columns were computed under */
-    unsigned long serial;   /* LogitLens.serial of the newest column (its logits may still be there) */
 } LensGrid;
 
 /* Sizes a grid for up to max_pos positions. -1 with err on out of memory. */
@@ -119,7 +128,7 @@ void logit_lens_grid_free(LensGrid *g);
 /* Brings the grid up to the trace: columns from the first position whose token (or the
  * ablation) differs up to tr->n_pos - 1 are computed; the column that was the newest gets
  * its final token (until then the model's top-1) replaced by the token that followed,
- * reusing its logits when the lens still holds them. Returns how many columns were fully
+ * reusing its logits when the lens still holds that column. Returns how many columns were fully
  * computed (0 when up to date), or -1 with err as logit_lens_at. */
 int logit_lens_grid_update(LogitLens *lens, LensGrid *g, const Gpt2Model *m, const Gpt2Trace *tr, ErrorMsg *err);
 
