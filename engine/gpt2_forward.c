@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "gelu_erf.h"
 #include "kernels.h"
 
 /* Where one activation of one layer lives for rows [t0, t0+R): the trace's buffer when
@@ -102,7 +103,8 @@ static void forward_chunk(const Gpt2Model *m, Gpt2Trace *tr, size_t t0, size_t R
         float *pre = slot(tr->mlp_pre, tr->s_fc, l, T, 4 * C, t0);
         kern_matmul(pre, ln2, lw->fc_w, lw->fc_b, R, C, 4 * C);
         float *post = slot(tr->mlp_post, tr->s_gelu, l, T, 4 * C, t0);
-        kern_gelu(post, pre, R * 4 * C);
+        if (cfg->gelu_exact) gelu_erf(post, pre, R * 4 * C); /* config "gelu" (nanoGPT) */
+        else kern_gelu(post, pre, R * 4 * C);
         float *mlp_out = slot(tr->mlp_out, tr->s_proj, l, T, C, t0);
         kern_matmul(mlp_out, post, lw->fc_proj_w, lw->fc_proj_b, R, 4 * C, C);
         gpt2_ablation_apply_out(&tr->ablation, GPT2_ABL_MLP, l, mlp_out, R, C);
