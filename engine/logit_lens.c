@@ -13,12 +13,14 @@
 #include "kernels.h"
 #include "unembed_many.h"
 
-int logit_lens_init(LogitLens *lens, const Gpt2Config *cfg, ErrorMsg *err) {
+int logit_lens_init(LogitLens *lens, const Gpt2Config *cfg, int n_vocab, ErrorMsg *err) {
     memset(lens, 0, sizeof *lens);
     if (cfg->n_embd <= 0 || cfg->vocab_size <= 0 || cfg->n_layer <= 0)
         return error_set(err, "logit lens: invalid model config");
+    if (n_vocab <= 0 || n_vocab > cfg->vocab_size)
+        return error_set(err, "logit lens: %d tokens for a model of %d rows", n_vocab, cfg->vocab_size);
     lens->C = (size_t)cfg->n_embd;
-    lens->V = (size_t)cfg->vocab_size;
+    lens->V = (size_t)n_vocab;
     lens->max_rows = 2 * cfg->n_layer + 1;
     lens->x = malloc((size_t)lens->max_rows * lens->C * sizeof(float));
     lens->logits = malloc((size_t)lens->max_rows * lens->V * sizeof(float));
@@ -70,18 +72,18 @@ static int argmax(const float *logits, size_t V) {
     return kern_topk(&id, &v, logits, V, 1) == 1 ? id : -1;
 }
 
-int logit_lens_final_token(const Gpt2Trace *tr, int pos) {
-    if (pos < 0 || pos >= tr->n_pos) return -1;
+int logit_lens_final_token(const Gpt2Trace *tr, int pos, int n_vocab) {
+    if (pos < 0 || pos >= tr->n_pos || n_vocab <= 0 || n_vocab > tr->cfg.vocab_size) return -1;
     if (pos + 1 < tr->n_pos) return tr->ids[pos + 1];
-    return argmax(gpt2_trace_logits(tr, pos), (size_t)tr->cfg.vocab_size);
+    return argmax(gpt2_trace_logits(tr, pos), (size_t)n_vocab);
 }
 
 static int check_args(const LogitLens *lens, const Gpt2Model *m, const Gpt2Trace *tr, int pos, int with_mid,
                       ErrorMsg *err) {
     const size_t C = (size_t)m->config.n_embd, V = (size_t)m->config.vocab_size;
-    if (!lens->x || lens->C != C || lens->V != V || lens->max_rows < logit_lens_n_rows(&m->config, 1) ||
+    if (!lens->x || lens->C != C || lens->V > V || lens->max_rows < logit_lens_n_rows(&m->config, 1) ||
         tr->cfg.n_embd != m->config.n_embd || tr->cfg.n_layer != m->config.n_layer)
-        return error_set(err, "logit lens: sizes do not match the model (C=%zu V=%zu)", C, V);
+        return error_set(err, "logit lens: sizes do not match the model (C=%zu, %zu rows)", C, V);
     if (!tr->resid)
         return error_set(err, "logit lens: the trace has no residual streams (capture GPT2_CAP_RESID)");
     if (with_mid && !tr->resid_mid)
@@ -206,7 +208,7 @@ int logit_lens_at(LogitLens *lens, const Gpt2Model *m, const Gpt2Trace *tr, int 
     if (target >= (int)V) return error_set(err, "logit lens: token %d is outside the vocabulary 0..%zu", target, V - 1);
     if (top_n > LENS_MAX_TOP) top_n = LENS_MAX_TOP;
     unembed_column(lens, m, tr, pos, with_mid);
-    if (target < 0) target = logit_lens_final_token(tr, pos);
+    if (target < 0) target = logit_lens_final_token(tr, pos, (int)V);
     if (target < 0) target = argmax(lens->logits + (size_t)(D - 1) * V, V); /* the model's own output row */
     if (column_rows(lens, with_mid, target, top_n))
         return error_set(err, "logit lens: the logits at position %d are not finite (NaN or +inf)", pos);
@@ -283,7 +285,7 @@ static int grid_stats(LogitLens *lens, LensGrid *g, int pos, int final, int top_
 }
 
 int logit_lens_grid_update(LogitLens *lens, LensGrid *g, const Gpt2Model *m, const Gpt2Trace *tr, ErrorMsg *err) {
-    const int n = tr->n_pos, V = m->config.vocab_size;
+    const int n = tr->n_pos, V = (int)lens->V;
     if (!g->ids || g->n_rows != logit_lens_n_rows(&m->config, g->with_mid))
         return error_set(err, "lens grid: not sized for this model");
     if (n > g->cap) return error_set(err, "lens grid: %d positions exceed its %d columns", n, g->cap);
@@ -299,7 +301,7 @@ int logit_lens_grid_update(LogitLens *lens, LensGrid *g, const Gpt2Model *m, con
     /* the column before the first new one: its final token may have changed (it was the
      * newest and ranked the model's top-1, or a branch put another token after it) */
     if (first > 0) {
-        int c = first - 1, want = logit_lens_final_token(tr, c);
+        int c = first - 1, want = logit_lens_final_token(tr, c, V);
         if (want >= 0 && want < V && want != g->final_id[c]) {
             int fresh = unembed_column(lens, m, tr, c, g->with_mid);
             computed += fresh;
@@ -308,7 +310,7 @@ int logit_lens_grid_update(LogitLens *lens, LensGrid *g, const Gpt2Model *m, con
     }
     for (int p = first; p < n; p++) {
         computed += unembed_column(lens, m, tr, p, g->with_mid);
-        int final = logit_lens_final_token(tr, p);
+        int final = logit_lens_final_token(tr, p, V);
         if (final < 0) final = argmax(lens->logits + (size_t)(g->n_rows - 1) * (size_t)V, (size_t)V);
         g->ids[p] = tr->ids[p];
         if (grid_stats(lens, g, p, final, 1)) goto not_finite;

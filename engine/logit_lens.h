@@ -16,7 +16,10 @@
  * cache, so a column of D depths costs D (V, C) matvecs of arithmetic but one (V, C) read;
  * the last depth is the model's own logits (read from the trace when kept: bit for bit
  * the forward's output, one depth less to compute).
- * Memory: (2L+1) x (C + V) floats of scratch, allocated once at init. */
+ * VOCABULARY: the lens ranks the first n_vocab rows of wte only, the tokens that exist
+ * (a padded checkpoint's extra rows, nanoGPT's 50,304 - 50,257, are no tokens: the
+ * sampler never sees them either, so the lens's last layer is the distribution drawn from).
+ * Memory: (2L+1) x (C + n_vocab) floats of scratch, allocated once at init. */
 #ifndef LOGIT_LENS_H
 #define LOGIT_LENS_H
 
@@ -38,7 +41,7 @@ typedef enum LensWhere { LENS_EMBED, LENS_RESID_MID, LENS_RESID_POST } LensWhere
 typedef struct LensRow LensRow;
 
 typedef struct LogitLens {
-    size_t C, V;            /* sizes it was made for */
+    size_t C, V;            /* sizes it was made for: V = n_vocab ranked tokens (<= wte rows) */
     int max_rows;           /* 2L + 1 */
     float *x;               /* (max_rows, C) ln_final of each depth's residual */
     float *logits;          /* (max_rows, V) their logits, row-major */
@@ -62,8 +65,10 @@ struct LensRow {
     TokenStat target;       /* the target token at this depth: p, 1-based rank, entropy */
 };
 
-/* Allocates the scratch for a model of this config. -1 with err on out of memory. */
-int logit_lens_init(LogitLens *lens, const Gpt2Config *cfg, ErrorMsg *err);
+/* Allocates the scratch for a model of this config ranking tokens [0, n_vocab), where
+ * 0 < n_vocab <= cfg->vocab_size (the session's n_vocab; cfg->vocab_size for a plain
+ * GPT-2). -1 with err on a bad n_vocab or out of memory. */
+int logit_lens_init(LogitLens *lens, const Gpt2Config *cfg, int n_vocab, ErrorMsg *err);
 
 /* Safe on a zeroed struct; leaves it zeroed. */
 void logit_lens_free(LogitLens *lens);
@@ -81,10 +86,10 @@ const char *logit_lens_where_name(LensWhere w);
 void logit_lens_row_hook(const LensRow *row, char *buf, size_t cap);
 
 /* The token the lens ranks at position pos by default ("final"): the next token of the
- * text when pos < tr->n_pos - 1, else the model's own most likely next token (argmax of
- * its logits; ties to the lower id). -1 when pos is out of range or the newest logits are
- * not kept. */
-int logit_lens_final_token(const Gpt2Trace *tr, int pos);
+ * text when pos < tr->n_pos - 1, else the model's own most likely next token among
+ * [0, n_vocab) (argmax of its logits; ties to the lower id). -1 when pos is out of range
+ * or the newest logits are not kept. */
+int logit_lens_final_token(const Gpt2Trace *tr, int pos, int n_vocab);
 
 /* The lens at position pos: fills rows[0 .. logit_lens_n_rows) (room for that many) with
  * the top min(top_n, LENS_MAX_TOP) tokens of every depth and the target token's p / rank

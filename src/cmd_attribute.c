@@ -185,7 +185,7 @@ int cmd_attribute(int argc, char **argv) {
     s.track_original = 0; /* no comparison with the unablated model here: one forward pass */
     Attribution at = {0};
     int status = 0, pos = -1, target = -1, vs = -1;
-    const int V = s.model.config.vocab_size;
+    const int V = session_vocab(&s); /* the tokens that exist (not padding rows) */
     if (cli_model_run_prompt(&a, &s, &err) || (pos = cli_model_resolve_pos("--pos", pos_arg, session_len(&s), &err)) < 0 ||
         (target_text && (target = one_token(&s.tok, "--target", target_text, &err)) < 0) ||
         (vs_text && (vs = one_token(&s.tok, "--vs", vs_text, &err)) < 0)) {
@@ -199,7 +199,7 @@ int cmd_attribute(int argc, char **argv) {
     }
     if (target_id >= 0) target = (int)target_id;
     if (vs_id >= 0) vs = (int)vs_id;
-    if (target < 0) target = logit_lens_final_token(&s.trace, pos);
+    if (target < 0) target = logit_lens_final_token(&s.trace, pos, session_vocab(&s));
     if (vs == target) {
         status = cli_fail(CMD, "--vs: the other token is the target itself (%s, id %d)", piece(&s.tok, vs), vs);
         goto done;

@@ -38,7 +38,8 @@ static void usage(void) {
            "                    \"final_rank\", \"final_p\", \"entropy_bits\"}], \"ablate\"}\n"
            "  --help            this text\n"
            "\n"
-           "Probabilities are the softmax over the whole vocabulary at temperature 1.\n",
+           "Probabilities are the softmax over the vocabulary's tokens at temperature 1 (the\n"
+           "padding rows of a padded checkpoint are no tokens and never ranked).\n",
            CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_ABLATE, LENS_MAX_TOP);
 }
 
@@ -141,7 +142,7 @@ int cmd_lens(int argc, char **argv) {
     LensRow *rows = NULL;
     int status = 0, pos;
     if (cli_model_run_prompt(&a, &s, &err) || (pos = cli_model_resolve_pos("--pos", pos_arg, session_len(&s), &err)) < 0 ||
-        logit_lens_init(&lens, &s.model.config, &err)) {
+        logit_lens_init(&lens, &s.model.config, session_vocab(&s), &err)) {
         status = cli_fail(CMD, "%s", err.text);
         goto done;
     }

@@ -90,7 +90,7 @@ static void test_lens_vs_reference(const Gpt2Model *m) {
     LensRow *rows = calloc((size_t)D, sizeof *rows);
     double *x = malloc((size_t)C * sizeof *x), *lg = malloc((size_t)V * sizeof *lg);
     if (!rows || !x || !lg || gpt2_trace_init(&tr, &m->config, T, GPT2_CAP_RESID | GPT2_CAP_RESID_MID, &err) ||
-        gpt2_prefill(m, &tr, S30, T, &err) || logit_lens_init(&lens, &m->config, &err)) {
+        gpt2_prefill(m, &tr, S30, T, &err) || logit_lens_init(&lens, &m->config, m->config.vocab_size, &err)) {
         CHECK(0, "lens setup: %s", err.text);
         goto done;
     }
@@ -255,8 +255,9 @@ static void test_grid(const Gpt2Model *m) {
     LogitLens lens = {0}, check_lens = {0};
     LensGrid g = {0};
     ErrorMsg err = {{0}};
-    if (gpt2_trace_init(&tr, &m->config, 30, GPT2_CAP_DEFAULT, &err) || logit_lens_init(&lens, &m->config, &err) ||
-        logit_lens_init(&check_lens, &m->config, &err) || logit_lens_grid_init(&g, &m->config, 30, 0, &err) ||
+    const int V = m->config.vocab_size;
+    if (gpt2_trace_init(&tr, &m->config, 30, GPT2_CAP_DEFAULT, &err) || logit_lens_init(&lens, &m->config, V, &err) ||
+        logit_lens_init(&check_lens, &m->config, V, &err) || logit_lens_grid_init(&g, &m->config, 30, 0, &err) ||
         gpt2_prefill(m, &tr, S30, 20, &err)) {
         CHECK(0, "grid setup: %s", err.text);
         goto done;
@@ -379,7 +380,7 @@ static void check_attribution(const Gpt2Model *m, const int *ids, int T, const c
     if (!comp || ref64_forward(m, ids, T, &rab, &r) || gpt2_trace_init(&tr, &m->config, T, GPT2_CAP_DEFAULT, &err) ||
         gpt2_trace_set_ablation(&tr, &ab, &err) || gpt2_prefill(m, &tr, ids, (size_t)T, &err) ||
         attribution_init(&at, &m->config, &err) || token_journey_init(&jy, &m->config, &err) ||
-        logit_lens_init(&lens, &m->config, &err)) {
+        logit_lens_init(&lens, &m->config, m->config.vocab_size, &err)) {
         CHECK(0, "%s: setup: %s", what, err.text);
         free(comp);
         goto done;

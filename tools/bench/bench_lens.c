@@ -74,7 +74,7 @@ void bench_lens(const Gpt2Model *m) {
     int ids[CTX];
     for (int i = 0; i < CTX; i++) ids[i] = (i * 7919 + 13) % m->config.vocab_size;
     if (m->config.n_layer > 12 || gpt2_trace_init(&tr, &m->config, 1024, GPT2_CAP_DEFAULT, &err) ||
-        logit_lens_init(&lens, &m->config, &err) || logit_lens_grid_init(&g, &m->config, 1024, 0, &err) ||
+        logit_lens_init(&lens, &m->config, m->config.vocab_size, &err) || logit_lens_grid_init(&g, &m->config, 1024, 0, &err) ||
         attribution_init(&at, &m->config, &err) || token_journey_init(&jy, &m->config, &err) ||
         gpt2_prefill(m, &tr, ids, CTX, &err)) {
         printf("lens bench: %s (skipped)\n", err.text);
