@@ -4,7 +4,8 @@
  * the bundled model (L=4) and a random model of odd shape (HS = 8), by prefill and by
  * decode steps. Switching off again restores the original logits bit for bit; the SPEC
  * parser is strict; `inferscope next --ablate --json` agrees with the float64 forward
- * (probabilities, the original's, the KL divergence). */
+ * (probabilities, the original's, the KL divergence). A figure exported with parts off
+ * records them (inferscope:ablate) and reopens with them off, pixels byte-identical. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,9 @@
 #include <cJSON.h>
 
 #include "check.h"
+#include "export.h"
+#include "figure_meta.h"
+#include "frame_fill.h"
 #include "gpt2_ablation.h"
 #include "gpt2_forward.h"
 #include "gpt2_model.h"
@@ -165,6 +169,170 @@ done:
     gpt2_trace_free(&tr);
 }
 
+/* Bytes [0, n) of two optional arrays are equal (both NULL counts as equal). */
+static int same_bytes(const float *a, const float *b, size_t n) {
+    return (!a && !b) || (a && b && memcmp(a, b, n * sizeof *a) == 0);
+}
+
+/* Ablating nothing is the plain forward bit for bit (a sized mask with nothing set, and one
+ * set then cleared), every captured activation included; and a mask changes nothing
+ * upstream of the part it switches off: with block L-1's MLP off, everything up to
+ * resid_mid of block L-1 and all of block L-1's attention equal the plain run's bytes. */
+static void test_nothing_is_plain(const Gpt2Model *m) {
+    const Gpt2Config *cfg = &m->config;
+    const int T = 30, L = cfg->n_layer;
+    const size_t C = (size_t)cfg->n_embd, V = (size_t)cfg->vocab_size, TC = (size_t)T * C;
+    Gpt2Trace plain = {0}, empty = {0}, late = {0};
+    Gpt2Ablation none = {0}, cleared = {0}, last_mlp = {0};
+    ErrorMsg err = {{0}};
+    int rc = gpt2_trace_init(&plain, cfg, T, GPT2_CAP_ALL, &err) ||
+             gpt2_trace_init(&empty, cfg, T, GPT2_CAP_ALL, &err) ||
+             gpt2_trace_init(&late, cfg, T, GPT2_CAP_ALL, &err) || gpt2_ablation_init(&none, cfg, &err) ||
+             gpt2_ablation_parse(&cleared, cfg, "0.0,1.mlp", &err);
+    char spec[32];
+    snprintf(spec, sizeof spec, "%d.mlp", L - 1);
+    if (rc == 0) rc = gpt2_ablation_parse(&last_mlp, cfg, spec, &err);
+    if (rc == 0) {
+        gpt2_ablation_clear(&cleared);
+        rc = gpt2_trace_set_ablation(&empty, &cleared, &err) || gpt2_trace_set_ablation(&late, &last_mlp, &err) ||
+             gpt2_prefill(m, &plain, S30, (size_t)T, &err) || gpt2_prefill(m, &empty, S30, (size_t)T, &err) ||
+             gpt2_prefill(m, &late, S30, (size_t)T, &err);
+    }
+    CHECK(rc == 0, "nothing-ablated setup: %s", err.text);
+    if (rc == 0) {
+        const size_t LTC = (size_t)L * TC;
+        /* every (L, T, C) capture is stored with stride max_pos == T here */
+        int same = same_bytes(plain.logits, empty.logits, (size_t)T * V) &&
+                   same_bytes(plain.resid, empty.resid, LTC + TC) &&
+                   same_bytes(plain.resid_mid, empty.resid_mid, LTC) && same_bytes(plain.z, empty.z, LTC) &&
+                   same_bytes(plain.attn_out, empty.attn_out, LTC) && same_bytes(plain.mlp_out, empty.mlp_out, LTC) &&
+                   same_bytes(plain.mlp_post, empty.mlp_post, 4 * LTC) && same_bytes(plain.ln_final, empty.ln_final, TC);
+        CHECK(same && plain.logits && plain.z && plain.mlp_post, "a cleared mask: logits, resid, z, attn_out, mlp_out, "
+              "mlp_post, ln_final bitwise the plain forward's");
+        const size_t before = (size_t)(L - 1) * TC; /* blocks 0 .. L-2, whole */
+        CHECK(same_bytes(plain.resid, late.resid, before + TC) &&
+                  same_bytes(plain.resid_mid, late.resid_mid, before + TC) &&
+                  same_bytes(plain.attn_out, late.attn_out, before + TC) &&
+                  same_bytes(plain.mlp_post, late.mlp_post, 4 * (before + TC)),
+              "%s: everything before block %d's MLP output is bitwise the plain run's (its MLP still computed)", spec,
+              L - 1);
+        float worst = 0;
+        for (size_t i = 0; i < TC; i++) worst = fmaxf(worst, fabsf(late.mlp_out[before + i]));
+        CHECK(worst == 0.0f && memcmp(late.resid + before + TC, late.resid_mid + before, TC * sizeof(float)) == 0,
+              "%s: mlp_out is zero and resid_post == resid_mid exactly", spec);
+        CHECK(memcmp(plain.logits, late.logits, (size_t)T * V * sizeof(float)) != 0, "%s: the logits do change", spec);
+    }
+    gpt2_ablation_free(&none);
+    gpt2_ablation_free(&cleared);
+    gpt2_ablation_free(&last_mlp);
+    gpt2_trace_free(&plain);
+    gpt2_trace_free(&empty);
+    gpt2_trace_free(&late);
+}
+
+/* Bytes of a whole file (malloc'd, caller frees); NULL when unreadable. */
+static uint8_t *file_bytes(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    uint8_t *b = NULL;
+    *n = 0;
+    if (f && fseek(f, 0, SEEK_END) == 0) {
+        long len = ftell(f);
+        if (len > 0 && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)len)) &&
+            fread(b, 1, (size_t)len, f) == (size_t)len)
+            *n = (size_t)len;
+    }
+    if (f) fclose(f);
+    if (*n == 0) free(b);
+    return *n ? b : NULL;
+}
+
+/* Exports s's probability panel into dir, reads the provenance back, applies it to t and
+ * re-exports t: both files must be the same bytes. Returns 0 when all went through. */
+static int figure_round_trip(Session *s, Session *t, const char *dir, FigureState *fs, const char *what) {
+    ExportOptions o = export_options_default();
+    o.dir = dir;
+    o.panel = VIZ_PANEL_PROBS;
+    o.width = 640;
+    o.height = 400;
+    o.assets_dir = "assets";
+    VizView v = frame_default_view(), v2;
+    char p1[512], p2[512];
+    ErrorMsg err = {{0}};
+    int rc = export_png(s, &v, &o, p1, sizeof p1, &err) || figure_meta_read(p1, fs, &err) ||
+             figure_state_apply(fs, t, &v2, &err);
+    ExportOptions o2 = o;
+    if (rc == 0) export_options_from_state(&o2, fs);
+    if (rc == 0) rc = export_png(t, &v2, &o2, p2, sizeof p2, &err);
+    CHECK(rc == 0, "%s: export, read, apply, re-export: %s", what, err.text);
+    if (rc) return -1;
+    size_t n1, n2;
+    uint8_t *b1 = file_bytes(p1, &n1), *b2 = file_bytes(p2, &n2);
+    CHECK(b1 && b2 && n1 == n2 && memcmp(b1, b2, n1) == 0, "%s: the reopened figure re-exports byte-identically", what);
+    free(b1);
+    free(b2);
+    unlink(p1);
+    unlink(p2);
+    return 0;
+}
+
+/* A figure of the model with parts switched off says which (inferscope:ablate) and
+ * reopens with exactly those off, numbers bitwise; one of the whole model has no such key
+ * and reopens with everything on, even in a session that had parts off. */
+static void test_figure(const char *model_dir) {
+    setenv("SDL_VIDEODRIVER", "dummy", 1);
+    setenv("SDL_RENDER_DRIVER", "software", 1);
+    char dir[] = "/tmp/inferscope-test-ablation-XXXXXX";
+    Session s, t;
+    ErrorMsg err = {{0}};
+    Gpt2Ablation ab = {0}, none = {0};
+    FigureState fs = {0};
+    if (!mkdtemp(dir)) {
+        CHECK(0, "mkdtemp");
+        return;
+    }
+    int rc = session_open(&s, model_dir, "assets/tokenizer", 0, GPT2_CAP_DEFAULT, &err);
+    if (rc == 0 && session_open(&t, model_dir, "assets/tokenizer", 0, GPT2_CAP_DEFAULT, &err)) {
+        session_free(&s);
+        rc = -1;
+    }
+    CHECK(rc == 0, "figure sessions: %s", err.text);
+    if (rc) goto out;
+    const size_t V = (size_t)s.model.config.vocab_size;
+    session_set_seed(&s, 7);
+    rc = session_set_prompt_ids(&s, S30, 10, &err) || session_step(&s, &err) || session_step(&s, &err) ||
+         gpt2_ablation_parse(&ab, &s.model.config, "1.mlp,0.1", &err) || session_set_ablation(&s, &ab, &err);
+    CHECK(rc == 0, "figure state: %s", err.text);
+    if (rc == 0 && figure_round_trip(&s, &t, dir, &fs, "ablated") == 0) {
+        CHECK(strcmp(fs.ablate, "0.1,1.mlp") == 0, "provenance inferscope:ablate = '%s' (canonical 0.1,1.mlp)",
+              fs.ablate);
+        /* s ran its 12 tokens again as one prefill when the mask changed, t replays prompt +
+         * 2 decode steps: the same math in another summation order, so float-close */
+        const float *ls = gpt2_trace_logits(&s.trace, 11), *lt = gpt2_trace_logits(&t.trace, 11);
+        double worst = ls && lt ? 0.0 : INFINITY;
+        for (size_t i = 0; ls && lt && i < V; i++) worst = fmax(worst, fabs((double)ls[i] - lt[i]));
+        CHECK(gpt2_ablation_equal(&t.trace.ablation, &ab) && worst <= 1e-4,
+              "reopened: the same parts off, logits within 1e-4 (%.3g)", worst);
+        FigureState bad = fs;
+        snprintf(bad.ablate, sizeof bad.ablate, "5.mlp");
+        VizView v;
+        CHECK(figure_state_apply(&bad, &t, &v, &err) == -1 && strstr(err.text, "inferscope:ablate") &&
+                  strstr(err.text, "block 5"), "a block the model lacks is refused, naming the key: %s", err.text);
+        figure_state_free(&fs);
+        CHECK(session_set_ablation(&s, &none, &err) == 0, "switch off: %s", err.text);
+        if (figure_round_trip(&s, &t, dir, &fs, "whole model") == 0) {
+            CHECK(fs.ablate[0] == 0 && t.trace.ablation.n_off == 0, "no inferscope:ablate; reopened with nothing off");
+            CHECK(memcmp(gpt2_trace_logits(&t.trace, 11), gpt2_trace_logits(&s.trace, 11), V * sizeof(float)) == 0,
+                  "reopened whole model: logits bitwise");
+        }
+    }
+    figure_state_free(&fs);
+    gpt2_ablation_free(&ab);
+    session_free(&s);
+    session_free(&t);
+out:
+    rmdir(dir);
+}
+
 /* The session runs the tokens on screen again, and back. */
 static void test_session(const char *model_dir) {
     Session s;
@@ -313,7 +481,9 @@ int main(void) {
         test_parse(&m.config);
         test_masks(&m, S30, 30, "tiny");
         test_restore(&m);
+        test_nothing_is_plain(&m);
         test_session(model_dir);
+        test_figure(model_dir);
         test_cli_next(&m, model_dir);
     }
     gpt2_model_free(&m);
