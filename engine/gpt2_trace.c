@@ -142,6 +142,12 @@ int gpt2_trace_set_ablation(Gpt2Trace *tr, const Gpt2Ablation *ab, ErrorMsg *err
     return 0;
 }
 
+int gpt2_trace_regrow(Gpt2Trace *tr, int n_pos) {
+    if (!(tr->capture & GPT2_CAP_LOGITS) || n_pos < tr->n_pos || n_pos > tr->max_pos) return -1;
+    tr->n_pos = n_pos;
+    return 0;
+}
+
 const float *gpt2_trace_logits(const Gpt2Trace *tr, int pos) {
     if (!tr->mem || pos < 0 || pos >= tr->n_pos) return NULL;
     if (tr->capture & GPT2_CAP_LOGITS) return tr->logits + (size_t)pos * (size_t)tr->cfg.vocab_size;

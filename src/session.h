@@ -35,6 +35,16 @@ typedef struct SessionBranch {
 #define SESSION_MAX_BRANCHES 64
 #define SESSION_TOP_N 20
 
+/* The sampler's pick for one position, remembered with what it depended on (the
+ * logits of the row before are covered by the redo rule, see Session.memo_len). */
+typedef struct SessionPick {
+    uint64_t seed;
+    uint32_t salt;
+    SamplerSettings settings;
+    int id;
+    int valid;
+} SessionPick;
+
 typedef struct Session {
     Gpt2Model model;            /* owned */
     Tokenizer tok;              /* owned: GPT-2's, the model's own, or ids only (model_vocab.h) */
@@ -64,7 +74,19 @@ typedef struct Session {
     ErrorMsg next_err;          /* why has_next is 0 when the context is not full (the sampler's
                                  * message, e.g. non-finite logits) */
     double last_step_ms;        /* wall time of the last forward pass (ms), -1 = none */
-    int n_steps;                /* forward steps run since open (for stats) */
+    int n_steps;                /* forward passes actually run since open (for stats) */
+    long n_sampler_runs;        /* sampler passes over the vocabulary since open (stats) */
+
+    /* Redo memory, exact by construction: rows [0, memo_len) of the trace hold what the
+     * one path every session takes (a prefill of the prompt, then one gpt2_step per
+     * token) computed for trace.ids[0..memo_len), also past n_pos after stepping back;
+     * rows [0, prefill_len) came from that prefill. Stepping over the same token again,
+     * or setting the same prompt again, reuses those rows instead of recomputing them:
+     * the same bits, no forward pass. pick[p] remembers the sampler's choice at p. */
+    int memo_len, prefill_len;
+    SessionPick *pick;          /* (trace.max_pos) owned */
+    int batch;                  /* > 0 inside session_batch_begin/end */
+    int stale;                  /* records waiting for session_batch_end: 1 next, 2 prev */
 
     /* Ablation (gpt2_ablation.h): the parts switched off are trace.ablation. While that
      * is not empty and track_original is set, `orig` holds the same tokens run through
@@ -79,6 +101,20 @@ typedef struct Session {
     double next_chosen_p_orig;  /* the original's p_raw of next.chosen */
     int orig_top_id;            /* the original's most likely next token (-1: none) */
 } Session;
+
+/* The logical state of a session, without the model and the trace: what
+ * session_restore needs to rebuild exactly the same screen. All borrowed. */
+typedef struct SessionState {
+    const uint8_t *prompt;          /* prompt text (NULL: the prompt was given as ids) */
+    size_t prompt_len;
+    const SessionBranch *branch;    /* (n_branches) */
+    int n_branches, cur;
+    int n_pos;                      /* tokens on screen: a prefix of branch[cur] */
+    int n_prompt;                   /* the first n_prompt tokens of every branch */
+    uint32_t pending_salt;
+    SamplerSettings settings;
+    uint64_t seed;
+} SessionState;
 
 /* Loads the model (model_dir) and its vocabulary (model_vocab_open: the model folder's own
  * tokenizer files, else the GPT-2 tokenizer in tok_dir, else ids only), and sizes the trace for
@@ -124,6 +160,29 @@ int session_set_settings(Session *s, const SamplerSettings *set, ErrorMsg *err);
 int session_set_ablation(Session *s, const Gpt2Ablation *ab, ErrorMsg *err);
 /* New seed: the pending draw and all future draws change; past tokens stay. */
 void session_set_seed(Session *s, uint64_t seed);
+
+/* Times `probes` one-token forward steps at the current position (the likeliest next
+ * token, or the newest one again) and forgets them: the screen is unchanged and the
+ * redo rows and remembered picks stay correct. Median ms, or -1 when the context is
+ * full or probes < 1. For captions that show the cost of a token (lesson_facts.c). */
+double session_probe_step_ms(Session *s, int probes);
+
+/* A batch of changes (a lesson beat, a restore): inside it the records (next, prev)
+ * are not recomputed after every change, only once at session_batch_end. Nests. */
+void session_batch_begin(Session *s);
+void session_batch_end(Session *s);
+/* Brings next/prev up to date now, also inside a batch (for a check that reads them). */
+void session_sync_records(Session *s);
+
+/* The session's state as borrowed pointers (valid until the session changes). */
+void session_get_state(const Session *s, SessionState *st);
+/* Makes the session show exactly state st (taken from this session or one on the
+ * same model): the prompt is run again only if it differs, the tokens that differ
+ * from what the trace holds are stepped (reusing redo rows), then the settings, seed
+ * and dice. The result is bit for bit what the original sequence of calls gave. On
+ * error (out of memory, bad settings) returns -1; the session is valid but its state
+ * unspecified. */
+int session_restore(Session *s, const SessionState *st, ErrorMsg *err);
 
 /* Number of real tokens (the sampler's and the viewer's vocabulary). */
 static inline int session_vocab(const Session *s) { return s->n_vocab; }

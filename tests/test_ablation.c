@@ -230,6 +230,64 @@ static void test_nothing_is_plain(const Gpt2Model *m) {
     gpt2_trace_free(&late);
 }
 
+/* Opens a session on model_dir with S30[0..10) as the prompt, seed 7 and the parts in spec off
+ * (NULL: none) before the prompt runs, then n steps. */
+static int ablated_session(Session *s, const char *model_dir, const char *spec, int n, ErrorMsg *err) {
+    if (session_open(s, model_dir, "assets/tokenizer", 0, GPT2_CAP_DEFAULT, err)) return -1;
+    Gpt2Ablation ab = {0};
+    session_set_seed(s, 7);
+    int rc = spec ? gpt2_ablation_parse(&ab, &s->model.config, spec, err) || session_set_ablation(s, &ab, err) : 0;
+    if (rc == 0) rc = session_set_prompt_ids(s, S30, 10, err);
+    for (int i = 0; rc == 0 && i < n; i++) rc = session_step(s, err);
+    gpt2_ablation_free(&ab);
+    return rc;
+}
+
+/* 1 when a and b show the same tokens and the same newest logits, bit for bit. */
+static int same_screen(const Session *a, const Session *b) {
+    const int n = session_len(a);
+    const size_t V = (size_t)a->model.config.vocab_size;
+    const float *la = gpt2_trace_logits(&a->trace, n - 1), *lb = gpt2_trace_logits(&b->trace, n - 1);
+    return n == session_len(b) && memcmp(session_ids(a), session_ids(b), (size_t)n * sizeof(int)) == 0 && la && lb &&
+           memcmp(la, lb, V * sizeof(float)) == 0;
+}
+
+/* The redo memory (rows kept past n_pos, remembered picks) never outlives the mask it was
+ * computed under: step, back, switch parts off, step again == a session that had them off
+ * from the start (same tokens, same logits bitwise); and back to the whole model, stepping
+ * back and forth == a session that never ablated anything. On the bundled (trained)
+ * model with 0.attn,2.mlp off, which changes the picks (tiny's near-uniform draws may not). */
+#define SPEC "0.attn,2.mlp"
+static void test_memo_and_mask(const char *model_dir) {
+    Session s = {0}, ref = {0}, plain = {0};
+    ErrorMsg err = {{0}};
+    Gpt2Ablation ab = {0}, none = {0};
+    int rc = ablated_session(&s, model_dir, NULL, 5, &err) || ablated_session(&ref, model_dir, SPEC, 5, &err) ||
+             ablated_session(&plain, model_dir, NULL, 5, &err);
+    CHECK(rc == 0, "memo sessions: %s", err.text);
+    if (rc == 0) {
+        session_back(&s, 5); /* rows 10..14 and their picks stay remembered for the whole model */
+        rc = gpt2_ablation_parse(&ab, &s.model.config, SPEC, &err) || session_set_ablation(&s, &ab, &err);
+        for (int i = 0; rc == 0 && i < 5; i++) rc = session_step(&s, &err);
+        CHECK(memcmp(session_ids(&ref) + 10, session_ids(&plain) + 10, 5 * sizeof(int)) != 0,
+              "%s changes the picks (the test can bite)", SPEC);
+        CHECK(rc == 0 && same_screen(&s, &ref), "back 5, " SPEC " off, 5 steps == " SPEC " off from the start "
+              "(tokens %d %d ... vs %d %d ...)", session_ids(&s)[10], session_ids(&s)[11], session_ids(&ref)[10],
+              session_ids(&ref)[11]);
+        rc = session_set_ablation(&s, &none, &err);
+        session_back(&s, 5);
+        for (int i = 0; rc == 0 && i < 5; i++) rc = session_step(&s, &err);
+        /* the same dice on the whole model's logits again: the never-ablated session's picks */
+        CHECK(rc == 0 && same_screen(&s, &plain), "switched off, back 5, 5 steps == the never-ablated session, "
+              "tokens and logits bitwise");
+    }
+    gpt2_ablation_free(&ab);
+    session_free(&s);
+    session_free(&ref);
+    session_free(&plain);
+}
+#undef SPEC
+
 /* Bytes of a whole file (malloc'd, caller frees); NULL when unreadable. */
 static uint8_t *file_bytes(const char *path, size_t *n) {
     FILE *f = fopen(path, "rb");
@@ -492,6 +550,7 @@ int main(void) {
     rc = gpt2_model_load(&m, "assets/models/stories16m", &err);
     CHECK(rc == 0, "load bundled: %s", err.text);
     if (rc == 0) test_masks(&m, S30, 12, "bundled");
+    if (rc == 0) test_memo_and_mask("assets/models/stories16m");
     gpt2_model_free(&m);
 
     /* a random model of another shape: L=3, NH=6, HS=8 (not GPT-2's 64: the generic kernels) */
