@@ -28,7 +28,7 @@ typedef struct AttrComponent {
     AttrKind kind;
     int layer;          /* block, 0-based (-1 for embed and bias) */
     int head;           /* head within the block (-1 unless kind == ATTR_HEAD) */
-    char name[24];      /* "embed", "L3H2", "L3.mlp", "bias" */
+    char name[32];      /* "embed", "L3H2", "L3.mlp", "bias" */
     double value;       /* its share of the logit (difference), in logits */
 } AttrComponent;
 
