@@ -116,6 +116,7 @@ int gpt2_trace_init(Gpt2Trace *tr, const Gpt2Config *cfg, int max_pos, unsigned 
 
 void gpt2_trace_free(Gpt2Trace *tr) {
     if (!tr) return;
+    gpt2_ablation_free(&tr->ablation);
     if (tr->mem) munmap(tr->mem, tr->mem_bytes);
     memset(tr, 0, sizeof *tr);
 }
@@ -126,6 +127,19 @@ void gpt2_trace_truncate(Gpt2Trace *tr, int n_pos) {
     tr->n_pos = n_pos;
     /* without per-position logits the newest row belonged to a forgotten position */
     if (!(tr->capture & GPT2_CAP_LOGITS) && tr->logits_pos >= n_pos) tr->logits_pos = -1;
+}
+
+int gpt2_trace_set_ablation(Gpt2Trace *tr, const Gpt2Ablation *ab, ErrorMsg *err) {
+    if (gpt2_ablation_equal(&tr->ablation, ab)) return 0;
+    if (ab && ab->n_off && (ab->n_layer != tr->cfg.n_layer || ab->n_head != tr->cfg.n_head))
+        return error_set(err, "ablation: the mask is for %d blocks of %d heads, the model has %d of %d", ab->n_layer,
+                         ab->n_head, tr->cfg.n_layer, tr->cfg.n_head);
+    Gpt2Ablation copy = {0};
+    if (ab && ab->n_off && gpt2_ablation_copy(&copy, ab, err)) return -1;
+    gpt2_ablation_free(&tr->ablation);
+    tr->ablation = copy;
+    gpt2_trace_truncate(tr, 0);
+    return 0;
 }
 
 int gpt2_trace_regrow(Gpt2Trace *tr, int n_pos) {

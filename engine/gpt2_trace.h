@@ -64,6 +64,7 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "gpt2_ablation.h"
 #include "gpt2_model.h"
 
 /* Capture mask: which optional activations are kept for every position. */
@@ -95,6 +96,8 @@ typedef struct Gpt2Trace {
     int n_pos;          /* positions computed and valid: rows [0, n_pos) of everything */
     int *ids;           /* (max_pos) token at each position */
     int logits_pos;     /* position whose logits are readable when LOGITS is off (-1: none) */
+    Gpt2Ablation ablation; /* owned copy: the parts every position here was computed without
+                            * (empty = the model as trained); set by gpt2_trace_set_ablation */
 
     /* Always kept. P = max_pos*(max_pos+1)/2 (packed lower triangle, row t at t(t+1)/2). */
     float *k, *v;       /* (L, NH, max_pos, HS) the KV cache: decode reads each head's keys contiguously */
@@ -151,6 +154,13 @@ void gpt2_trace_free(Gpt2Trace *tr);
 /* Step back / branch: forget positions >= n_pos (n_pos <= tr->n_pos). Costs nothing:
  * rows [0, n_pos) of every tensor stay valid, the next gpt2_step writes position n_pos. */
 void gpt2_trace_truncate(Gpt2Trace *tr, int n_pos);
+
+/* Makes later forward passes zero the parts in *ab (NULL or an empty mask = none; see
+ * gpt2_ablation.h). Every position held was computed under the old mask, so when the
+ * mask changes the trace forgets them all (n_pos = 0: run the tokens again with
+ * gpt2_prefill); the same mask keeps them. -1 with err (trace unchanged) when the mask
+ * was sized for another model or memory runs out. */
+int gpt2_trace_set_ablation(Gpt2Trace *tr, const Gpt2Ablation *ab, ErrorMsg *err);
 
 /* Undo a truncate: rows [tr->n_pos, n_pos) become valid again (n_pos <= max_pos).
  * Only correct when nothing has written those rows since they were computed for the

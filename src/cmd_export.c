@@ -22,6 +22,7 @@ static void usage(FILE *f) {
             "         [sampler flags] [--panel frame|attention|probs|tokens|text]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
             "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--axis A] [--sidecar]\n"
+            "         [--ablate LIST]\n"
             "         --out DIR\n"
             "       inferscope export --lesson FILE.lesson [--model DIR] [--size WxH] [--scale S] [--handout]\n"
             "         --out DIR\n\n"
@@ -49,10 +50,12 @@ static void usage(FILE *f) {
             "  --handout        with --lesson: also write handout.md and handout.html beside the\n"
             "                   slides (title, each slide with its captions and question, and the\n"
             "                   teacher's notes from the lesson's # comments), for students at home\n\n"
-            "%s%s%s"
+            "%s%s%s%s"
+            "With --ablate the figures show the model with those parts switched off, and their\n"
+            "provenance says so (inferscope:ablate; --open-figure switches the same parts off).\n"
             "Prints \"wrote N figures to DIR\"; a progress bar on stderr when it is a terminal.\n"
             "Reopen a figure in the window with: inferscope --open-figure FILE.png\n",
-            CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER);
+            CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER, CLI_MODEL_USAGE_ABLATE);
 }
 
 static int parse_int_arg(const char *flag, const char *v, long lo, long hi, int *out, ErrorMsg *err) {
@@ -177,7 +180,8 @@ int cmd_export(int argc, char **argv) {
             usage(stdout);
             return 0;
         }
-        int r = cli_model_parse(&ma, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER, argc, argv, &i, &err);
+        int r = cli_model_parse(&ma, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_ABLATE, argc, argv, &i,
+                                &err);
         if (r < 0) return cli_fail(CMD, "%s", err.text);
         if (r > 0) continue;
         int has_v = i + 1 < argc;
@@ -238,6 +242,8 @@ int cmd_export(int argc, char **argv) {
     if (lesson_path) {
         if (ma.prompt || ma.prompt_file || ma.ids || steps || layer >= 0 || all_heads || sheet || panel_given || axis_given)
             return cli_fail(CMD, "--lesson sets the prompt, steps, layer/head, panel and axis itself: drop those options");
+        if (ma.ablate) /* not silently dropped: the slides would claim the whole model */
+            return cli_fail(CMD, "--ablate does not apply to --lesson (a lesson sets its own state)");
         setenv("SDL_VIDEODRIVER", "dummy", 0);
         return export_lesson(CMD, lesson_path, ma.model_dir, ma.tok_dir, &opt, handout);
     }

@@ -247,6 +247,11 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
     rc |= meta_addf(m, "inferscope:top_p", 1, "%.9g", (double)s->settings.top_p);
     rc |= meta_addf(m, "inferscope:greedy", 1, "%d", s->settings.greedy ? 1 : 0);
     rc |= meta_addf(m, "inferscope:seed", 1, "%llu", (unsigned long long)s->seed);
+    if (s->trace.ablation.n_off) {
+        char abl[1024];
+        if (gpt2_ablation_format(&s->trace.ablation, abl, sizeof abl) >= sizeof abl) rc = -1;
+        else rc |= meta_add(m, "inferscope:ablate", abl, 0);
+    }
 
     rc |= meta_add(m, "inferscope:theme", th->name, 0);
     rc |= meta_addf(m, "inferscope:scale", 1, "%d", in->scale);
@@ -684,6 +689,16 @@ int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out
         fs->seed = (uint64_t)sd;
     }
 
+    /* optional (only figures with parts switched off have it); its numbers are checked
+     * against the model when applied, the characters here */
+    if (png_text_find(t, "inferscope:ablate")) {
+        if (get_text(t, what, "inferscope:ablate", fs->ablate, sizeof fs->ablate, err)) goto fail;
+        if (!fs->ablate[0] || strspn(fs->ablate, "0123456789.,abeilmnpt") != strlen(fs->ablate)) {
+            error_set(err, "%s: inferscope:ablate: '%.40s' is not a list like 0.3,1.attn,2.mlp", what, fs->ablate);
+            goto fail;
+        }
+    }
+
     if (get_text(t, what, "inferscope:theme", name, sizeof name, err)) goto fail;
     if (theme_parse(name, &fs->theme)) {
         error_set(err, "%s: inferscope:theme: unknown theme '%s' (light or dark)", what, name);
@@ -771,6 +786,18 @@ int figure_state_apply(const FigureState *fs, Session *s, VizView *view, ErrorMs
             return error_set(err, "figure: token id %d at position %zu is outside the vocabulary [0, %d)",
                              fs->ids[i], i, session_vocab(s));
     if (session_set_settings(s, &fs->settings, err)) return -1;
+    {
+        Gpt2Ablation ab = {0}; /* empty unless the figure switched parts off */
+        ErrorMsg e2 = {{0}};
+        int rc = fs->ablate[0] ? gpt2_ablation_parse(&ab, cfg, fs->ablate, &e2) : 0;
+        if (rc)
+            error_set(err, "figure: inferscope:ablate: %s",
+                      strncmp(e2.text, "--ablate: ", 10) == 0 ? e2.text + 10 : e2.text);
+        else
+            rc = session_set_ablation(s, &ab, err);
+        gpt2_ablation_free(&ab);
+        if (rc) return -1;
+    }
     s->seed = fs->seed; /* refreshed by the prompt below */
 
     /* the prompt: the text when it gives the same ids (then the BPE replay works) */

@@ -11,8 +11,11 @@
 
 #include "gpt2_forward.h"
 #include "gpt2_weights_check.h"
+#include "kernels.h"
+#include "logit_kl.h"
 #include "model_vocab.h"
 #include "rng.h"
+#include "token_stats.h"
 
 static double now_ms(void) {
     struct timespec ts;
@@ -44,8 +47,11 @@ static int branch_reserve(SessionBranch *b, int cap) {
     return 0;
 }
 
+static void refresh_original(Session *s);
+
 /* The records shown for the current position: the pending draw (next) and the draw
- * that chose the newest token (prev). Sampler only, no forward pass. */
+ * that chose the newest token (prev). Sampler only, no forward pass (but see
+ * refresh_original while parts are switched off). */
 static void compute_next(Session *s) {
     int n = s->trace.n_pos;
     s->has_next = 0;
@@ -58,6 +64,7 @@ static void compute_next(Session *s) {
                                   session_dice(s->seed, n, s->pending_salt), s->top_n, &s->next,
                                   &s->next_err) == 0;
     }
+    refresh_original(s); /* p_orig and the KL are of this next distribution */
 }
 
 static void compute_prev(Session *s) {
@@ -74,6 +81,51 @@ static void compute_prev(Session *s) {
                                       session_dice(s->seed, n - 1, b->salt[n - 1]), s->top_n, &s->prev, &err) == 0;
         }
     }
+}
+
+/* Brings s->orig to the tokens of the trace (the prompt as one prefill, then one step per
+ * token, as the trace itself was computed). -1 when memory runs out. */
+static int sync_original(Session *s, ErrorMsg *err) {
+    Gpt2Trace *o = &s->orig, *t = &s->trace;
+    if (!o->mem && gpt2_trace_init(o, &s->model.config, t->max_pos, t->capture, err)) return -1;
+    int n = t->n_pos, common = 0;
+    while (common < o->n_pos && common < n && o->ids[common] == t->ids[common]) common++;
+    gpt2_trace_truncate(o, common);
+    if (common == 0 && n > 0) {
+        common = s->n_prompt < n ? s->n_prompt : n;
+        if (gpt2_prefill(&s->model, o, t->ids, (size_t)common, err)) return -1;
+    }
+    for (int p = common; p < n; p++)
+        if (gpt2_step(&s->model, o, t->ids[p], err)) return -1;
+    return 0;
+}
+
+/* The comparison with the original model while parts are switched off: keeps s->orig in
+ * step and fills ablation_kl, next_p_orig, next_chosen_p_orig, orig_top_id. */
+static void refresh_original(Session *s) {
+    ErrorMsg err;
+    s->ablation_kl = -1;
+    s->orig_top_id = -1;
+    if (s->trace.ablation.n_off == 0 || !s->track_original) {
+        gpt2_trace_free(&s->orig);
+        return;
+    }
+    if (sync_original(s, &err)) {
+        gpt2_trace_free(&s->orig); /* switching off will re-run instead */
+        return;
+    }
+    const int n = s->trace.n_pos;
+    const size_t V = (size_t)s->n_vocab; /* as the sampler: padding rows are no tokens */
+    const float *lo = gpt2_trace_logits(&s->orig, n - 1), *la = gpt2_trace_logits(&s->trace, n - 1);
+    TokenStat st;
+    if (!s->has_next || !lo || !la || token_stat(lo, V, 0, &st)) return;
+    for (int i = 0; i < s->next.n; i++) s->next_p_orig[i] = exp((double)lo[s->next.rows[i].id] - st.logsumexp);
+    s->next_chosen_p_orig = exp((double)lo[s->next.chosen.id] - st.logsumexp);
+    int id;
+    float v;
+    kern_topk(&id, &v, lo, V, 1);
+    s->orig_top_id = id;
+    s->ablation_kl = logits_kl(lo, la, V);
 }
 
 /* Brings both records up to date, or (inside a batch) marks them for the batch end. */
@@ -145,6 +197,9 @@ int session_open(Session *s, const char *model_dir, const char *tok_dir, int max
     s->settings = sampler_settings_default();
     s->top_n = SESSION_TOP_N;
     s->last_step_ms = -1;
+    s->track_original = 1;
+    s->ablation_kl = -1;
+    s->orig_top_id = -1;
     return 0;
 fail:
     session_free(s);
@@ -159,6 +214,7 @@ void session_free(Session *s) {
     free(s->pick);
     sampler_free(&s->sampler);
     gpt2_trace_free(&s->trace);
+    gpt2_trace_free(&s->orig);
     tok_free(&s->tok);
     gpt2_model_free(&s->model);
     memset(s, 0, sizeof *s);
@@ -203,6 +259,7 @@ static int start_prompt(Session *s, const int *ids, size_t n, ErrorMsg *err) {
         double t0 = now_ms();
         s->memo_len = s->prefill_len = 0;
         picks_forget_after(s, -1);
+        gpt2_trace_truncate(&s->orig, 0); /* the original starts again from this prefill */
         if (gpt2_prefill(&s->model, &s->trace, ids, n, err) || check_logits(s, err)) {
             branch_free(&b);
             /* the trace was emptied: restore the previous branch's tokens if there was one */
@@ -439,6 +496,68 @@ int session_set_settings(Session *s, const SamplerSettings *set, ErrorMsg *err) 
     s->settings = *set;
     refresh_records(s);
     return 0;
+}
+
+/* Runs the tokens ids[0..n) into the trace again (after its mask changed). */
+/* The redo memory after the mask changed: every remembered pick was made from other
+ * logits, and rows [0, n_pos) are on the one path (session.h) only when they are the
+ * original's (switching off) or the prompt's own prefill; a re-run of prompt and
+ * generated tokens as one prefill is the same math in another summation order. */
+static void memo_after_mask(Session *s, int on_the_path) {
+    const int n = s->trace.n_pos;
+    picks_forget_after(s, -1);
+    if (on_the_path || n == s->n_prompt) {
+        s->memo_len = n;
+        s->prefill_len = n < s->n_prompt ? n : s->n_prompt;
+    } else {
+        s->memo_len = s->prefill_len = 0;
+    }
+}
+
+static int rerun(Session *s, const int *ids, int n, ErrorMsg *err) {
+    if (n == 0) return 0;
+    double t0 = now_ms();
+    int rc = gpt2_prefill(&s->model, &s->trace, ids, (size_t)n, err) || check_logits(s, err) ? -1 : 0;
+    s->last_step_ms = now_ms() - t0;
+    s->n_steps++;
+    return rc;
+}
+
+int session_set_ablation(Session *s, const Gpt2Ablation *ab, ErrorMsg *err) {
+    if (gpt2_ablation_equal(&s->trace.ablation, ab)) return 0;
+    const int whole_now = s->trace.ablation.n_off == 0, whole_next = !ab || ab->n_off == 0;
+    int rc = 0, on_the_path = 0;
+    if (whole_next && s->orig.mem && s->orig.n_pos == s->trace.n_pos) {
+        /* switching off: the original, kept in step, becomes the trace again */
+        gpt2_trace_free(&s->trace);
+        s->trace = s->orig;
+        memset(&s->orig, 0, sizeof s->orig);
+        on_the_path = 1;
+    } else if (whole_now && s->track_original && s->trace.n_pos > 0) {
+        /* switching on: keep the trace as it is for the comparison, run a new one */
+        Gpt2Trace t = {0};
+        if (gpt2_trace_init(&t, &s->model.config, s->trace.max_pos, s->trace.capture, err)) return -1;
+        if (gpt2_trace_set_ablation(&t, ab, err)) {
+            gpt2_trace_free(&t);
+            return -1;
+        }
+        gpt2_trace_free(&s->orig);
+        s->orig = s->trace;
+        s->trace = t;
+        rc = rerun(s, s->orig.ids, s->orig.n_pos, err);
+    } else {
+        const int n = s->trace.n_pos;
+        int *ids = malloc(((size_t)n + 1) * sizeof *ids); /* the trace forgets them: keep a copy */
+        if (!ids) return error_set(err, "out of memory");
+        memcpy(ids, s->trace.ids, (size_t)n * sizeof *ids);
+        rc = gpt2_trace_set_ablation(&s->trace, ab, err);
+        if (rc == 0) rc = rerun(s, ids, n, err);
+        free(ids);
+    }
+    memo_after_mask(s, on_the_path);
+    sync_pending_salt(s);
+    refresh_records(s);
+    return rc;
 }
 
 void session_set_seed(Session *s, uint64_t seed) {

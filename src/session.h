@@ -90,6 +90,19 @@ typedef struct Session {
     SessionPick *pick;          /* (trace.max_pos) owned */
     int batch;                  /* > 0 inside session_batch_begin/end */
     int stale;                  /* records waiting for session_batch_end: 1 next, 2 prev */
+
+    /* Ablation (gpt2_ablation.h): the parts switched off are trace.ablation. While that
+     * is not empty and track_original is set, `orig` holds the same tokens run through
+     * the whole model, kept in step with the trace (a second forward pass per token), so
+     * the original distribution can be shown beside the ablated one, and switching off is
+     * instant and gives back the original numbers bit for bit. */
+    Gpt2Trace orig;             /* owned; unallocated unless ablated and tracked */
+    int track_original;         /* 1 (default); 0 saves the second pass (switching off re-runs) */
+    double ablation_kl;         /* KL(original || ablated) of the next-token distributions in
+                                 * nats; -1 when nothing is switched off or not tracked */
+    double next_p_orig[SAMPLER_MAX_SHOW]; /* the original's p_raw of next.rows[i] */
+    double next_chosen_p_orig;  /* the original's p_raw of next.chosen */
+    int orig_top_id;            /* the original's most likely next token (-1: none) */
 } Session;
 
 /* The logical state of a session, without the model and the trace: what
@@ -141,6 +154,13 @@ int session_switch_branch(Session *s, int k, ErrorMsg *err);
 /* Validates and applies new settings; only the sampler runs again (same logits,
  * same dice). On error nothing changes. */
 int session_set_settings(Session *s, const SamplerSettings *set, ErrorMsg *err);
+/* Switches parts of the model off (gpt2_ablation.h; NULL or an empty mask = none) and
+ * runs the tokens on screen again under the new mask (one prefill): the same tokens, the
+ * ablated distributions (the pending draw keeps its dice). With track_original the trace
+ * as it was moves to s->orig, and switching off moves it back: the original numbers bit
+ * for bit, without a forward pass. On error (a mask for another model, out of memory)
+ * nothing changes. */
+int session_set_ablation(Session *s, const Gpt2Ablation *ab, ErrorMsg *err);
 /* New seed: the pending draw and all future draws change; past tokens stay. */
 void session_set_seed(Session *s, uint64_t seed);
 

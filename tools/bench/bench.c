@@ -7,6 +7,7 @@
  *   - prefill tokens/s for a 256-token prompt;
  *   - the bundled model as a user meets it: load + first answer, one window step
  *     (bench_bundled.c);
+ *   - the logit lens, attribution and journey per step against one decode step (bench_lens.c);
  *   - then the memorisation index (bench_ngram.c) and the tokenizer (bench_tokenizer.c).
  * Prints, never fails; runs in well under two minutes on 2 cores. Not a test. */
 #include "bench.h"
@@ -32,6 +33,7 @@
 #endif
 
 #include "bench_bundled.h"
+#include "bench_lens.h"
 #include "bench_ngram.h"
 
 #if defined(__AVX512F__)
@@ -294,6 +296,9 @@ int main(void) {
            (double)gpt2_trace_bytes(&cfg, 1024, GPT2_CAP_ALL) / 1e6);
     free(ids);
     if (fbuf) munmap(fbuf, fbytes);
+    printf("\n");
+    bench_lens(&m);
+    kern_set_threads(2);
     gpt2_model_free(&m);
 
     printf("\n");
