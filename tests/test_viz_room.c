@@ -29,6 +29,7 @@
 #include "viz.h"
 
 static VizHits hits; /* large: not on the stack */
+static unsigned last_cramped; /* viz.cramped_mask of the last render_frame */
 
 typedef struct Shot {
     uint8_t *px; /* RGBA */
@@ -52,6 +53,7 @@ static int render_frame(const Session *s, const VizView *view, int w, int h, flo
     f.last_step_ms = -1;
     hits.n = 0;
     int rc = draw_frame(&viz, rect_make(0, 0, w, h), &f, &hits);
+    last_cramped = viz.cramped_mask;
     CHECK(rc == 0 && !viz.has_error, "frame %dx%d at %.2f: %s", w, h, (double)ui, viz.last_error.text);
     out->w = w;
     out->h = h;
@@ -311,6 +313,30 @@ static void test_slide_type(void) {
     CHECK(viz_slide_ui_scale(640, 360, 1.0f) == VIZ_UI_SCALE_MIN, "small slide scale at least 1");
 }
 
+/* A panel that hides most of its content says so and the status line offers F: at
+ * 1280x720 and 250 % the tokens (one chip row), the text (its last words) and the bars
+ * (4 of 15) are cramped; at 1920x1080 and 100 % nothing is. */
+static void test_cramped(const Session *s) {
+    VizView v = frame_default_view();
+    Shot sh;
+    if (render_frame(s, &v, 1920, 1080, 1.0f, &sh) == 0) CHECK(last_cramped == 0, "1920x1080 at 100 %%: none cramped (%#x)", last_cramped);
+    free(sh.px);
+    if (render_frame(s, &v, 1280, 720, 2.5f, &sh) == 0) {
+        unsigned want = (1u << VIZ_PANEL_TOKENS) | (1u << VIZ_PANEL_TEXT) | (1u << VIZ_PANEL_PROBS);
+        CHECK((last_cramped & want) == want, "1280x720 at 250 %%: tokens, text and bars cramped (%#x)", last_cramped);
+        /* the offer is drawn: accent-coloured text in the status line (its bottom 10 %) */
+        SDL_Color a = theme_get(THEME_LIGHT)->accent;
+        long n = 0;
+        for (int y = sh.h * 9 / 10; y < sh.h; y++)
+            for (int x = 0; x < sh.w; x++) {
+                const uint8_t *p = sh.px + ((size_t)y * (size_t)sh.w + (size_t)x) * 4;
+                n += p[0] == a.r && p[1] == a.g && p[2] == a.b;
+            }
+        CHECK(n > 200, "the status line offers F in the accent colour (%ld px)", n);
+    }
+    free(sh.px);
+}
+
 int main(void) {
     setenv("SDL_VIDEODRIVER", "dummy", 1);
     setenv("INFERSCOPE_FALLBACK_FONTS", "", 1); /* the same pixels on every machine */
@@ -329,6 +355,9 @@ int main(void) {
     compare_scales(&s, 1280, 720, 1.75f, 0.8, 0.6); /* the text panel needs its two lines */
     compare_scales(&s, 1280, 720, 2.5f, 0.5, 0.5); /* 512x288 at 100 %: not everything fits */
     test_single_panels(&s);
+    const char *longer = "Once upon a time, there was a little girl named Lily. She loved to";
+    CHECK(session_set_prompt(&s, (const uint8_t *)longer, strlen(longer), &err) == 0, "prompt: %s", err.text);
+    test_cramped(&s);
     session_free(&s);
     test_lesson_slides();
     return check_summary("test_viz_room");

@@ -122,6 +122,7 @@ static int draw_layout(Viz *viz, Rect r, const VizFrame *f, VizHits *hits, int w
     int rc = draw_set_clip(viz, NULL);
     rc |= draw_fill_rect(viz, r, th->background);
     FrameLayout L = frame_layout(viz, r, f, with_status);
+    viz->cramped_mask = 0; /* the panels below say which of them left content out */
     int alone = f->view.focus > VIZ_PANEL_FRAME && f->view.focus < VIZ_PANEL_COUNT;
     for (int p = VIZ_PANEL_TOKENS; p < VIZ_PANEL_COUNT; p++) {
         Rect pr = L.panel[p];
@@ -184,16 +185,10 @@ int draw_panel_figure(Viz *viz, Rect r, const VizFrame *f, VizPanel p, VizHits *
     return rc ? -1 : 0;
 }
 
-int draw_enlarge_hint(Viz *viz, Rect panel, const VizFrame *f) {
-    if (!f || f->view.print || f->view.fill) return 0;
-    const char *hint = "F: enlarge";
-    int pad = viz_px(viz, 4);
-    int w = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_SMALL, hint) + 2 * pad;
-    int h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_SMALL) + pad;
-    Rect tag = {panel.x + panel.w - w - viz_px(viz, 1), panel.y + viz_px(viz, 1), w, h};
-    int rc = draw_fill_rect(viz, tag, viz->theme->accent);
-    TextStyle ts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_SMALL, .color = color_text_on(viz->theme->accent),
-                    .halign = VIZ_ALIGN_CENTER, .valign = VIZ_ALIGN_MIDDLE};
-    rc |= draw_text_in_rect(viz, tag, hint, &ts);
-    return rc;
+int draw_enlarge_hint(Viz *viz, VizPanel p, const VizFrame *f) {
+    /* recorded, not drawn on the panel: a tag there covered its title; the status line
+     * names the panels and offers F (draw_status_line) */
+    if (!f || f->view.print || f->view.fill || (int)p < 0 || p >= VIZ_PANEL_COUNT) return 0;
+    viz->cramped_mask |= 1u << (unsigned)p;
+    return 0;
 }

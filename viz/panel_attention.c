@@ -425,7 +425,7 @@ int draw_attention_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     Rect side = g.side;
     if (NARROW(g.mode)) { /* a cramped panel: the narrow legend alone, and F offered */
         if (attn_draw_legend_vertical(viz, side, r, vmax, f->view.hide_sink, hg.b) != 0) rc = -1;
-        draw_enlarge_hint(viz, r, f);
+        draw_enlarge_hint(viz, VIZ_PANEL_ATTENTION, f);
         draw_set_clip(viz, NULL);
         return rc;
     }
@@ -449,7 +449,7 @@ int draw_attention_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     Rect readout = {side.x, legend.y + legend.h + viz_px(viz, 10), side.w, 0};
     readout.h = side.y + side.h - readout.y;
     draw_readout(viz, readout, f, &hp, hq, hk);
-    if (dropped) draw_enlarge_hint(viz, r, f);
+    if (dropped) draw_enlarge_hint(viz, VIZ_PANEL_ATTENTION, f);
     draw_set_clip(viz, NULL);
     return rc;
 }

@@ -549,7 +549,7 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         draw_text_in_rect(viz, L.summary[i], L.summary_text[i], &sst);
     }
     if (L.strip.h > 0) draw_strip(viz, rect_inset4(L.strip, bar_span.x - L.strip.x, 0, 0, 0), f, shown);
-    if (L.dropped) draw_enlarge_hint(viz, r, f);
+    if (L.dropped) draw_enlarge_hint(viz, VIZ_PANEL_PROBS, f);
     if (hover >= 0) draw_row_tooltip(viz, r, hover_row, f, &rec->rows[hover]);
     int rc = viz->has_error ? -1 : 0;
     draw_set_clip(viz, NULL);

@@ -72,6 +72,25 @@ int draw_status_line(Viz *viz, Rect r, const VizFrame *f) {
         rect_cut_right(&in, viz_px(viz, 18));
     }
 
+    /* panels that left content out at this size: name them and offer F (the panel
+     * under the mouse alone), in the accent colour, before the facts */
+    if (viz->cramped_mask) {
+        char hint[160] = "F enlarges:";
+        for (int p = VIZ_PANEL_TOKENS; p < VIZ_PANEL_COUNT; p++) {
+            if (!(viz->cramped_mask & (1u << (unsigned)p))) continue;
+            size_t k = strlen(hint);
+            snprintf(hint + k, sizeof hint - k, "%s %s", k > 11 ? "," : "", viz_panel_name((VizPanel)p));
+        }
+        /* the longest wording that fits in half of what is left */
+        if (viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, hint) > in.w / 2) snprintf(hint, sizeof hint, "F: enlarge");
+        int w = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, hint);
+        if (w <= in.w / 2) {
+            TextStyle hs = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_BODY, .valign = VIZ_ALIGN_MIDDLE, .color = th->accent};
+            rc |= draw_text_in_rect(viz, rect_cut_right(&in, w), hint, &hs);
+            rect_cut_right(&in, viz_px(viz, 18));
+        }
+    }
+
     /* left: the facts, in order of importance; stop at the first that does not fit */
     char item[8][160];
     int n = 0;

@@ -255,6 +255,8 @@ int draw_text_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     }
     L.draw = 1;
     layout_text(&L, f);
+    /* two lines or fewer of a longer text: offer the panel alone (the header's right end) */
+    if (L.first_line > 0 && fit <= 2) rc |= draw_enlarge_hint(viz, VIZ_PANEL_TEXT, f);
     rc |= L.rc;
     if (L.first_line > 0 && L.skip_top) {
         char more[64];

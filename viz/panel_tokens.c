@@ -446,6 +446,8 @@ int draw_tokens_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     }
 
     if (replay.h > 0) rc |= draw_bpe_replay(viz, replay, f, &rp, bs);
+    /* one row with at most three chips of a longer text: the status line offers F */
+    if (m.one_row && lo > base && n - lo <= 3) rc |= draw_enlarge_hint(viz, VIZ_PANEL_TOKENS, f);
     rc |= draw_set_clip(viz, NULL);
     return rc || viz->has_error ? -1 : 0;
 }

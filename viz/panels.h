@@ -84,8 +84,8 @@ int draw_frame(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
  * window's layout with its status line, without overlays. */
 int draw_panel_figure(Viz *viz, Rect r, const VizFrame *f, VizPanel p, VizHits *hits);
 
-/* "F: enlarge" in the top-right corner of a panel that had to leave something out at
- * this size and UI scale (window only: not in print or when already alone). */
-int draw_enlarge_hint(Viz *viz, Rect panel, const VizFrame *f);
+/* Records that panel p had to leave something out at this size and UI scale (window
+ * only: not in print or when already alone); the status line then says so and offers F. */
+int draw_enlarge_hint(Viz *viz, VizPanel p, const VizFrame *f);
 
 #endif

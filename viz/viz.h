@@ -112,6 +112,8 @@ typedef struct Viz {
     ErrorMsg last_error;      /* first draw error since viz_clear_error (draw calls
                                * return -1 and do not take an ErrorMsg each) */
     int has_error;
+    unsigned cramped_mask;    /* bit p: panel p left content out this frame (draw_enlarge_hint),
+                               * read by the status line, which offers F */
 } Viz;
 
 /* The UI scale of a slide (a lesson beat, one panel alone) of logical size w × h:
