@@ -115,14 +115,15 @@ tests: $(TEST_BIN)
 gpt2:
 	@scripts/download-gpt2.sh $(SIZE)
 
-# fuzz: libFuzzer harnesses (tests/fuzz/fuzz_*.c) under ASan+UBSan, FUZZ_SECONDS each (60)
+# fuzz: libFuzzer harnesses (tests/fuzz/fuzz_*.c) under ASan+UBSan, FUZZ_SECONDS each (60),
+# or FUZZ_RUNS=N executions each instead; FUZZ_ONLY=fuzz_NAME runs one harness
 fuzz: deps-test
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang FUZZ=1 fuzz-bins
-	@scripts/fuzz-run.sh build-fuzz $(FUZZ_SECONDS)
+	@FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_ONLY=$(FUZZ_ONLY) scripts/fuzz-run.sh build-fuzz $(FUZZ_SECONDS)
 
 # fuzz-short: the same for 10 s per harness (what CI runs after make test)
 fuzz-short:
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10 FUZZ_RUNS= FUZZ_ONLY=
 
 $(BUILD)/engine/%.o: engine/%.c
 	@mkdir -p $(dir $@)

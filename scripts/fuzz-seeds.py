@@ -145,4 +145,86 @@ put("fuzz_vocab", "multi-char-tokens",
 put("fuzz_vocab", "ids-only-text", b"\x80\x09" + "3 1,2 \u27e85\u27e9\u27e80\u27e9".encode())
 put("fuzz_config", "gelu-exact-config.json",
     open(os.path.join(REF, "models", "tiny", "config.json"), "rb").read().replace(b"gelu_new", b"gelu"))
+# --- GPT-2 tokenizer files (fuzz_encoder: encoder.json, a NUL byte, vocab.bpe) ----------
+# The real files cut down: the 256 byte tokens, the first 40 merges of vocab.bpe with the
+# tokens they make, <|endoftext|> last: 3 KB instead of 1.5 MB, every rule of the format.
+TOKDIR = os.path.join(ROOT, "assets", "tokenizer")
+enc_full = json.load(open(os.path.join(TOKDIR, "encoder.json"), encoding="utf-8"))
+by_id = sorted(enc_full, key=enc_full.get)
+merges = open(os.path.join(TOKDIR, "vocab.bpe"), encoding="utf-8").read().split("\n")[1:41]
+
+
+def encoder(keys):
+    return json.dumps({k: i for i, k in enumerate(keys)}, ensure_ascii=False).encode()
+
+
+small = by_id[:256] + ["".join(m.split(" ")) for m in merges] + ["<|endoftext|>"]
+bpe = ("#version: 0.2\n" + "\n".join(merges) + "\n").encode()
+put("fuzz_encoder", "small-40-merges", encoder(small) + b"\0" + bpe)
+put("fuzz_encoder", "bytes-only-crlf-no-eot",
+    json.dumps({k: i for i, k in enumerate(by_id[:257])}, indent=1, ensure_ascii=False).encode() + b"\n\0" +
+    (merges[0] + "\r\n").encode())
+put("fuzz_encoder", "shuffled-ids-escaped",
+    encoder(list(reversed(small))).replace("\u0120".encode(), b"\\u0120") + b"\0" + bpe.replace(b"\n", b"\n\n"))
+# --- figure provenance (fuzz_figure: keyword NUL value NUL ..., as in tEXt chunks) -----
+# The text chunks of real figures exported from the reference tiny model: every key the
+# writer emits, JSON prompts with escapes, contact sheets, dark theme, linear/log axes.
+# Needs a built inferscope (build/inferscope); without one the committed seeds stay.
+import shutil, subprocess, tempfile
+
+
+def png_text_pairs(path):
+    data, out, at = open(path, "rb").read(), b"", 8
+    while at + 8 <= len(data):
+        n, kind = struct.unpack(">I", data[at:at + 4])[0], data[at + 4:at + 8]
+        body = data[at + 8:at + 8 + n]
+        if kind == b"tEXt":
+            out += body + b"\0"
+        elif kind == b"iTXt":  # keyword NUL flag method lang NUL tkey NUL text
+            key, rest = body.split(b"\0", 1)
+            text = rest[2:].split(b"\0", 2)[2]
+            out += key + b"\0" + text + b"\0"
+        at += 12 + n
+    return out
+
+
+# fuzz_figure replays accepted states on tests/fuzz/model-c65: nanoGPT's 65 characters,
+# 2 layers of 2 heads, 16 positions, 12 KB (tests/fixtures/gpt2_family.py chars, seed 3). The
+# sampler over 65 tokens instead of 50,257 keeps a replay well under a millisecond.
+C65 = os.path.join(ROOT, "tests", "fuzz", "model-c65")
+subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fixtures", "gpt2_family.py"), "chars", C65, "3"],
+               check=True)
+exe = os.path.join(ROOT, "build", "inferscope")
+if os.access(exe, os.X_OK):
+    tmp = tempfile.mkdtemp()
+    m = ["--model", os.path.join(REF, "models", "tiny")]
+    runs = {
+        "frame-dark-linear": ["--prompt", "Once upon a time", "--steps", "2", "--seed", "7", "--size", "160x90",
+                              "--scale", "2", "--ui-scale", "1.5", "--theme", "dark", "--axis", "linear 50"],
+        "attention-escapes": ["--prompt", "Caf\u00e9 \u2615 \U0001F600\n\"tab\"\tend", "--panel", "attention",
+                              "--layer", "1", "--head", "3", "--steps", "1", "--top-k", "40", "--top-p", "0.9",
+                              "--temperature", "0.8", "--size", "200x120", "--axis", "log"],
+        "sheet-layer-ids": ["--ids", "464,3290,318", "--panel", "attention", "--layer", "1", "--contact-sheet",
+                            "--size", "200x120"],
+        "sheet-all-layers": ["--prompt", "The", "--all-heads", "--contact-sheet", "--steps", "1",
+                             "--temperature", "0", "--size", "120x80"],
+        "probs-greedy-seed-max": ["--prompt", "The", "--panel", "probs", "--steps", "1", "--greedy",
+                                  "--seed", "18446744073709551615", "--size", "120x80"],
+    }
+    c65 = {
+        "c65-romeo": ["--model", C65, "--prompt", "ROMEO:", "--steps", "3", "--seed", "11", "--top-k", "5",
+                      "--panel", "probs", "--size", "120x80", "--axis", "linear 37.5"],
+        "c65-attention": ["--model", C65, "--prompt", "O, be some\n", "--steps", "2",
+                          "--panel", "attention", "--layer", "1", "--head", "1", "--theme", "dark",
+                          "--size", "96x64", "--scale", "4", "--ui-scale", "2.5"],
+        "c65-ids-sheet": ["--model", C65, "--ids", "0,1,2,64", "--steps", "1", "--greedy", "--all-heads",
+                          "--contact-sheet", "--size", "100x100"],
+    }
+    for name, args in list(runs.items()) + list(c65.items()):
+        out = os.path.join(tmp, name)
+        args = args if args[0] == "--model" else m + args
+        subprocess.run([exe, "export"] + args + ["--out", out], check=True, stdout=subprocess.DEVNULL)
+        for i, png_path in enumerate(sorted(glob.glob(os.path.join(out, "*.png")))):
+            put("fuzz_figure", "%s-%d" % (name, i), png_text_pairs(png_path))
+    shutil.rmtree(tmp)
 print("seeds written to", CORPUS)

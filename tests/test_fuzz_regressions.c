@@ -8,6 +8,8 @@
 #define _GNU_SOURCE
 #define FUZZ_NO_ENTRY
 #include "fuzz/fuzz_config.c"
+#include "fuzz/fuzz_encoder.c"
+#include "fuzz/fuzz_figure.c"
 #include "fuzz/fuzz_lesson.c"
 #include "fuzz/fuzz_model.c"
 #include "fuzz/fuzz_png_text.c"
@@ -26,7 +28,8 @@ typedef struct Harness {
 } Harness;
 
 static const Harness HARNESSES[] = {
-    {"fuzz_config", fuzz_config_one},       {"fuzz_lesson", fuzz_lesson_one},
+    {"fuzz_config", fuzz_config_one},       {"fuzz_encoder", fuzz_encoder_one},
+    {"fuzz_figure", fuzz_figure_one},       {"fuzz_lesson", fuzz_lesson_one},
     {"fuzz_model", fuzz_model_one},         {"fuzz_png_text", fuzz_png_text_one},
     {"fuzz_safetensors", fuzz_safetensors_one}, {"fuzz_tokenizer", fuzz_tokenizer_one},
     {"fuzz_vocab", fuzz_vocab_one},

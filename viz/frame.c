@@ -35,8 +35,16 @@ const VizHit *viz_hits_at(const VizHits *hits, int x, int y, VizHitKind kind) {
 
 void viz_axis_describe(VizProbAxis a, float max, char *buf, size_t cap) {
     if (a == VIZ_AXIS_LOG) snprintf(buf, cap, "log");
-    else if (a == VIZ_AXIS_LINEAR) snprintf(buf, cap, "linear %g", (double)max * 100.0);
-    else snprintf(buf, cap, "auto");
+    else if (a == VIZ_AXIS_LINEAR) {
+        /* the fewest digits that parse back to the same float ("linear 50", not 6 digits
+         * that reopen a figure at 12.3457 % instead of 12.3456789 %: fuzz_figure found it) */
+        for (int prec = 6; prec <= 12; prec++) {
+            snprintf(buf, cap, "linear %.*g", prec, (double)max * 100.0);
+            VizProbAxis back_a;
+            float back;
+            if (viz_axis_parse(buf, &back_a, &back) == 0 && back == max) break;
+        }
+    } else snprintf(buf, cap, "auto");
 }
 
 int viz_axis_parse(const char *s, VizProbAxis *a, float *max) {
