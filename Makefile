@@ -5,8 +5,11 @@
 
 CC      ?= cc
 BUILD   ?= build
-# -march=native: the binary is built on the machine that runs it (make run / CI).
-OPT     ?= -O2 -march=native
+# No -march=native: the SIMD kernels are chosen at run time from the CPU's features
+# (engine/kern_isa.h), so a binary built here runs at full speed on any machine of the
+# same architecture. ARCH_FLAGS is for an explicit baseline (e.g. -march=x86-64-v2).
+ARCH_FLAGS ?=
+OPT     ?= -O2 $(ARCH_FLAGS)
 SAN     ?=
 
 WARN     = -std=c17 -Wall -Wextra -Wpedantic -Werror
@@ -20,14 +23,14 @@ APP_CFLAGS    := $(call isys,$(shell pkg-config --cflags $(APP_PKGS) 2>/dev/null
 LIBS          := $(shell pkg-config --libs $(APP_PKGS) $(ENGINE_PKGS) 2>/dev/null) -lm
 
 ifeq ($(SAN),1)
-  OPT   = -O1 -g -march=native
+  OPT   = -O1 -g $(ARCH_FLAGS)
   SANFL = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 # FUZZ=1 (set by `make fuzz`, with CC=clang): every object gets libFuzzer's coverage
 # hooks plus ASan+UBSan; only the harness link adds libFuzzer's main.
 FUZZ_SECONDS ?= 60
 ifeq ($(FUZZ),1)
-  OPT   = -O1 -g -march=native
+  OPT   = -O1 -g $(ARCH_FLAGS)
   SANFL = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 CFLAGS_ALL = $(WARN) $(OPT) -g -fopenmp $(SANFL)
