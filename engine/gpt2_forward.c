@@ -53,15 +53,23 @@ static void forward_chunk(const Gpt2Model *m, Gpt2Trace *tr, size_t t0, size_t R
     const size_t NH = (size_t)cfg->n_head, HS = C / NH, T = (size_t)tr->max_pos;
     const float eps = cfg->ln_eps;
 
-    /* embeddings: resid_pre of block 0 = wte[token] + wpe[position] */
+    /* embeddings: resid_pre of block 0 = wte[token] + wpe[position]; a 16-bit wte row is
+     * widened first (into hook_embed when kept, else into the LayerNorm scratch, which
+     * is free until the first block) */
     float *x = slot(tr->resid, tr->s_x, 0, T, C, t0);
+    const KernDtype dt = w->dtype;
     for (size_t r = 0; r < R; r++) {
-        const float *te = w->wte + (size_t)tr->ids[t0 + r] * C, *pe = w->wpe + (t0 + r) * C;
-        kern_add(x + r * C, te, pe, C);
-        if (tr->embed) {
-            memcpy(tr->embed + (t0 + r) * C, te, C * sizeof(float));
-            memcpy(tr->pos_embed + (t0 + r) * C, pe, C * sizeof(float));
+        const size_t id = (size_t)tr->ids[t0 + r];
+        const float *pe = w->wpe + (t0 + r) * C, *te = w->wte ? w->wte + id * C : NULL;
+        float *row = tr->embed ? tr->embed + (t0 + r) * C : tr->s_ln + r * C;
+        if (dt != KERN_F32) {
+            kern_widen(row, w->wte_h + id * C, dt, C);
+            te = row;
+        } else if (tr->embed) {
+            memcpy(row, te, C * sizeof(float));
         }
+        kern_add(x + r * C, te, pe, C);
+        if (tr->embed) memcpy(tr->pos_embed + (t0 + r) * C, pe, C * sizeof(float));
     }
 
     for (size_t l = 0; l < L; l++) {
@@ -75,7 +83,7 @@ static void forward_chunk(const Gpt2Model *m, Gpt2Trace *tr, size_t t0, size_t R
         float *ln1 = slot(tr->ln1, tr->s_ln, l, T, C, t0);
         kern_layernorm(ln1, xin, lw->ln1_w, lw->ln1_b, eps, R, C);
         float *qkv = tr->s_qkv; /* (R, 3C): q | k | v, each C wide, head h at h*HS */
-        kern_matmul(qkv, ln1, lw->qkv_w, lw->qkv_b, R, C, 3 * C);
+        kern_matmul_dt(qkv, ln1, gpt2_mat(w, lw->qkv_w, lw->qkv_h), dt, lw->qkv_b, R, C, 3 * C);
         /* split into heads: the cache is (NH, T, HS) per layer so that decode reads one
          * head's keys as one contiguous run */
         for (size_t r = 0; r < R; r++) {
@@ -90,7 +98,7 @@ static void forward_chunk(const Gpt2Model *m, Gpt2Trace *tr, size_t t0, size_t R
         float *z = slot(tr->z, tr->s_z, l, T, C, t0);
         attention(tr, l, qkv, z, t0, R);
         float *attn_out = slot(tr->attn_out, tr->s_proj, l, T, C, t0);
-        kern_matmul(attn_out, z, lw->attn_proj_w, lw->attn_proj_b, R, C, C);
+        kern_matmul_dt(attn_out, z, gpt2_mat(w, lw->attn_proj_w, lw->attn_proj_h), dt, lw->attn_proj_b, R, C, C);
         float *mid = slot(tr->resid_mid, tr->s_mid, l, T, C, t0);
         kern_add(mid, xin, attn_out, R * C);
 
@@ -98,11 +106,11 @@ static void forward_chunk(const Gpt2Model *m, Gpt2Trace *tr, size_t t0, size_t R
         float *ln2 = slot(tr->ln2, tr->s_ln, l, T, C, t0);
         kern_layernorm(ln2, mid, lw->ln2_w, lw->ln2_b, eps, R, C);
         float *pre = slot(tr->mlp_pre, tr->s_fc, l, T, 4 * C, t0);
-        kern_matmul(pre, ln2, lw->fc_w, lw->fc_b, R, C, 4 * C);
+        kern_matmul_dt(pre, ln2, gpt2_mat(w, lw->fc_w, lw->fc_h), dt, lw->fc_b, R, C, 4 * C);
         float *post = slot(tr->mlp_post, tr->s_gelu, l, T, 4 * C, t0);
         kern_gelu(post, pre, R * 4 * C);
         float *mlp_out = slot(tr->mlp_out, tr->s_proj, l, T, C, t0);
-        kern_matmul(mlp_out, post, lw->fc_proj_w, lw->fc_proj_b, R, 4 * C, C);
+        kern_matmul_dt(mlp_out, post, gpt2_mat(w, lw->fc_proj_w, lw->fc_proj_h), dt, lw->fc_proj_b, R, 4 * C, C);
         kern_add(xout, mid, mlp_out, R * C);
     }
 
@@ -111,7 +119,7 @@ static void forward_chunk(const Gpt2Model *m, Gpt2Trace *tr, size_t t0, size_t R
     float *lnf = tr->ln_final ? tr->ln_final + t0 * C : tr->s_ln;
     if (tr->capture & GPT2_CAP_LOGITS) {
         kern_layernorm(lnf, xf, w->lnf_w, w->lnf_b, eps, R, C);
-        kern_matmul_wt(tr->logits + t0 * V, lnf, w->lm_head, R, C, V);
+        kern_matmul_wt_dt(tr->logits + t0 * V, lnf, gpt2_mat(w, w->lm_head, w->lm_head_h), dt, R, C, V);
         return;
     }
     /* Only the newest row's logits are kept: the other rows of a prompt would cost a
@@ -121,7 +129,7 @@ static void forward_chunk(const Gpt2Model *m, Gpt2Trace *tr, size_t t0, size_t R
     const float *last = xf + (R - 1) * C;
     float *lnl = lnf + (R - 1) * C;
     if (!tr->ln_final) kern_layernorm(lnl, last, w->lnf_w, w->lnf_b, eps, 1, C);
-    kern_matmul_wt(tr->logits, lnl, w->lm_head, 1, C, V);
+    kern_matmul_wt_dt(tr->logits, lnl, gpt2_mat(w, w->lm_head, w->lm_head_h), dt, 1, C, V);
     tr->logits_pos = (int)(t0 + R - 1);
 }
 
@@ -129,7 +137,7 @@ static int check_inputs(const Gpt2Model *m, const Gpt2Trace *tr, size_t start, c
                         ErrorMsg *err) {
     const Gpt2Config *a = &m->config, *b = &tr->cfg;
     if (!tr->mem) return error_set(err, "forward: the trace is not initialised (gpt2_trace_init)");
-    if (!m->w.wte || !m->w.layers) return error_set(err, "forward: the model has no weights loaded");
+    if (!gpt2_mat(&m->w, m->w.wte, m->w.wte_h) || !m->w.layers) return error_set(err, "forward: the model has no weights loaded");
     if (a->n_layer != b->n_layer || a->n_head != b->n_head || a->n_embd != b->n_embd ||
         a->vocab_size != b->vocab_size || a->n_positions != b->n_positions)
         return error_set(err, "forward: the trace was sized for another model (L=%d C=%d, model L=%d C=%d)",

@@ -42,7 +42,7 @@ int logit_lens_topk(LogitLens *lens, const Gpt2Model *m, const Gpt2Trace *tr, in
         return error_set(err, "logit lens: position %d out of range 0..%d", pos, tr->n_pos - 1);
     const float *x = tr->resid + ((size_t)depth * (size_t)tr->max_pos + (size_t)pos) * C;
     kern_layernorm(lens->ln, x, m->w.lnf_w, m->w.lnf_b, m->config.ln_eps, 1, C);
-    kern_matmul_wt(lens->logits, lens->ln, m->w.lm_head, 1, C, V);
+    kern_matmul_wt_dt(lens->logits, lens->ln, gpt2_mat(&m->w, m->w.lm_head, m->w.lm_head_h), m->w.dtype, 1, C, V);
     size_t got = kern_topk(ids, probs, lens->logits, V, k);
     if (got == 0) return 0;
     /* softmax over the whole vocabulary: p_i = exp(l_i - max) / sum_j exp(l_j - max),

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,7 +16,10 @@
 const char CLI_MODEL_USAGE_MODEL[] =
     "  --model DIR       model folder (config.json + model.safetensors);\n"
     "                    default: the bundled model (assets/models/stories16m)\n"
-    "  --tokenizer DIR   folder with encoder.json and vocab.bpe (default: assets/tokenizer)\n";
+    "  --tokenizer DIR   folder with encoder.json and vocab.bpe (default: assets/tokenizer)\n"
+    "  --weights P       f32, f16 or bf16: the precision the matrices run in (default: as\n"
+    "                    stored in the file; an F32 file is rounded once at load; f16/bf16\n"
+    "                    read half the bytes per token)\n";
 
 const char CLI_MODEL_USAGE_PROMPT[] =
     "  --prompt TEXT     the prompt text\n"
@@ -33,6 +37,7 @@ const char CLI_MODEL_USAGE_SAMPLER[] =
 void cli_model_args_init(CliModelArgs *a) {
     memset(a, 0, sizeof *a);
     a->settings = sampler_settings_default();
+    a->weights = GPT2_WEIGHTS_AS_STORED;
     /* A clock-and-pid seed: two runs differ unless the user asks for the same dice. The
      * commands report it (--json) so any run can be replayed with --seed. */
     struct timespec ts;
@@ -73,6 +78,17 @@ static int parse_u64(const char *s, uint64_t *out) {
     return 0;
 }
 
+int cli_parse_weights(const char *v, int *out, ErrorMsg *err) {
+    static const struct { const char *name; int value; } table[] = {
+        {"f32", KERN_F32}, {"f16", KERN_F16}, {"bf16", KERN_BF16}, {"stored", GPT2_WEIGHTS_AS_STORED}};
+    for (size_t i = 0; v && i < sizeof table / sizeof table[0]; i++)
+        if (strcasecmp(v, table[i].name) == 0) {
+            *out = table[i].value;
+            return 0;
+        }
+    return error_set(err, "--weights: '%.40s' is not f32, f16, bf16 or stored", v ? v : "");
+}
+
 static int prompt_given(const CliModelArgs *a) {
     return (a->prompt != NULL) + (a->prompt_file != NULL) + (a->ids != NULL);
 }
@@ -80,10 +96,10 @@ static int prompt_given(const CliModelArgs *a) {
 int cli_model_parse(CliModelArgs *a, unsigned groups, int argc, char **argv, int *i, ErrorMsg *err) {
     const char *o = argv[*i];
     static const char *const with_value[] = {"--model", "--tokenizer", "--prompt", "--prompt-file", "--ids",
-                                             "--temperature", "--top-k", "--top-p", "--seed"};
+                                             "--temperature", "--top-k", "--top-p", "--seed", "--weights"};
     static const unsigned value_group[] = {CLI_OPT_MODEL, CLI_OPT_MODEL, CLI_OPT_PROMPT, CLI_OPT_PROMPT,
                                            CLI_OPT_PROMPT, CLI_OPT_SAMPLER, CLI_OPT_SAMPLER, CLI_OPT_SAMPLER,
-                                           CLI_OPT_SAMPLER};
+                                           CLI_OPT_SAMPLER, CLI_OPT_MODEL};
     if ((groups & CLI_OPT_SAMPLER) && strcmp(o, "--greedy") == 0) {
         a->settings.greedy = 1;
         return 1;
@@ -122,6 +138,9 @@ int cli_model_parse(CliModelArgs *a, unsigned groups, int argc, char **argv, int
         if (parse_u64(v, &a->seed)) return error_set(err, "--seed: '%s' is not a whole number >= 0", v);
         a->has_seed = 1;
         break;
+    case 9:
+        if (cli_parse_weights(v, &a->weights, err)) return -1;
+        break;
     }
     return 1;
 }
@@ -135,8 +154,12 @@ int cli_model_set_positional(CliModelArgs *a, const char *text, ErrorMsg *err) {
 
 int cli_model_open(const CliModelArgs *a, Session *s, int max_pos, unsigned capture, ErrorMsg *err) {
     if (sampler_settings_validate(&a->settings, err)) return -1;
-    if (session_open(s, a->model_dir ? a->model_dir : cli_default_model_dir(),
-                     a->tok_dir ? a->tok_dir : cli_tokenizer_dir(), max_pos, capture, err))
+    SessionConfig sc = session_config_default();
+    sc.max_pos = max_pos;
+    sc.capture = capture;
+    sc.weights = a->weights;
+    if (session_open_cfg(s, a->model_dir ? a->model_dir : cli_default_model_dir(),
+                         a->tok_dir ? a->tok_dir : cli_tokenizer_dir(), &sc, err))
         return -1;
     session_set_seed(s, a->seed);
     if (session_set_settings(s, &a->settings, err)) {

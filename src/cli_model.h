@@ -15,7 +15,7 @@
 
 /* Which option groups a command accepts (cli_model_parse's `groups`). */
 enum {
-    CLI_OPT_MODEL = 1u << 0,   /* --model DIR, --tokenizer DIR */
+    CLI_OPT_MODEL = 1u << 0,   /* --model DIR, --tokenizer DIR, --weights P */
     CLI_OPT_PROMPT = 1u << 1,  /* --prompt TEXT, --prompt-file PATH, --ids LIST */
     CLI_OPT_SAMPLER = 1u << 2, /* --temperature, --top-k, --top-p, --greedy, --seed */
 };
@@ -29,7 +29,12 @@ typedef struct CliModelArgs {
     SamplerSettings settings; /* sampler flags on top of sampler_settings_default() */
     uint64_t seed;           /* --seed, else a clock-derived seed (see has_seed) */
     int has_seed;            /* 1 when --seed was given */
+    int weights;             /* --weights: GPT2_WEIGHTS_AS_STORED (default) or a KernDtype */
 } CliModelArgs;
+
+/* "f32" | "f16" | "bf16" (any case) or "stored" -> *out (a KernDtype or
+ * GPT2_WEIGHTS_AS_STORED). -1 with err "--weights: 'x' ..." otherwise. */
+int cli_parse_weights(const char *v, int *out, ErrorMsg *err);
 
 /* Defaults: bundled model, no prompt, T=1 / no cuts / sampling, seed from the clock. */
 void cli_model_args_init(CliModelArgs *a);

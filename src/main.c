@@ -21,6 +21,7 @@ static const Command COMMANDS[] = {
     {"eval", cmd_eval, "mean loss and perplexity of a model over a text file"},
     {"dump", cmd_dump, "write intermediate tensors as NumPy .npy files"},
     {"export", cmd_export, "render figures (PNG) headless"},
+    {"convert", cmd_convert, "write a checkpoint with F16, BF16 or F32 weight matrices"},
 };
 
 static void usage(FILE *f) {

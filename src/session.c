@@ -82,10 +82,25 @@ static void sync_pending_salt(Session *s) {
     s->pending_salt = n < b->len ? b->salt[n] : 0;
 }
 
+SessionConfig session_config_default(void) {
+    SessionConfig c = {.max_pos = 0, .capture = GPT2_CAP_DEFAULT, .weights = GPT2_WEIGHTS_AS_STORED};
+    return c;
+}
+
 int session_open(Session *s, const char *model_dir, const char *tok_dir, int max_pos,
                  unsigned capture, ErrorMsg *err) {
+    SessionConfig c = session_config_default();
+    c.max_pos = max_pos;
+    c.capture = capture;
+    return session_open_cfg(s, model_dir, tok_dir, &c, err);
+}
+
+int session_open_cfg(Session *s, const char *model_dir, const char *tok_dir, const SessionConfig *cfg,
+                     ErrorMsg *err) {
     memset(s, 0, sizeof *s);
-    if (gpt2_model_load(&s->model, model_dir, err)) goto fail;
+    int max_pos = cfg->max_pos;
+    unsigned capture = cfg->capture;
+    if (gpt2_model_load_as(&s->model, model_dir, cfg->weights, err)) goto fail;
     if (tok_load(&s->tok, tok_dir, err)) goto fail;
     if ((size_t)s->model.config.vocab_size != tok_vocab_size(&s->tok)) {
         error_set(err, "%s: the model's vocabulary has %d tokens but the GPT-2 tokenizer has %zu",

@@ -61,10 +61,23 @@ typedef struct Session {
     int n_steps;                /* forward steps run since open (for stats) */
 } Session;
 
-/* Loads the model (model_dir) and tokenizer (tok_dir), and sizes the trace for
- * max_pos positions (0 = min(context, 1024)) capturing `capture` (GPT2_CAP_*; the
- * default GPT2_CAP_DEFAULT keeps what stepping back needs). No prompt yet. On error
- * returns -1 with err set and *s zeroed. */
+/* How to open a session (session_config_default(): context min(NP, 1024), capture
+ * GPT2_CAP_DEFAULT, weights as stored, no trace budget). */
+typedef struct SessionConfig {
+    int max_pos;        /* trace positions, 0 = min(context, 1024) */
+    unsigned capture;   /* GPT2_CAP_* kept for every position */
+    int weights;        /* GPT2_WEIGHTS_AS_STORED or a KernDtype (--weights) */
+} SessionConfig;
+
+SessionConfig session_config_default(void);
+
+/* Loads the model (model_dir) and tokenizer (tok_dir), and sizes the trace as cfg says.
+ * No prompt yet. On error returns -1 with err set and *s zeroed. */
+int session_open_cfg(Session *s, const char *model_dir, const char *tok_dir, const SessionConfig *cfg,
+                     ErrorMsg *err);
+
+/* session_open_cfg with max_pos and capture (GPT2_CAP_*; the default GPT2_CAP_DEFAULT
+ * keeps what stepping back needs), weights as stored. */
 int session_open(Session *s, const char *model_dir, const char *tok_dir, int max_pos,
                  unsigned capture, ErrorMsg *err);
 /* Frees everything; safe on a zeroed session. */
