@@ -66,10 +66,13 @@ static KB_TARGET void KB(attn_scores)(float *restrict s, const float *restrict q
                                       size_t hs, float scale) {
     if (hs == KB(HS_FAST) && KB(NV) >= 2) {
         VF qr[KB(NV)];
+        /* complete unrolling keeps qr / acc in registers (-O2 alone leaves them on the stack) */
+#pragma GCC unroll 16
         for (int v = 0; v < KB(NV); v++) qr[v] = v_load(q + v * VW);
         for (size_t j = 0; j < n; j++) {
             const float *k = K + j * 64;
             VF a = v_mul(qr[0], v_load(k)), b = v_mul(qr[1], v_load(k + VW));
+#pragma GCC unroll 16
             for (int v = 2; v + 1 < KB(NV); v += 2) {
                 a = v_fma(qr[v], v_load(k + v * VW), a);
                 b = v_fma(qr[v + 1], v_load(k + (v + 1) * VW), b);
@@ -85,12 +88,15 @@ static KB_TARGET void KB(attn_mix)(float *restrict z, const float *restrict p, c
                                    size_t hs) {
     if (hs == KB(HS_FAST)) {
         VF acc[KB(NV)];
+#pragma GCC unroll 16
         for (int v = 0; v < KB(NV); v++) acc[v] = v_zero();
         for (size_t j = 0; j < n; j++) {
             const float *row = V + j * 64;
             VF pj = v_set1(p[j]);
+#pragma GCC unroll 16
             for (int v = 0; v < KB(NV); v++) acc[v] = v_fma(pj, v_load(row + v * VW), acc[v]);
         }
+#pragma GCC unroll 16
         for (int v = 0; v < KB(NV); v++) v_store(z + v * VW, acc[v]);
         return;
     }
@@ -115,6 +121,22 @@ static KB_TARGET float KB(stream_sum)(const float *restrict p, size_t n) {
     return s;
 }
 
+/* The FMA throughput bound of `make bench`: 12 independent chains (enough to cover the
+ * FMA latency on two ports), no memory traffic. 24 * VW flops per iteration. */
+static KB_TARGET float KB(fma_peak)(size_t iters) {
+    VF a[12];
+#pragma GCC unroll 12
+    for (int k = 0; k < 12; k++) a[k] = v_set1(1e-3f * (float)(k + 1));
+    const VF m = v_set1(0.9999f), c = v_set1(1e-4f);
+    for (size_t i = 0; i < iters; i++)
+#pragma GCC unroll 12
+        for (int k = 0; k < 12; k++) a[k] = v_fma(a[k], m, c);
+    VF s = a[0];
+#pragma GCC unroll 12
+    for (int k = 1; k < 12; k++) s = v_add(s, a[k]);
+    return v_hsum(s);
+}
+
 #ifndef KB_GEMM_F32
 #define KB_GEMM_F32 NULL
 #define KB_GEMM_F16 NULL
@@ -133,4 +155,5 @@ const KernIsa KB(kern_isa) = {
     .attn_scores = KB(attn_scores),
     .attn_mix = KB(attn_mix),
     .stream_sum = KB(stream_sum),
+    .fma_peak = KB(fma_peak),
 };

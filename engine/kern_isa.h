@@ -35,6 +35,7 @@ typedef struct KernIsa {
     void (*attn_scores)(float *s, const float *q, const float *K, size_t n, size_t hs, float scale);
     void (*attn_mix)(float *z, const float *p, const float *V, size_t n, size_t hs);
     float (*stream_sum)(const float *p, size_t n); /* the bench's floor: a pure read */
+    float (*fma_peak)(size_t iters);               /* the bench's FMA bound: 24*lanes flops/iter */
 } KernIsa;
 
 /* The tables (each NULL-free; the ISA files compile to nothing on other architectures). */

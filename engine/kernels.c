@@ -59,6 +59,22 @@ float kern_stream_sum(const float *p, size_t n) {
     return total;
 }
 
+double kern_fma_burn(size_t iters) {
+    const KernIsa *isa = kern_isa();
+    volatile float sink = 0.0f;
+    int threads = 1;
+#pragma omp parallel
+    {
+        float r = isa->fma_peak(iters);
+#pragma omp critical
+        sink += r;
+#pragma omp single
+        threads = omp_get_num_threads();
+    }
+    (void)sink;
+    return (double)threads * (double)iters * 24.0 * (double)isa->lanes;
+}
+
 /* Element offset -> address in a weight array of dtype dt. */
 static const void *w_at(const void *w, KernDtype dt, size_t idx) {
     return (const uint8_t *)w + idx * kern_dtype_size(dt);

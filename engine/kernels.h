@@ -62,6 +62,11 @@ void kern_widen(float *dst, const void *src, KernDtype dt, size_t n);
  * `make bench`'s memory-bandwidth floor (what any decode must at least spend). */
 float kern_stream_sum(const float *p, size_t n);
 
+/* `make bench`'s compute bound: every thread runs `iters` iterations of 12 independent
+ * FMA chains of the table's vector width in registers; returns the flops done (the
+ * caller times it). */
+double kern_fma_burn(size_t iters);
+
 /* LayerNorm over each of T rows of C: y = (x - mean) / sqrt(var + eps) * g + b with the
  * biased variance (divide by C) and eps inside the sqrt, as torch.nn.LayerNorm.
  * Mean and variance are accumulated in double (two passes) so rows with a large mean
