@@ -18,9 +18,11 @@ CPPFLAGS = -D_DEFAULT_SOURCE -Iengine -Iviz -Isrc -MMD -MP
 isys     = $(patsubst -I%,-isystem %,$(1))
 ENGINE_PKGS = libpcre2-8 libcjson openblas
 APP_PKGS    = sdl2 SDL2_ttf libcrypto
-ENGINE_CFLAGS := $(call isys,$(shell pkg-config --cflags $(ENGINE_PKGS) 2>/dev/null))
-APP_CFLAGS    := $(call isys,$(shell pkg-config --cflags $(APP_PKGS) 2>/dev/null)) -isystem /usr/include/stb
-LIBS          := $(shell pkg-config --libs $(APP_PKGS) $(ENGINE_PKGS) 2>/dev/null) -lm
+PKG_CONFIG ?= pkg-config
+ENGINE_CFLAGS := $(call isys,$(shell $(PKG_CONFIG) --cflags $(ENGINE_PKGS) 2>/dev/null))
+APP_CFLAGS    := $(call isys,$(shell $(PKG_CONFIG) --cflags $(APP_PKGS) 2>/dev/null)) -isystem /usr/include/stb
+LIBS          := $(shell $(PKG_CONFIG) --libs $(APP_PKGS) $(ENGINE_PKGS) 2>/dev/null) -lm
+ENGINE_LIBS   := $(shell $(PKG_CONFIG) --libs $(ENGINE_PKGS) 2>/dev/null) -lm
 
 ifeq ($(SAN),1)
   OPT   = -O1 -g $(ARCH_FLAGS)
@@ -49,7 +51,7 @@ LIBAPP     := $(BUILD)/libapp.a
 ALL_LIBS    = $(LIBAPP) $(LIBVIZ) $(LIBENGINE)
 BIN        := $(BUILD)/inferscope
 
-.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins
+.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins test-arm64 engine-tests
 .DEFAULT_GOAL := all
 # keep object files of test programs (otherwise make deletes them as intermediates)
 .SECONDARY:
@@ -92,6 +94,23 @@ deps-test:
 
 # tests: build every test binary (tests/test_*.c)
 tests: $(TEST_BIN)
+
+# test-arm64: cross-build the engine for 64-bit ARM (NEON kernels) and run its tests
+# under qemu-user (Debian: gcc-aarch64-linux-gnu, qemu-user-static, arm64 -dev libs)
+ARM64_TESTS := test_forward test_kernels_isa test_weights_half test_map_guard test_loader test_safetensors \
+               test_tokenizer test_utf8
+test-arm64:
+	@scripts/install-deps.sh --arm64
+	@PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
+	  $(MAKE) --no-print-directory BUILD=build-arm64 CC=aarch64-linux-gnu-gcc \
+	  ENGINE_TESTS="$(ARM64_TESTS)" engine-tests
+	@tests/run-arm64.sh build-arm64 $(ARM64_TESTS)
+
+# engine-tests: the tests named in ENGINE_TESTS linked against the engine alone (no SDL)
+engine-tests: $(patsubst %,$(BUILD)/etests/%,$(ENGINE_TESTS))
+$(BUILD)/etests/%: $(BUILD)/tests/%.o $(LIBENGINE)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(ENGINE_LIBS)
 
 # gpt2: opt-in download of real GPT-2 weights (SIZE=124M|355M|774M|1558M)
 gpt2:
@@ -156,6 +175,6 @@ $(BUILD)/bench: $(BENCH_OBJ) $(ALL_LIBS)
 
 # clean: remove every build output
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-arm64
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
