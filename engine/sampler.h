@@ -45,7 +45,8 @@ SamplerSettings sampler_settings_default(void);
 /* One token's numbers at every stage. All probabilities are of the whole vocabulary. */
 typedef struct SamplerRow {
     int id;          /* token id */
-    int rank;        /* 0-based position in the token order (0 = highest logit) */
+    int rank;        /* 0-based position in the token order (0 = highest logit); every rank
+                        shown to a user is rank + 1 (1 = most likely), as in surprisal.h */
     float logit;     /* the input logit */
     double p_raw;    /* softmax(logits) at T = 1, the model's own distribution */
     double p_temp;   /* softmax(logits / T); = p_raw when greedy (T is not applied) */

@@ -19,6 +19,7 @@ int cmd_eval(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_novelty(int argc, char **argv);
 /* The window (no subcommand). argv holds the global options (--model, --prompt...). */
 int app_main(int argc, char **argv);
 

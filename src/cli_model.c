@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -169,6 +170,28 @@ int cli_model_open(const CliModelArgs *a, Session *s, int max_pos, unsigned capt
     return 0;
 }
 
+/* The prompt's bytes from --prompt-file or the --prompt/positional text (not --ids), with
+ * the name errors should give it. in->data is owned only for a file. */
+static int prompt_bytes(const CliModelArgs *a, CliBytes *in, const char **what, ErrorMsg *err) {
+    if (a->prompt_file) {
+        *what = strcmp(a->prompt_file, "-") ? a->prompt_file : "stdin";
+        return cli_read_file(a->prompt_file, in, err);
+    }
+    /* argv strings cannot hold NUL bytes, so strlen is the whole text here */
+    *what = NULL;
+    in->data = (uint8_t *)(uintptr_t)a->prompt;
+    in->len = strlen(a->prompt);
+    return 0;
+}
+
+/* Prefixes err with "WHAT: " when what is not NULL. */
+static void name_source(const char *what, ErrorMsg *err) {
+    if (!what) return;
+    char msg[sizeof err->text];
+    snprintf(msg, sizeof msg, "%s", err->text);
+    error_set(err, "%s: %s", what, msg);
+}
+
 int cli_model_run_prompt(const CliModelArgs *a, Session *s, ErrorMsg *err) {
     if (!prompt_given(a)) return error_set(err, "no prompt: give TEXT, --prompt, --prompt-file or --ids (see --help)");
     if (a->ids) {
@@ -179,18 +202,35 @@ int cli_model_run_prompt(const CliModelArgs *a, Session *s, ErrorMsg *err) {
         free(ids);
         return rc;
     }
-    if (a->prompt_file) {
-        CliBytes in = {0};
-        if (cli_read_file(a->prompt_file, &in, err)) return -1;
-        int rc = session_set_prompt(s, in.data, in.len, err);
-        if (rc) {
-            char msg[sizeof err->text];
-            snprintf(msg, sizeof msg, "%s", err->text);
-            error_set(err, "%s: %s", strcmp(a->prompt_file, "-") ? a->prompt_file : "stdin", msg);
-        }
-        cli_bytes_free(&in);
-        return rc;
+    CliBytes in = {0};
+    const char *what;
+    if (prompt_bytes(a, &in, &what, err)) return -1;
+    int rc = session_set_prompt(s, in.data, in.len, err);
+    if (rc) name_source(what, err);
+    if (a->prompt_file) cli_bytes_free(&in);
+    return rc;
+}
+
+int cli_model_prompt_ids(const CliModelArgs *a, Tokenizer *tok, int vocab, int **ids, size_t *n, ErrorMsg *err) {
+    *ids = NULL;
+    *n = 0;
+    if (!prompt_given(a)) return error_set(err, "no prompt: give TEXT, --prompt, --prompt-file or --ids (see --help)");
+    if (a->ids) return cli_parse_ids(a->ids, vocab, ids, n, err);
+    CliBytes in = {0};
+    const char *what;
+    if (prompt_bytes(a, &in, &what, err)) return -1;
+    TokEncoding enc = {0};
+    int rc = tok_encode(tok, in.data, in.len, NULL, &enc, err);
+    if (rc) name_source(what, err);
+    if (a->prompt_file) cli_bytes_free(&in);
+    if (rc) return -1;
+    if (enc.n_ids == 0) {
+        tok_encoding_free(&enc);
+        return error_set(err, "the prompt is empty");
     }
-    /* argv strings cannot hold NUL bytes, so strlen is the whole text here */
-    return session_set_prompt(s, (const uint8_t *)a->prompt, strlen(a->prompt), err);
+    *ids = enc.ids; /* take the ids; free the rest */
+    *n = enc.n_ids;
+    enc.ids = NULL;
+    tok_encoding_free(&enc);
+    return 0;
 }

@@ -62,4 +62,9 @@ int cli_model_open(const CliModelArgs *a, Session *s, int max_pos, unsigned capt
  * exceeds the context of 128 tokens"). */
 int cli_model_run_prompt(const CliModelArgs *a, Session *s, ErrorMsg *err);
 
+/* The prompt as token ids without running the model (so no context limit): --ids as
+ * given (each < vocab), or the text / file tokenized. *ids is malloc'd (caller frees).
+ * Errors as cli_model_run_prompt; an empty text is an error. */
+int cli_model_prompt_ids(const CliModelArgs *a, Tokenizer *tok, int vocab, int **ids, size_t *n, ErrorMsg *err);
+
 #endif

@@ -12,7 +12,10 @@
  *   tokens = N - (number of windows). With S < W, the windows overlap and each one counts
  *   only its last S tokens, every one seen with at least W - S tokens of context (slower,
  *   lower loss). No <|endoftext|> is added before the text.
- *   loss = (1/tokens) * sum_j -log softmax(logits_{j-1})[id_j], summed in double. */
+ *   loss = (1/tokens) * sum_j -log softmax(logits_{j-1})[id_j], summed in double.
+ * --per-token prints every counted token's p, surprisal and entropy (engine/token_stats.h);
+ * their mean nll is the loss, exactly (the same numbers are added up). */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,7 @@
 
 #include "cli.h"
 #include "cli_model.h"
+#include "token_stats.h"
 
 static const char *const CMD = "eval";
 
@@ -33,21 +37,57 @@ static void usage(void) {
            "not overlap) every token except the first of each window is counted. A stride S < W\n"
            "starts a window every S tokens and counts only the S tokens not counted before.\n"
            "The last line is always: loss=<nats/token> ppl=<perplexity> tokens=<counted>\n"
+           "(with --json the output is one JSON object instead).\n"
            "\n%s"
            "  --stride S        tokens between window starts, 1..W (default W)\n"
+           "  --per-token       one row per counted token: position, id, p, surprisal -log2 p (bits),\n"
+           "                    entropy of the distribution it came from (bits), rank (1 = most likely)\n"
+           "  --least N         the N least expected tokens (highest surprisal), most surprising first\n"
+           "  --json            {\"loss\": X, \"ppl\": X, \"n_tokens\": N, ..., \"tokens\": [...] (--per-token),\n"
+           "                    \"least\": [...] (--least)}; rows {\"pos\", \"id\", \"text\", \"p\",\n"
+           "                    \"surprisal_bits\", \"entropy_bits\", \"rank\"}\n"
            "  --help            this text\n",
            CLI_MODEL_USAGE_MODEL);
 }
 
-/* -log softmax(logits)[target] in double: log sum_i exp(l_i - max) + max - l_target.
- * Subtracting the max keeps every exp() argument <= 0, so nothing overflows. */
-static double token_nll(const float *logits, size_t V, int target) {
-    double mx = -INFINITY;
-    for (size_t i = 0; i < V; i++)
-        if (logits[i] > mx) mx = logits[i];
-    double sum = 0.0;
-    for (size_t i = 0; i < V; i++) sum += exp((double)logits[i] - mx);
-    return log(sum) + mx - (double)logits[target];
+/* One counted token: where it is and how expected it was. */
+typedef struct EvalRow {
+    size_t pos;    /* index in the file's tokens */
+    TokenStat st;
+} EvalRow;
+
+static void print_row_text(const Tokenizer *tok, const EvalRow *r) {
+    const char *t = tok_token_text(tok, r->st.id);
+    printf("%8zu %6d %12.6g %10.4f %10.4f %7d  %s\n", r->pos, r->st.id, r->st.p, r->st.surprisal_bits,
+           r->st.entropy_bits, r->st.rank, t ? t : "?");
+}
+
+static void print_row_json(const Tokenizer *tok, const EvalRow *r) {
+    size_t len;
+    const uint8_t *b = tok_token_bytes(tok, r->st.id, &len);
+    printf("{\"pos\": %zu, \"id\": %d, \"text\": ", r->pos, r->st.id);
+    cli_json_string(stdout, b ? b : (const uint8_t *)"", b ? len : 0);
+    printf(", \"p\": %.9g, \"surprisal_bits\": %.9g, \"entropy_bits\": %.9g, \"rank\": %d}", r->st.p,
+           r->st.surprisal_bits, r->st.entropy_bits, r->st.rank);
+}
+
+/* Most surprising first; equal surprisal: earlier position first (a total order, so
+ * qsort's instability cannot change the output). */
+static int by_surprisal_desc(const void *a, const void *b) {
+    const EvalRow *x = a, *y = b;
+    if (x->st.nll != y->st.nll) return x->st.nll < y->st.nll ? 1 : -1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static void print_rows(const Tokenizer *tok, const EvalRow *rows, size_t n, int json) {
+    for (size_t i = 0; i < n; i++) {
+        if (json) {
+            printf(i ? ",\n  " : "\n  ");
+            print_row_json(tok, &rows[i]);
+        } else {
+            print_row_text(tok, &rows[i]);
+        }
+    }
 }
 
 int cmd_eval(int argc, char **argv) {
@@ -55,7 +95,8 @@ int cmd_eval(int argc, char **argv) {
     cli_model_args_init(&a);
     ErrorMsg err;
     const char *file = NULL;
-    long stride = 0;
+    long stride = 0, least = 0;
+    int json = 0, per_token = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         int r = cli_model_parse(&a, CLI_OPT_MODEL, argc, argv, &i, &err);
@@ -70,6 +111,17 @@ int cmd_eval(int argc, char **argv) {
             stride = strtol(argv[++i], &end, 10);
             if (*argv[i] == 0 || *end || stride < 1)
                 return cli_fail(CMD, "--stride: '%s' is not a whole number >= 1", argv[i]);
+        } else if (strcmp(o, "--least") == 0) {
+            if (i + 1 >= argc) return cli_fail(CMD, "--least needs a value (see --help)");
+            char *end;
+            errno = 0;
+            least = strtol(argv[++i], &end, 10);
+            if (*argv[i] == 0 || *end || errno || least < 1 || least > 1000000)
+                return cli_fail(CMD, "--least: '%s' is not a whole number in [1, 1000000]", argv[i]);
+        } else if (strcmp(o, "--per-token") == 0) {
+            per_token = 1;
+        } else if (strcmp(o, "--json") == 0) {
+            json = 1;
         } else if (o[0] == '-' && o[1] != 0) {
             return cli_fail(CMD, "unknown option '%s' (see --help)", o);
         } else if (file) {
@@ -90,7 +142,7 @@ int cmd_eval(int argc, char **argv) {
     int status = 0;
     TokEncoding enc = {0};
     int *win = NULL;
-    double *nll = NULL; /* (W) -log p of each token scored in the current window */
+    EvalRow *rows = NULL; /* (N) every counted token, in file order */
     if (tok_encode(&s.tok, in.data, in.len, NULL, &enc, &err)) {
         status = cli_fail(CMD, "%s: %s", file, err.text);
         goto done;
@@ -106,8 +158,8 @@ int cmd_eval(int argc, char **argv) {
     }
     size_t S = stride ? (size_t)stride : W;
     win = malloc(W * sizeof *win);
-    nll = malloc(W * sizeof *nll);
-    if (!win || !nll) {
+    rows = malloc(N * sizeof *rows);
+    if (!win || !rows) {
         status = cli_fail(CMD, "out of memory");
         goto done;
     }
@@ -127,14 +179,23 @@ int cmd_eval(int argc, char **argv) {
             status = cli_fail(CMD, "internal: the trace kept no logits for every position");
             goto done;
         }
-        /* The positions are independent: score them on all threads into nll[], then add
+        /* The positions are independent: score them on all threads into rows[], then add
          * them up in order on one thread, so the sum (and the printed loss) does not
          * depend on the thread count. */
         long lo = (long)first, hi = (long)end;
-#pragma omp parallel for schedule(static)
-        for (long j = lo; j < hi; j++)
-            nll[j - lo] = token_nll(gpt2_trace_logits(&s.trace, (int)((size_t)j - 1 - start)), V, enc.ids[j]);
-        for (long j = lo; j < hi; j++) total += nll[j - lo];
+        int bad = 0;
+#pragma omp parallel for schedule(static) reduction(| : bad)
+        for (long j = lo; j < hi; j++) {
+            EvalRow *r = &rows[counted + (size_t)(j - lo)];
+            r->pos = (size_t)j;
+            bad |= token_stat(gpt2_trace_logits(&s.trace, (int)((size_t)j - 1 - start)), V, enc.ids[j], &r->st);
+        }
+        if (bad) {
+            status = cli_fail(CMD, "%s: window %zu: the model's logits hold NaN or +inf (broken weights?)", file,
+                              k + 1);
+            goto done;
+        }
+        for (long j = lo; j < hi; j++) total += rows[counted + (size_t)(j - lo)].st.nll;
         counted += (size_t)(hi - lo);
         next_uncounted = end;
         /* progress: a live counter on a terminal, a line per ~10% in a log */
@@ -146,14 +207,48 @@ int cmd_eval(int argc, char **argv) {
     }
     if (n_windows > 1 && tty) fputc('\n', stderr);
     double loss = total / (double)counted;
-    printf("file %s: %zu bytes, %zu tokens\n", file, in.len, N);
-    printf("model %s: context W = %zu, stride S = %zu, %zu window%s\n", s.model.name, W, S, n_windows,
-           n_windows == 1 ? "" : "s");
-    printf("counted %zu tokens (each predicted from the earlier tokens of its window)\n", counted);
-    printf("loss=%.6f ppl=%.6f tokens=%zu\n", loss, exp(loss), counted);
+    if (json) {
+        printf("{\"file\": ");
+        cli_json_string(stdout, (const uint8_t *)file, strlen(file));
+        printf(", \"model\": ");
+        cli_json_string(stdout, (const uint8_t *)s.model.name, strlen(s.model.name));
+        printf(", \"bytes\": %zu, \"file_tokens\": %zu, \"context\": %zu, \"stride\": %zu, \"windows\": %zu,\n",
+               in.len, N, W, S, n_windows);
+        printf(" \"loss\": %.9g, \"ppl\": %.9g, \"n_tokens\": %zu", loss, exp(loss), counted);
+        if (per_token) {
+            printf(",\n \"tokens\": [");
+            print_rows(&s.tok, rows, counted, 1);
+            printf("]");
+        }
+    } else {
+        printf("file %s: %zu bytes, %zu tokens\n", file, in.len, N);
+        printf("model %s: context W = %zu, stride S = %zu, %zu window%s\n", s.model.name, W, S, n_windows,
+               n_windows == 1 ? "" : "s");
+        printf("counted %zu tokens (each predicted from the earlier tokens of its window)\n", counted);
+        if (per_token) {
+            printf("     pos     id            p  surprisal    entropy    rank  token\n"
+                   "                                 (bits)     (bits)\n");
+            print_rows(&s.tok, rows, counted, 0);
+        }
+    }
+    if (least) {
+        size_t n_least = (size_t)least < counted ? (size_t)least : counted;
+        qsort(rows, counted, sizeof *rows, by_surprisal_desc);
+        if (json) {
+            printf(",\n \"least\": [");
+            print_rows(&s.tok, rows, n_least, 1);
+            printf("]");
+        } else {
+            printf("the %zu least expected tokens (highest surprisal first):\n", n_least);
+            printf("     pos     id            p  surprisal    entropy    rank  token\n");
+            print_rows(&s.tok, rows, n_least, 0);
+        }
+    }
+    if (json) printf("}\n");
+    else printf("loss=%.6f ppl=%.6f tokens=%zu\n", loss, exp(loss), counted);
 done:
     free(win);
-    free(nll);
+    free(rows);
     tok_encoding_free(&enc);
     session_free(&s);
     cli_bytes_free(&in);

@@ -69,7 +69,7 @@ static void print_json(const Session *s, const GenToken *g, int n, int stopped_e
         printf("{\"id\": %d, \"text\": ", g[i].row.id);
         cli_json_string(stdout, b ? b : (const uint8_t *)"", len);
         printf(", \"p_raw\": %.9g, \"p_final\": %.9g, \"rank\": %d, \"u\": ", g[i].row.p_raw, g[i].row.p_final,
-               g[i].row.rank);
+               g[i].row.rank + 1); /* 1-based, as everywhere the user reads a rank */
         if (g[i].greedy) printf("null}"); /* argmax: no draw was used */
         else printf("%.17g}", g[i].u);
     }

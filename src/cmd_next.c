@@ -51,7 +51,7 @@ static void print_table(const Session *s, const SamplerRecord *r) {
     for (int i = 0; i < r->n; i++) {
         const SamplerRow *w = &r->rows[i];
         const char *t = tok_token_text(tok, w->id);
-        printf("%4d  %s", w->rank, t ? t : "?");
+        printf("%4d  %s", w->rank + 1, t ? t : "?");
         for (size_t k = t ? text_width(t) : 1; k < 18; k++) putchar(' ');
         printf(" %6d %10.4f %11.4e %11.4e %11.4e %9.6f  %s%s\n", w->id, (double)w->logit, w->p_raw, w->p_temp,
                w->p_final, w->cum_hi, w->kept ? "kept" : "cut", w->id == r->chosen.id ? "  <- chosen" : "");
@@ -63,17 +63,17 @@ static void print_table(const Session *s, const SamplerRecord *r) {
     const char *ct = tok_token_text(tok, r->chosen.id);
     if (r->greedy)
         printf("chosen: %s (id %d, rank %d): greedy takes the highest logit\n", ct ? ct : "?", r->chosen.id,
-               r->chosen.rank);
+               r->chosen.rank + 1);
     else
         printf("u = %.6f (seed %llu) -> chosen: %s (id %d, rank %d, p_final %.4e)\n", r->u,
-               (unsigned long long)s->seed, ct ? ct : "?", r->chosen.id, r->chosen.rank, r->chosen.p_final);
+               (unsigned long long)s->seed, ct ? ct : "?", r->chosen.id, r->chosen.rank + 1, r->chosen.p_final);
 }
 
 static void print_row_json(const Tokenizer *tok, const SamplerRow *w) {
     const char *t = tok_token_text(tok, w->id);
     size_t len;
     const uint8_t *b = tok_token_bytes(tok, w->id, &len);
-    printf("{\"rank\": %d, \"id\": %d, \"piece\": ", w->rank, w->id);
+    printf("{\"rank\": %d, \"id\": %d, \"piece\": ", w->rank + 1, w->id); /* 1 = most likely */
     cli_json_string(stdout, (const uint8_t *)(t ? t : ""), t ? strlen(t) : 0);
     printf(", \"text\": ");
     cli_json_string(stdout, b ? b : (const uint8_t *)"", len);

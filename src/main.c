@@ -22,6 +22,7 @@ static const Command COMMANDS[] = {
     {"dump", cmd_dump, "write intermediate tensors as NumPy .npy files"},
     {"export", cmd_export, "render figures (PNG) headless"},
     {"convert", cmd_convert, "write a checkpoint with F16, BF16 or F32 weight matrices"},
+    {"novelty", cmd_novelty, "which runs of a text the model saw verbatim in its training text"},
 };
 
 static void usage(FILE *f) {

@@ -1,6 +1,6 @@
 # test_cli_engine.sh — the model commands end to end on the reference tiny model:
 # `next` against the reference top-10 (raw, temperature 0.7, top-k 5), `generate`
-# (greedy = next's rank 0, same seed = same tokens, context end), `eval` against the
+# (greedy = next's rank 1, same seed = same tokens, context end), `eval` against the
 # reference loss of tiny_s30, `dump` .npy files against the reference attention
 # probabilities and logits, and every error case exiting 2 with one line.
 # Not the engine's numerics in depth (test_forward.c, test_sampler.c do that).
@@ -32,7 +32,7 @@ if ids != ref["last_top10_ids"]: fail("top-10 ids %s != %s" % (ids, ref["last_to
 for r, p in zip(rows, ref["last_top10_probs"]):
     # 1e-5 absolute as asked, and 1e-4 relative so the check bites on p ~ 1e-4
     if abs(r["p_raw"] - p) > 1e-5 or abs(r["p_raw"] - p) > 1e-4 * p: fail("p_raw %g != %g" % (r["p_raw"], p))
-if [r["rank"] for r in rows] != list(range(10)): fail("ranks")
+if [r["rank"] for r in rows] != list(range(1, 11)): fail("ranks (1-based)")
 total = sum(r["p_raw"] for r in d["rows"]) + d["other"]["p_raw"]
 if abs(total - 1) > 1e-9: fail("shown + other = %r" % total)
 t = json.load(open(sys.argv[2] + "/next_t07.json"))
@@ -44,11 +44,11 @@ if k["kept_after_k"] != 5: fail("kept_after_k %d" % k["kept_after_k"])
 for r, p in zip(k["rows"][:5], ref["last_topk5_probs_renormalized_temp1"]):
     if abs(r["p_final"] - p) > 1e-5 or not r["kept"]: fail("top-k p_final %g != %g" % (r["p_final"], p))
 if any(r["kept"] or r["p_final"] != 0 for r in k["rows"][5:]): fail("rank >= 5 not cut")
-if k["chosen"]["rank"] >= 5: fail("chose a cut token")
+if k["chosen"]["rank"] > 5: fail("chose a cut token")
 sys.exit(0 if ok else 1)
 EOF
 table=$("$BIN" next --model "$M" --ids $S4 --seed 1)
-check "next table row 0 shows the Ġ form" grep -q '^ *0  Ġagrees *14386 ' <<<"$table"
+check "next table row rank 1 shows the Ġ form" grep -q '^ *1  Ġagrees *14386 ' <<<"$table"
 check "next table other row" grep -q '(all other tokens)' <<<"$table"
 check "next table kept counts" grep -q 'kept after top-k: 50257 of 50257; after top-p: 50257' <<<"$table"
 check "next table u and chosen" grep -q '^u = 0\.[0-9]* (seed 1) -> chosen: ' <<<"$table"
@@ -56,7 +56,7 @@ check "next positional prompt = --ids" test "$("$BIN" next --model "$M" --json "
 
 # ---- generate ----
 first=$("$BIN" generate --model "$M" --ids $S4 -n 3 --greedy --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["tokens"][0]["id"])')
-check "greedy first token == next rank 0" test "$first" = "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["rows"][0]["id"])' "$tmp/next.json")"
+check "greedy first token == next rank 1" test "$first" = "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["rows"][0]["id"])' "$tmp/next.json")"
 check "greedy first token == reference top-1" test "$first" = 14386
 gen_ids() { "$BIN" generate --model "$M" --ids $S4 -n 20 --json "$@" | python3 -c 'import json,sys; print(json.load(sys.stdin)["ids"])'; }
 a=$(gen_ids --seed 7); b=$(gen_ids --seed 7); c=$(gen_ids --seed 8)

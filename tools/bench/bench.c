@@ -4,7 +4,8 @@
  *   - the bounds: stream-read floor and FMA peak for every kernel table, 1 and 2 threads;
  *   - decode and prefill of a GPT-2 124M-shaped random model, F32 and F16 weights, on
  *     every table (bench_decode.c);
- *   - the bundled model as a user meets it (bench_bundled.c), the tokenizer.
+ *   - the bundled model as a user meets it (bench_bundled.c), the memorisation index
+ *     (bench_ngram.c), the tokenizer.
  * `bench --all-isas` adds the plain-C table; `bench --write-model DIR --shape 1558M
  * --weights f16` writes a random model folder (for memory measurements) and exits.
  * Prints, never fails; about two minutes on 2 idle cores. Not a test. */
@@ -15,6 +16,7 @@
 
 #include "bench.h"
 #include "bench_bundled.h"
+#include "bench_ngram.h"
 #include "bench_tokenizer.h"
 #include "cli.h"
 #include "cli_model.h"
@@ -116,6 +118,8 @@ int main(int argc, char **argv) {
     printf("\n");
     kern_set_threads(2);
     bench_bundled(cli_default_model_dir(), cli_tokenizer_dir());
+    printf("\n");
+    bench_ngram(cli_default_model_dir());
     printf("\n");
     bench_tokenizer(cli_tokenizer_dir());
     return 0;
