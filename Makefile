@@ -16,13 +16,33 @@ WARN     = -std=c17 -Wall -Wextra -Wpedantic -Werror
 CPPFLAGS = -D_DEFAULT_SOURCE -Iengine -Iviz -Isrc -MMD -MP
 # third-party headers via -isystem so their warnings never break -Werror
 isys     = $(patsubst -I%,-isystem %,$(1))
+PKG_CONFIG ?= pkg-config
 ENGINE_PKGS = libpcre2-8 libcjson openblas
 APP_PKGS    = sdl2 SDL2_ttf libcrypto
-PKG_CONFIG ?= pkg-config
 ENGINE_CFLAGS := $(call isys,$(shell $(PKG_CONFIG) --cflags $(ENGINE_PKGS) 2>/dev/null))
 APP_CFLAGS    := $(call isys,$(shell $(PKG_CONFIG) --cflags $(APP_PKGS) 2>/dev/null)) -isystem /usr/include/stb
 LIBS          := $(shell $(PKG_CONFIG) --libs $(APP_PKGS) $(ENGINE_PKGS) 2>/dev/null) -lm
 ENGINE_LIBS   := $(shell $(PKG_CONFIG) --libs $(ENGINE_PKGS) 2>/dev/null) -lm
+
+# Before anything is compiled, name the Debian packages that are missing (instead of
+# "fatal error: SDL.h: No such file or directory"). Goals that install them first (run,
+# test, ...) or need none (clean, deps, gpt2, uninstall) skip the check; their inner
+# `make all` checks again. pkg-config module:Debian package, as in scripts/install-deps.sh.
+DEP_MODULES  = sdl2:libsdl2-dev SDL2_ttf:libsdl2-ttf-dev libcrypto:libssl-dev \
+               libpcre2-8:libpcre2-dev libcjson:libcjson-dev openblas:libopenblas-dev
+STB_HEADER  ?= /usr/include/stb/stb_image_write.h
+NO_CHECK_GOALS = run test asan bench fuzz fuzz-short deps deps-test clean gpt2 uninstall test-arm64 engine-tests
+ifneq ($(filter-out $(NO_CHECK_GOALS),$(or $(MAKECMDGOALS),all)),)
+  dep_pc   = $(shell $(PKG_CONFIG) --exists $(1) >/dev/null 2>&1 && echo ok)
+  MISSING := $(if $(shell command -v $(firstword $(CC)) 2>/dev/null),,build-essential) \
+             $(if $(shell command -v $(PKG_CONFIG) 2>/dev/null),,pkg-config) \
+             $(foreach d,$(DEP_MODULES),$(if $(call dep_pc,$(firstword $(subst :, ,$(d)))),,$(lastword $(subst :, ,$(d))))) \
+             $(if $(wildcard $(STB_HEADER)),,libstb-dev)
+  MISSING := $(sort $(strip $(MISSING)))
+  ifneq ($(MISSING),)
+    $(error missing Debian package(s): $(MISSING). `make deps` (or scripts/install-deps.sh) installs them; `make run` does it too)
+  endif
+endif
 
 ifeq ($(SAN),1)
   OPT   = -O1 -g $(ARCH_FLAGS)
@@ -51,7 +71,7 @@ LIBAPP     := $(BUILD)/libapp.a
 ALL_LIBS    = $(LIBAPP) $(LIBVIZ) $(LIBENGINE)
 BIN        := $(BUILD)/inferscope
 
-.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins test-arm64 engine-tests
+.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins install uninstall test-arm64 engine-tests
 .DEFAULT_GOAL := all
 # keep object files of test programs (otherwise make deletes them as intermediates)
 .SECONDARY:
@@ -172,6 +192,30 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(ALL_LIBS)
 BENCH_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/bench/*.c))
 $(BUILD)/bench: $(BENCH_OBJ) $(ALL_LIBS)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS)
+
+# install: the binary, its assets (fonts, tokenizer, bundled model), the lessons, a .desktop
+# entry and the man page under PREFIX (default /usr/local; DESTDIR for packagers). The
+# installed binary finds PREFIX/share/inferscope from its own location, no source tree needed.
+PREFIX  ?= /usr/local
+BINDIR   = $(DESTDIR)$(PREFIX)/bin
+SHAREDIR = $(DESTDIR)$(PREFIX)/share/inferscope
+APPSDIR  = $(DESTDIR)$(PREFIX)/share/applications
+MAN1DIR  = $(DESTDIR)$(PREFIX)/share/man/man1
+INSTALL_ASSETS = fonts tokenizer models/stories16m
+install: all
+	install -d $(BINDIR) $(SHAREDIR)/lessons $(APPSDIR) $(MAN1DIR)
+	install -m 755 $(BIN) $(BINDIR)/inferscope
+	for d in $(INSTALL_ASSETS); do install -d $(SHAREDIR)/$$d && install -m 644 assets/$$d/* $(SHAREDIR)/$$d/ || exit 1; done
+	install -m 644 lessons/*.lesson lessons/README.md $(SHAREDIR)/lessons/
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' assets/desktop/inferscope.desktop.in > $(APPSDIR)/inferscope.desktop
+	chmod 644 $(APPSDIR)/inferscope.desktop
+	install -m 644 assets/man/inferscope.1 $(MAN1DIR)/inferscope.1
+	@echo "installed: $(PREFIX)/bin/inferscope (assets and lessons in $(PREFIX)/share/inferscope)"
+
+# uninstall: remove exactly what install put under PREFIX
+uninstall:
+	rm -f $(BINDIR)/inferscope $(APPSDIR)/inferscope.desktop $(MAN1DIR)/inferscope.1
+	rm -rf $(SHAREDIR)
 
 # clean: remove every build output
 clean:

@@ -6,6 +6,8 @@
 #ifndef ERROR_H
 #define ERROR_H
 
+#include <stddef.h>
+
 typedef struct ErrorMsg {
     char text[512]; /* NUL-terminated, one line, no trailing newline */
 } ErrorMsg;
@@ -17,5 +19,16 @@ int error_set(ErrorMsg *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* A name read from a file (a tensor name, a JSON key) made safe to echo in one line:
+ * s[0..n) is copied into out (cap bytes, NUL-terminated; cut with "..." when longer) with
+ * every control character and every byte that is not valid UTF-8 written as \xNN, and a
+ * backslash as \\. Returns out, so it can be an argument of error_set directly. */
+const char *error_quote(char *out, size_t cap, const char *s, size_t n);
+
+/* The same for a NUL-terminated string (NULL = ""); ERROR_QUOTE(buf, s) for an array buf. */
+const char *error_quote_cstr(char *out, size_t cap, const char *s);
+#define ERROR_QUOTE_CAP 160
+#define ERROR_QUOTE(buf, s) error_quote_cstr((buf), sizeof(buf), (s))
 
 #endif

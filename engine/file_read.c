@@ -1,24 +1,62 @@
-/* file_read.c — see file_read.h. */
+/* file_read.c — non-blocking open + regular-file check + bounded whole-file read (see
+ * file_read.h). The descriptor is opened O_NONBLOCK so that open() itself returns at once
+ * for a FIFO with no writer; fstat then refuses it before any read could wait. */
 #include "file_read.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
+
+const char *file_kind_name(mode_t mode) {
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a plain file";
+}
+
+/* The one message for a path that exists but is no regular file. */
+static int not_regular(const char *path, mode_t mode, ErrorMsg *err) {
+    if (S_ISDIR(mode)) return error_set(err, "%s: is a directory, not a regular file", path);
+    return error_set(err, "%s: not a regular file (%s)", path, file_kind_name(mode));
+}
+
+int file_open_regular(const char *path, struct stat *st, ErrorMsg *err) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        if (errno == ENXIO) return error_set(err, "%s: not a regular file (a socket or device)", path);
+        return error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    }
+    if (fstat(fd, st) != 0) {
+        int e = errno;
+        close(fd);
+        return error_set(err, "%s: cannot stat: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st->st_mode)) {
+        close(fd);
+        return not_regular(path, st->st_mode, err);
+    }
+    /* a regular file never blocks, but plain blocking reads are what callers expect */
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return fd;
+}
+
+int file_check_regular(const char *path, ErrorMsg *err) {
+    struct stat st;
+    if (stat(path, &st) != 0) return error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    return S_ISREG(st.st_mode) ? 0 : not_regular(path, st.st_mode, err);
+}
 
 int file_read_all(const char *path, size_t max_bytes, uint8_t **out, size_t *len, ErrorMsg *err) {
     *out = NULL;
     *len = 0;
-    /* O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return error_set(err, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return error_set(err, "%s: not a regular file", path);
-    }
+    int fd = file_open_regular(path, &st, err);
+    if (fd < 0) return -1;
     if ((uintmax_t)st.st_size > (uintmax_t)max_bytes) {
         close(fd);
         return error_set(err, "%s: %jd bytes, more than the %zu allowed", path, (intmax_t)st.st_size, max_bytes);

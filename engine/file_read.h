@@ -1,20 +1,34 @@
-/* file_read.h — reading a whole input file safely: only regular files (a FIFO, a device
- * or a folder given where a file is expected is refused at once instead of blocking),
- * never more than a stated number of bytes, errors naming the path. Not for the model
- * weights (safetensors.c maps those). */
+/* file_read.h — opening input files so that nothing can hang or surprise the reader: the
+ * path is opened with O_NONBLOCK (a FIFO or a device in place of a file would otherwise
+ * block open() forever), must then be a regular file, and is read whole up to a cap.
+ * Every error is one line naming the path ("models/x/config.json: not a regular file (a
+ * FIFO)"). Not for writing, and not for standard input (the CLI reads that itself). */
 #ifndef FILE_READ_H
 #define FILE_READ_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "error.h"
 
+/* Opens path read-only (close-on-exec, blocking mode restored once it is known to be a
+ * regular file). Returns the descriptor and fills *st, or -1 with err set:
+ * "PATH: not a regular file (a FIFO)", "PATH: is a directory, not a regular file". */
+int file_open_regular(const char *path, struct stat *st, ErrorMsg *err);
+
+/* For a path that a library opens itself: 0 if it names a regular file (stat, no open),
+ * else -1 with the same messages as file_open_regular. */
+int file_check_regular(const char *path, ErrorMsg *err);
+
 /* Reads all of path into a malloc'd buffer (*out, caller frees) with a NUL byte after
- * the last one (the data may itself contain NULs; *len is the byte count). Opens with
- * O_NONBLOCK and checks fstat before reading: "PATH: not a regular file". Files larger
- * than max_bytes are refused ("PATH: 9000000 bytes, more than the 8388608 allowed").
+ * the last one (the data may itself contain NULs; *len is the byte count), through
+ * file_open_regular. Files larger than max_bytes are refused ("PATH: 9000000 bytes, more
+ * than the 8388608 allowed"), and so is one that shrinks while it is read.
  * Returns 0, or -1 with err and *out = NULL. */
 int file_read_all(const char *path, size_t max_bytes, uint8_t **out, size_t *len, ErrorMsg *err);
+
+/* "a FIFO", "a directory", ... for a st_mode that is not a regular file. */
+const char *file_kind_name(mode_t mode);
 
 #endif

@@ -1,6 +1,7 @@
 /* gpt2_config.c — config.json -> Gpt2Config, with every number checked before any
  * shape is computed from it. Reads the file itself (the engine does not use the
- * CLI's helpers) with a size cap, and parses it with cJSON. Not the weight loader. */
+ * CLI's helpers) with a size cap, and parses it with cJSON; the whole file must be ONE
+ * object with no key twice. Not the weight loader. */
 #include "gpt2_config.h"
 
 #include <cJSON.h>
@@ -9,44 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include "file_read.h"
+#include "json_whole.h"
 
 /* A GPT-2 config.json is < 1 KB; anything above 1 MB is not one. */
 #define CONFIG_MAX_BYTES ((size_t)1 << 20)
-
-/* Whole file into a NUL-terminated malloc'd buffer (*out owned by the caller). */
-static int read_small_file(const char *path, char **out, size_t *len, ErrorMsg *err) {
-    *out = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return error_set(err, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(fp);
-        return error_set(err, "%s: not a regular file", path);
-    }
-    if ((size_t)st.st_size > CONFIG_MAX_BYTES) {
-        fclose(fp);
-        return error_set(err, "%s: %lld bytes is too large for a config.json", path,
-                         (long long)st.st_size);
-    }
-    size_t cap = (size_t)st.st_size;
-    char *buf = malloc(cap + 1);
-    if (!buf) {
-        fclose(fp);
-        return error_set(err, "%s: out of memory", path);
-    }
-    size_t n = fread(buf, 1, cap, fp);
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        free(buf);
-        return error_set(err, "%s: read error", path);
-    }
-    buf[n] = 0;
-    *out = buf;
-    *len = n;
-    return 0;
-}
 
 /* One integer field: must be a JSON number with an integral value that fits an int. */
 static int get_int(const cJSON *root, const char *key, int *out, int *present, const char *path,
@@ -97,20 +66,75 @@ size_t gpt2_config_n_params(const Gpt2Config *c, int tied) {
     return n;
 }
 
+/* cJSON keeps every member of an object, so a key given twice would silently resolve to
+ * its first value: refuse it (configs have ~30 keys, so the quadratic scan is nothing). */
+static int check_unique_keys(const cJSON *obj, const char *path, ErrorMsg *err) {
+    for (const cJSON *a = obj->child; a; a = a->next)
+        for (const cJSON *b = a->next; b; b = b->next)
+            if (a->string && b->string && strcmp(a->string, b->string) == 0) {
+                char shown[ERROR_QUOTE_CAP];
+                return error_set(err, "%s: key \"%.60s\" appears twice", path, ERROR_QUOTE(shown, a->string));
+            }
+    return 0;
+}
+
+/* The keys that change the math of a GPT-2 beyond its sizes. Everything else HF writes
+ * (architectures, bos/eos_token_id, *_pdrop, summary_*, task_specific_params, use_cache,
+ * reorder_and_upcast_attn, torch_dtype, transformers_version, ...) does not change what
+ * inference computes and is ignored. */
+static int check_semantics(const cJSON *root, Gpt2Config *t, const char *path, ErrorMsg *err) {
+    char shown[ERROR_QUOTE_CAP];
+    const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
+    if (mt && !cJSON_IsNull(mt) && !(cJSON_IsString(mt) && strcmp(mt->valuestring, "gpt2") == 0))
+        return error_set(err, "%s: model_type %s%.40s%s is not a GPT-2 (only \"gpt2\" checkpoints load)", path,
+                         cJSON_IsString(mt) ? "\"" : "",
+                         cJSON_IsString(mt) ? ERROR_QUOTE(shown, mt->valuestring) : "(not a string)",
+                         cJSON_IsString(mt) ? "\"" : "");
+    /* GELU: GPT-2's tanh approximation (HF gelu_new, and its twins gelu_pytorch_tanh /
+     * gelu_fast, the same formula) or the exact erf GELU (HF "gelu", torch nn.GELU(), what
+     * nanoGPT trains with). Anything else is another network. */
+    const cJSON *act = cJSON_GetObjectItemCaseSensitive(root, "activation_function");
+    t->gelu_exact = 0;
+    if (act && !cJSON_IsNull(act)) {
+        const char *v = cJSON_IsString(act) ? act->valuestring : "";
+        if (strcmp(v, "gelu") == 0)
+            t->gelu_exact = 1;
+        else if (strcmp(v, "gelu_new") != 0 && strcmp(v, "gelu_pytorch_tanh") != 0 && strcmp(v, "gelu_fast") != 0)
+            return error_set(err, "%s: activation_function \"%.40s\" is not supported (GPT-2 uses gelu_new; "
+                             "gelu (erf) also works)", path, ERROR_QUOTE(shown, v));
+    }
+    /* tie_word_embeddings (default true): false promises an lm_head.weight, checked by the
+     * weight loader (gpt2_model.c) */
+    const cJSON *tie = cJSON_GetObjectItemCaseSensitive(root, "tie_word_embeddings");
+    if (tie && !cJSON_IsNull(tie) && !cJSON_IsBool(tie))
+        return error_set(err, "%s: \"tie_word_embeddings\" must be true or false", path);
+    t->untied = tie && cJSON_IsFalse(tie);
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(root, "scale_attn_weights");
+    if (sc && cJSON_IsFalse(sc))
+        return error_set(err, "%s: scale_attn_weights = false is not supported (attention scores are "
+                         "divided by sqrt(head size), as in GPT-2)", path);
+    const cJSON *il = cJSON_GetObjectItemCaseSensitive(root, "scale_attn_by_inverse_layer_idx");
+    if (il && cJSON_IsTrue(il))
+        return error_set(err, "%s: scale_attn_by_inverse_layer_idx = true is not supported", path);
+    return 0;
+}
+
 int gpt2_config_load(Gpt2Config *c, const char *path, ErrorMsg *err) {
     memset(c, 0, sizeof *c);
-    char *text;
+    uint8_t *raw;
     size_t len = 0;
-    if (read_small_file(path, &text, &len, err) != 0) return -1;
-    cJSON *root = cJSON_ParseWithLength(text, len);
+    if (file_read_all(path, CONFIG_MAX_BYTES, &raw, &len, err) != 0) return -1;
+    char *text = (char *)raw;
+    cJSON *root = json_parse_whole(text, len, path, err);
     free(text);
-    if (!root) return error_set(err, "%s: not valid JSON", path);
+    if (!root) return -1;
     int rc = -1, present;
     Gpt2Config t = {0};
     if (!cJSON_IsObject(root)) {
         error_set(err, "%s: not a JSON object", path);
         goto done;
     }
+    if (check_unique_keys(root, path, err) || check_semantics(root, &t, path, err)) goto done;
     const char *required[] = {"n_layer", "n_head", "n_embd", "vocab_size"};
     int *dest[] = {&t.n_layer, &t.n_head, &t.n_embd, &t.vocab_size};
     for (size_t i = 0; i < 4; i++) {

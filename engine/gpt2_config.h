@@ -1,6 +1,8 @@
 /* gpt2_config.h — reading and checking a GPT-2 config.json (HuggingFace's GPT2Config):
- * the handful of numbers that fix every tensor's shape. Not the weights
- * (gpt2_model.h) and not a general HF config reader: other keys are ignored. */
+ * the handful of numbers that fix every tensor's shape, and the few keys that change
+ * the math (activation_function, tie_word_embeddings, model_type, attention scaling),
+ * which are honoured or refused. Not the weights (gpt2_model.h) and not a general HF
+ * config reader: keys that do not change inference (pdrops, bos/eos ids, ...) are ignored. */
 #ifndef GPT2_CONFIG_H
 #define GPT2_CONFIG_H
 
@@ -18,9 +20,13 @@
 #define GPT2_MAX_POSITIONS 1048576
 #define GPT2_MAX_VOCAB 4194304
 
-/* Reads n_layer, n_head, n_embd, n_positions (or n_ctx when absent), vocab_size and
- * layer_norm_epsilon (1e-5 when absent, as in HF) from a config.json, then
- * gpt2_config_check. On error returns -1, *c is zeroed and err says "PATH: problem". */
+/* Reads n_layer, n_head, n_embd, n_positions (or n_ctx when absent), vocab_size,
+ * layer_norm_epsilon (1e-5 when absent, as in HF), activation_function (gelu_new and its
+ * tanh twins, or "gelu" = exact erf) and tie_word_embeddings from a config.json, then
+ * gpt2_config_check. The file must be one JSON object (no trailing text, no key twice);
+ * model_type other than "gpt2", another activation, scale_attn_weights = false or
+ * scale_attn_by_inverse_layer_idx = true are refused. On error returns -1, *c is zeroed
+ * and err says "PATH: problem". */
 int gpt2_config_load(Gpt2Config *c, const char *config_json_path, ErrorMsg *err);
 
 /* Checks sizes are positive and below the limits above, n_embd % n_head == 0 and

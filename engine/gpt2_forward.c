@@ -9,6 +9,7 @@
 #include <omp.h>
 #include <string.h>
 
+#include "gelu_erf.h"
 #include "gpt2_lean.h"
 #include "kernels.h"
 
@@ -163,7 +164,8 @@ static void forward_chunk(const Gpt2Model *m, Gpt2Trace *tr, size_t t0, size_t R
         float *pre = slot(tr->mlp_pre, tr->s_fc, l, T, 4 * C, t0);
         kern_matmul_dt(pre, ln2, gpt2_mat(w, lw->fc_w, lw->fc_h), dt, lw->fc_b, R, C, 4 * C);
         float *post = slot(tr->mlp_post, tr->s_gelu, l, T, 4 * C, t0);
-        kern_gelu(post, pre, R * 4 * C);
+        if (cfg->gelu_exact) gelu_erf(post, pre, R * 4 * C); /* config "gelu" (nanoGPT) */
+        else kern_gelu(post, pre, R * 4 * C);
         float *mlp_out = slot(tr->mlp_out, tr->s_proj, l, T, C, t0);
         kern_matmul_dt(mlp_out, post, gpt2_mat(w, lw->fc_proj_w, lw->fc_proj_h), dt, lw->fc_proj_b, R, 4 * C, C);
         kern_add(xout, mid, mlp_out, R * C);

@@ -146,11 +146,11 @@ static int check_no_extra_layers(const SafeFile *f, int n_layer, ErrorMsg *err) 
         const char *n = f->tensors[i].name;
         if (strncmp(n, "transformer.", 12) == 0) n += 12;
         if (strncmp(n, "h.", 2) != 0) continue;
-        char *end;
+        char *end, shown[ERROR_QUOTE_CAP];
         long l = strtol(n + 2, &end, 10);
         if (end != n + 2 && *end == '.' && l >= n_layer)
             return error_set(err, "%s: tensor '%s' belongs to layer %ld but config.json says n_layer = %d",
-                             f->path, f->tensors[i].name, l, n_layer);
+                             f->path, ERROR_QUOTE(shown, f->tensors[i].name), l, n_layer);
     }
     return 0;
 }
@@ -281,6 +281,10 @@ int gpt2_model_load_as(Gpt2Model *m, const char *dir, int weights, ErrorMsg *err
     /* An explicit lm_head.weight means an untied head (its own V x C matrix);
      * otherwise GPT-2 ties the unembedding to wte, as HF does by default. */
     int has_head = find_weight(&sf, "lm_head.weight") != NULL;
+    if (c->untied && !has_head) {
+        error_set(err, "%s: config.json says tie_word_embeddings = false, but there is no lm_head.weight", path);
+        goto fail;
+    }
     size_t n_slots = make_slots(slots, m, has_head);
     mark_matrices(slots, n_slots, m);
     if (weights != GPT2_WEIGHTS_AS_STORED && (weights < 0 || weights >= KERN_DTYPE_COUNT)) {
@@ -293,6 +297,7 @@ int gpt2_model_load_as(Gpt2Model *m, const char *dir, int weights, ErrorMsg *err
     int mat_seen = -1, mat_mixed = 0, vec_seen = -1, vec_mixed = 0; /* matrices / vectors apart */
     for (size_t i = 0; i < n_slots; i++) {
         WeightSlot *s = &slots[i];
+        char shown[ERROR_QUOTE_CAP];
         const SafeTensor *t = find_weight(&sf, s->name);
         if (!t) {
             error_set(err, "%s: missing tensor '%s'", path, s->name);
@@ -311,12 +316,12 @@ int gpt2_model_load_as(Gpt2Model *m, const char *dir, int weights, ErrorMsg *err
             shape_str(got, sizeof got, t->ndim, t->shape);
             shape_str(want, sizeof want, s->ndim, s->shape);
             error_set(err, "%s: tensor '%s' has shape %s, expected %s from config.json", path,
-                      t->name, got, want);
+                      ERROR_QUOTE(shown, t->name), got, want);
             goto fail;
         }
         if (t->dtype != SAFE_F32 && t->dtype != SAFE_F16 && t->dtype != SAFE_BF16) {
             error_set(err, "%s: tensor '%s' has dtype %s; weights must be F32, F16 or BF16", path,
-                      t->name, safe_dtype_name(t->dtype));
+                      ERROR_QUOTE(shown, t->name), safe_dtype_name(t->dtype));
             goto fail;
         }
         if (dtype_seen >= 0 && dtype_seen != (int)t->dtype) mixed = 1;

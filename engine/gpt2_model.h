@@ -29,6 +29,8 @@ typedef struct Gpt2Config {
     int n_positions;   /* NP: the context limit; longer prompts are refused */
     int vocab_size;    /* V (50257 for every GPT-2) */
     float ln_eps;      /* layer_norm_epsilon (1e-5 for GPT-2) */
+    int gelu_exact;    /* 1: activation_function "gelu" (erf, nanoGPT); 0: GPT-2's tanh gelu_new */
+    int untied;        /* 1: config.json says tie_word_embeddings = false (lm_head.weight required) */
 } Gpt2Config;
 
 typedef struct Gpt2LayerWeights {

@@ -289,11 +289,13 @@ int gpt2_trace_find(const Gpt2Trace *tr, const char *name, Gpt2TraceView *view, 
     if (!tr->mem) return error_set(err, "trace: %s: the trace is not initialised", name);
     const size_t C = (size_t)tr->cfg.n_embd, n = (size_t)tr->n_pos;
     if (strncmp(name, "blocks.", 7) == 0) {
-        const char *s = name + 7;
-        char *end = NULL;
-        long layer = strtol(s, &end, 10);
-        if (end == s || *end != '.')
-            return error_set(err, "trace: %s: expected blocks.<layer>.<hook>", name);
+        /* the layer exactly as the canonical names write it: decimal digits, no sign, space
+         * or leading zero ("blocks.00", "blocks.+1", "blocks. 1" would name files oddly) */
+        const char *s = name + 7, *end = s;
+        long layer = 0;
+        while (*end >= '0' && *end <= '9' && end - s < 9) layer = layer * 10 + (*end++ - '0');
+        if (end == s || *end != '.' || (end - s > 1 && s[0] == '0'))
+            return error_set(err, "trace: %s: expected blocks.<layer>.<hook> with the layer in plain digits", name);
         if (layer < 0 || layer >= tr->cfg.n_layer)
             return error_set(err, "trace: %s: layer %ld out of range 0..%d", name, layer, tr->cfg.n_layer - 1);
         for (int k = 0; k < K_COUNT; k++)

@@ -6,13 +6,14 @@
 
 #include <cJSON.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "file_read.h"
 
 /* The data is read in place as little-endian numbers: a big-endian host would need a
  * byte-swapping copy, which this loader does not do. Fail the build instead of
@@ -103,31 +104,34 @@ static int parse_entry(const SafeFile *f, const cJSON *e, size_t data_len, SafeT
                        size_t *begin, size_t *end, ErrorMsg *err) {
     const char *path = f->path;
     const char *name = e->string;
+    char shown[ERROR_QUOTE_CAP]; /* the name as it may be echoed: controls and bad bytes escaped */
+    ERROR_QUOTE(shown, name);
     if (strlen(name) >= SAFE_MAX_NAME)
-        return error_set(err, "%s: tensor name '%.40s...' is longer than %d bytes", path, name,
+        return error_set(err, "%s: tensor name '%.40s...' is longer than %d bytes", path, shown,
                          SAFE_MAX_NAME - 1);
     memcpy(t->name, name, strlen(name) + 1);
     if (!cJSON_IsObject(e))
-        return error_set(err, "%s: tensor '%s': header entry is not a JSON object", path, name);
+        return error_set(err, "%s: tensor '%s': header entry is not a JSON object", path, shown);
 
     const cJSON *dt = cJSON_GetObjectItemCaseSensitive(e, "dtype");
     if (!cJSON_IsString(dt))
-        return error_set(err, "%s: tensor '%s': missing \"dtype\" string", path, name);
+        return error_set(err, "%s: tensor '%s': missing \"dtype\" string", path, shown);
     int found = 0;
     for (int d = 0; d < SAFE_DTYPE_COUNT; d++)
         if (strcmp(dt->valuestring, DTYPES[d].name) == 0) {
             t->dtype = (SafeDtype)d;
             found = 1;
         }
+    char shown_dt[ERROR_QUOTE_CAP];
     if (!found)
-        return error_set(err, "%s: tensor '%s': unknown dtype '%.20s'", path, name, dt->valuestring);
+        return error_set(err, "%s: tensor '%s': unknown dtype '%.20s'", path, shown, ERROR_QUOTE(shown_dt, dt->valuestring));
 
     const cJSON *shape = cJSON_GetObjectItemCaseSensitive(e, "shape");
     if (!cJSON_IsArray(shape))
-        return error_set(err, "%s: tensor '%s': missing \"shape\" array", path, name);
+        return error_set(err, "%s: tensor '%s': missing \"shape\" array", path, shown);
     int nd = cJSON_GetArraySize(shape);
     if (nd > SAFE_MAX_DIMS)
-        return error_set(err, "%s: tensor '%s': %d dimensions, at most %d supported", path, name, nd,
+        return error_set(err, "%s: tensor '%s': %d dimensions, at most %d supported", path, shown, nd,
                          SAFE_MAX_DIMS);
     t->ndim = nd;
     size_t numel = 1;
@@ -137,36 +141,36 @@ static int parse_entry(const SafeFile *f, const cJSON *e, size_t data_len, SafeT
         size_t v;
         if (json_to_size(dim, &v) != 0 || v > (size_t)INT64_MAX)
             return error_set(err, "%s: tensor '%s': shape entry %d is not a non-negative integer",
-                             path, name, i);
+                             path, shown, i);
         t->shape[i++] = (int64_t)v;
         if (mul_size(numel, v, &numel) != 0)
             return error_set(err, "%s: tensor '%s': shape is too large (element count overflows)",
-                             path, name);
+                             path, shown);
     }
     size_t nbytes;
     if (mul_size(numel, DTYPES[t->dtype].size, &nbytes) != 0)
         return error_set(err, "%s: tensor '%s': shape is too large (byte count overflows)", path,
-                         name);
+                         shown);
 
     const cJSON *off = cJSON_GetObjectItemCaseSensitive(e, "data_offsets");
     if (!cJSON_IsArray(off) || cJSON_GetArraySize(off) != 2 ||
         json_to_size(cJSON_GetArrayItem(off, 0), begin) != 0 ||
         json_to_size(cJSON_GetArrayItem(off, 1), end) != 0)
         return error_set(err, "%s: tensor '%s': \"data_offsets\" must be [begin, end] integers",
-                         path, name);
+                         path, shown);
     if (*end < *begin)
         return error_set(err, "%s: tensor '%s': data_offsets [%zu, %zu] end before begin", path,
-                         name, *begin, *end);
+                         shown, *begin, *end);
     if (*end > data_len)
         return error_set(err,
                          "%s: tensor '%s': data_offsets [%zu, %zu] out of range: the data "
                          "section has %zu bytes (file truncated?)",
-                         path, name, *begin, *end, data_len);
+                         path, shown, *begin, *end, data_len);
     if (*end - *begin != nbytes)
         return error_set(err,
                          "%s: tensor '%s': shape needs %zu elements x %zu bytes (%s) = %zu bytes "
                          "but data_offsets [%zu, %zu] span %zu",
-                         path, name, numel, DTYPES[t->dtype].size, DTYPES[t->dtype].name, nbytes,
+                         path, shown, numel, DTYPES[t->dtype].size, DTYPES[t->dtype].name, nbytes,
                          *begin, *end, *end - *begin);
     t->nbytes = nbytes;
     return 0;
@@ -250,8 +254,9 @@ static int parse_header(SafeFile *f, ErrorMsg *err) {
     qsort(by_name, n, sizeof *by_name, name_cmp);
     for (size_t i = 1; i < n; i++)
         if (strcmp(by_name[i - 1]->name, by_name[i]->name) == 0) {
+            char shown[ERROR_QUOTE_CAP];
             error_set(err, "%s: tensor name '%s' appears twice in the header", path,
-                      by_name[i]->name);
+                      ERROR_QUOTE(shown, by_name[i]->name));
             goto done;
         }
 
@@ -263,8 +268,9 @@ static int parse_header(SafeFile *f, ErrorMsg *err) {
     for (size_t i = 0; i < n; i++) {
         if (spans[i].begin == spans[i].end) continue;
         if (have && spans[i].begin < max_end) {
+            char a1[ERROR_QUOTE_CAP], a2[ERROR_QUOTE_CAP];
             error_set(err, "%s: tensors '%s' and '%s' overlap (bytes [%zu, %zu) and [%zu, %zu))",
-                      path, f->tensors[max_idx].name, f->tensors[spans[i].index].name,
+                      path, ERROR_QUOTE(a1, f->tensors[max_idx].name), ERROR_QUOTE(a2, f->tensors[spans[i].index].name),
                       max_begin, max_end, spans[i].begin,
                       spans[i].end);
             goto done;
@@ -290,28 +296,12 @@ int safe_open(SafeFile *f, const char *path, ErrorMsg *err) {
         return error_set(err, "%.200s...: path too long", path);
     memcpy(f->path, path, strlen(path) + 1);
 
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        int e = errno;
-        memset(f, 0, sizeof *f);
-        return error_set(err, "%s: cannot open: %s", path, strerror(e));
-    }
+    /* non-blocking open + regular-file check: a FIFO in place of the weights must not hang */
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
+    int fd = file_open_regular(path, &st, err);
+    if (fd < 0) {
         memset(f, 0, sizeof *f);
-        return error_set(err, "%s: cannot stat: %s", path, strerror(e));
-    }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
-        memset(f, 0, sizeof *f);
-        return error_set(err, "%s: is a directory, not a safetensors file", path);
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        memset(f, 0, sizeof *f);
-        return error_set(err, "%s: not a regular file", path);
+        return -1;
     }
     if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { /* only possible on 32-bit hosts */
         close(fd);

@@ -209,7 +209,8 @@ int tok_encode(Tokenizer *t, const uint8_t *text, size_t len, const TokEncodeOpt
                TokEncoding *out, ErrorMsg *err) {
     memset(out, 0, sizeof *out);
     TokEncodeOptions o = opt ? *opt : (TokEncodeOptions){0};
-    if (!t->re) return error_set(err, "encode: tokenizer is not loaded");
+    if (t->kind == TOK_KIND_BPE && !t->re) return error_set(err, "encode: tokenizer is not loaded");
+    if (t->kind != TOK_KIND_BPE && !t->tok_off) return error_set(err, "encode: vocabulary is not loaded");
     if (!text && len) return error_set(err, "encode: no text");
 
     size_t bad;
@@ -229,6 +230,15 @@ int tok_encode(Tokenizer *t, const uint8_t *text, size_t len, const TokEncodeOpt
     if (!buf) return error_set(err, "encode: out of memory");
     buf[n] = 0;
 
+    if (t->kind != TOK_KIND_BPE) { /* a model's own vocabulary: no regex, no merges */
+        if (tok_vocab_encode(t, buf, n, &out->ids, &out->n_ids, &out->pieces, &out->n_pieces, err)) {
+            free(buf);
+            return -1;
+        }
+        out->text = buf;
+        out->text_len = n;
+        return 0;
+    }
     EncodeState st = {0};
     int rc = 0;
     size_t eot_len = 0;

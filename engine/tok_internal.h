@@ -69,6 +69,19 @@ void tok_cache_free(TokCache *c);
 int tok_encode_init_regex(Tokenizer *t, ErrorMsg *err);
 void tok_encode_free_regex(Tokenizer *t);
 
+/* Builds t->bytes_map (raw bytes -> id) from tok_bytes/tok_off of all n_vocab tokens;
+ * two tokens with the same bytes are an error naming `path` and the token. */
+int tok_index_bytes(Tokenizer *t, const char *path, ErrorMsg *err);
+
+/* Writes the encoder.json form of the raw bytes s[0..n) (GPT-2's byte alphabet: a space
+ * is "Ġ", a newline "Ċ") into out, which must hold 2n + 1 bytes; NUL-terminated. */
+void tok_bytes_to_text(const uint8_t *s, size_t n, char *out);
+
+/* Encoding for TOK_KIND_VOCAB / TOK_KIND_IDS (tok_vocab.c) of valid UTF-8 text[0..n):
+ * malloc'd ids and one piece per token. -1 with err naming the byte that has no token. */
+int tok_vocab_encode(const Tokenizer *t, const uint8_t *text, size_t n, int32_t **ids, size_t *n_ids,
+                     TokPiece **pieces, size_t *n_pieces, ErrorMsg *err);
+
 /* Growth helper: makes *p hold at least `need` elements of `elem` bytes (doubling). */
 int tok_grow(void **p, size_t *cap, size_t need, size_t elem);
 

@@ -4,11 +4,12 @@
 #include "tokenizer.h"
 
 #include <cJSON.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_read.h"
+#include "json_whole.h"
 #include "tok_internal.h"
 #include "utf8.h"
 
@@ -31,50 +32,15 @@ int tok_grow(void **p, size_t *cap, size_t need, size_t elem) {
     return 0;
 }
 
-/* Reads a whole file into a malloc'd, NUL-terminated buffer; errors name the path. */
+/* Reads a whole file into a malloc'd, NUL-terminated buffer; errors name the path. A
+ * FIFO or directory in its place is refused without blocking (file_read.h). */
 static int read_file(const char *path, char **out, size_t *len, ErrorMsg *err) {
-    *out = NULL;
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return error_set(err, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    if (!buf) {
-        fclose(f);
-        return error_set(err, "%s: out of memory", path);
-    }
-    for (;;) {
-        if (n == cap) {
-            if (cap >= TOK_MAX_FILE_BYTES) {
-                free(buf);
-                fclose(f);
-                return error_set(err, "%s: larger than %zu bytes, not a tokenizer file", path,
-                                 TOK_MAX_FILE_BYTES);
-            }
-            char *nb = realloc(buf, cap * 2 + 1);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return error_set(err, "%s: out of memory", path);
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return error_set(err, "%s: read error (is it a directory?)", path);
-    }
-    buf[n] = 0;
-    *out = buf;
-    *len = n;
-    return 0;
+    uint8_t *raw;
+    int rc = file_read_all(path, TOK_MAX_FILE_BYTES, &raw, len, err);
+    *out = (char *)raw;
+    return rc;
 }
+
 
 /* GPT-2's bytes_to_unicode(): every byte gets a printable code point so that BPE files
  * can be text. Printable Latin-1 bytes ('!'..'~', '¡'..'¬', '®'..'ÿ') map to themselves;
@@ -132,15 +98,38 @@ static size_t pow2_at_least(size_t n) {
     return c;
 }
 
+int tok_index_bytes(Tokenizer *t, const char *path, ErrorMsg *err) {
+    const size_t V = t->n_vocab;
+    t->bytes_map_cap = pow2_at_least(V * 2);
+    t->bytes_map = malloc(t->bytes_map_cap * sizeof *t->bytes_map);
+    if (!t->bytes_map) {
+        t->bytes_map_cap = 0;
+        return error_set(err, "%s: out of memory", path);
+    }
+    for (size_t i = 0; i < t->bytes_map_cap; i++) t->bytes_map[i] = -1;
+    size_t mask = t->bytes_map_cap - 1;
+    for (size_t id = 0; id < V; id++) {
+        const uint8_t *s = t->tok_bytes + t->tok_off[id];
+        size_t n = t->tok_off[id + 1] - t->tok_off[id];
+        if (tok_lookup_bytes(t, s, n) >= 0)
+            return error_set(err, "%s: token %zu \"%.40s\" has the same bytes as another token", path, id,
+                             t->tok_text + t->text_off[id]);
+        size_t i = tok_hash_bytes(s, n) & mask;
+        while (t->bytes_map[i] >= 0) i = (i + 1) & mask;
+        t->bytes_map[i] = (int32_t)id;
+    }
+    return 0;
+}
+
 /* encoder.json: {"!": 0, "\"": 1, ..., "<|endoftext|>": 50256}. The ids must be exactly
  * 0..V-1 (each once): the model's embedding rows are indexed by them. */
 static int load_encoder(Tokenizer *t, const char *path, const int byte_of_cp[512], ErrorMsg *err) {
     char *data;
     size_t len;
     if (read_file(path, &data, &len, err)) return -1;
-    cJSON *root = cJSON_ParseWithLength(data, len);
+    cJSON *root = json_parse_whole(data, len, path, err);
     free(data);
-    if (!root) return error_set(err, "%s: not valid JSON", path);
+    if (!root) return -1;
     int rc = -1;
     if (!cJSON_IsObject(root)) {
         error_set(err, "%s: expected a JSON object {token: id}", path);
@@ -199,10 +188,7 @@ static int load_encoder(Tokenizer *t, const char *path, const int byte_of_cp[512
     }
     /* every id in [0,V) was seen once: V entries, each in range, no duplicate */
     t->tok_bytes = malloc(raw_total ? raw_total : 1);
-    t->bytes_map_cap = pow2_at_least(V * 2);
-    t->bytes_map = malloc(t->bytes_map_cap * sizeof *t->bytes_map);
-    if (!t->tok_bytes || !t->bytes_map) {
-        t->bytes_map_cap = 0;
+    if (!t->tok_bytes) {
         error_set(err, "%s: out of memory", path);
         goto pass_done;
     }
@@ -213,20 +199,7 @@ static int load_encoder(Tokenizer *t, const char *path, const int byte_of_cp[512
         off += raw_len[id];
     }
     t->tok_off[V] = off;
-    for (size_t i = 0; i < t->bytes_map_cap; i++) t->bytes_map[i] = -1;
-    size_t mask = t->bytes_map_cap - 1;
-    for (size_t id = 0; id < V; id++) {
-        const uint8_t *s = t->tok_bytes + t->tok_off[id];
-        size_t n = raw_len[id];
-        if (tok_lookup_bytes(t, s, n) >= 0) {
-            error_set(err, "%s: token \"%.40s\" has the same bytes as another token", path,
-                      t->tok_text + t->text_off[id]);
-            goto pass_done;
-        }
-        size_t i = tok_hash_bytes(s, n) & mask;
-        while (t->bytes_map[i] >= 0) i = (i + 1) & mask;
-        t->bytes_map[i] = (int32_t)id;
-    }
+    if (tok_index_bytes(t, path, err)) goto pass_done;
     for (int b = 0; b < 256; b++) {
         uint8_t byte = (uint8_t)b;
         t->byte_token[b] = tok_lookup_bytes(t, &byte, 1);
@@ -331,24 +304,57 @@ done:
     return rc;
 }
 
-int tok_load(Tokenizer *t, const char *dir, ErrorMsg *err) {
+int tok_load_files(Tokenizer *t, const char *encoder_json, const char *merges, ErrorMsg *err) {
     memset(t, 0, sizeof *t);
     uint32_t cp_of_byte[256];
     int byte_of_cp[512];
     bytes_to_unicode(cp_of_byte, byte_of_cp);
-    size_t dl = strlen(dir);
-    char *path = malloc(dl + 32);
-    if (!path) return error_set(err, "%s: out of memory", dir);
-    snprintf(path, dl + 32, "%s/encoder.json", dir);
-    int rc = load_encoder(t, path, byte_of_cp, err);
-    if (rc == 0) {
-        snprintf(path, dl + 32, "%s/vocab.bpe", dir);
-        rc = load_merges(t, path, byte_of_cp, err);
-    }
-    free(path);
+    int rc = load_encoder(t, encoder_json, byte_of_cp, err);
+    if (rc == 0) rc = load_merges(t, merges, byte_of_cp, err);
     if (rc == 0) rc = tok_encode_init_regex(t, err);
-    if (rc) tok_free(t);
+    if (rc) {
+        tok_free(t);
+        return rc;
+    }
+    t->kind = TOK_KIND_BPE;
+    t->eot = tok_lookup_bytes(t, (const uint8_t *)"<|endoftext|>", 13);
+    for (size_t id = 0; id < t->n_vocab; id++)
+        if (t->tok_off[id + 1] - t->tok_off[id] > t->max_token_len) t->max_token_len = t->tok_off[id + 1] - t->tok_off[id];
+    return 0;
+}
+
+int tok_load(Tokenizer *t, const char *dir, ErrorMsg *err) {
+    size_t dl = strlen(dir);
+    char *enc = malloc(dl + 32), *bpe = malloc(dl + 32);
+    int rc = -1;
+    if (!enc || !bpe) {
+        memset(t, 0, sizeof *t);
+        error_set(err, "%s: out of memory", dir);
+    } else {
+        snprintf(enc, dl + 32, "%s/encoder.json", dir);
+        snprintf(bpe, dl + 32, "%s/vocab.bpe", dir);
+        rc = tok_load_files(t, enc, bpe, err);
+    }
+    free(enc);
+    free(bpe);
     return rc;
+}
+
+void tok_bytes_to_text(const uint8_t *s, size_t n, char *out) {
+    uint32_t cp_of_byte[256];
+    int byte_of_cp[512];
+    bytes_to_unicode(cp_of_byte, byte_of_cp);
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t cp = cp_of_byte[s[i]]; /* < 0x200: one or two UTF-8 bytes */
+        if (cp < 0x80) {
+            out[o++] = (char)cp;
+        } else {
+            out[o++] = (char)(0xC0 | (cp >> 6));
+            out[o++] = (char)(0x80 | (cp & 0x3F));
+        }
+    }
+    out[o] = 0;
 }
 
 void tok_free(Tokenizer *t) {

@@ -20,7 +20,8 @@
 
 #include "error.h"
 
-/* <|endoftext|>: the last vocabulary entry, the only "special" token of GPT-2. */
+/* <|endoftext|>: the last vocabulary entry, the only "special" token of GPT-2. Other
+ * vocabularies may have it elsewhere or not at all: use Tokenizer.eot. */
 #define TOK_EOT 50256
 
 /* A bounded cache word-bytes -> token ids (text repeats words a lot: "the", " was").
@@ -45,8 +46,20 @@ typedef struct TokCache {
     uint64_t hits, misses; /* for the bench */
 } TokCache;
 
+/* What a Tokenizer holds. GPT-2's byte-level BPE is the main case; a model trained with
+ * its own small vocabulary (nanoGPT's 65 Shakespeare characters, minGPT-style toy tasks)
+ * brings a list of token strings instead, or nothing at all (ids only). */
+typedef enum TokKind {
+    TOK_KIND_BPE = 0,   /* encoder.json + vocab.bpe: GPT-2's BPE, identical to encoder.py */
+    TOK_KIND_VOCAB = 1, /* vocab.json, id -> string: greedy longest match, no merges */
+    TOK_KIND_IDS = 2,   /* no vocabulary file: token i is shown as "⟨i⟩", text is a list of ids */
+} TokKind;
+
 typedef struct Tokenizer {
+    TokKind kind;          /* see TokKind */
     size_t n_vocab;        /* V = 50257 for GPT-2 */
+    size_t max_token_len;  /* bytes of the longest token (greedy matching of TOK_KIND_VOCAB) */
+    int32_t eot;           /* id of the token "<|endoftext|>", or -1 when there is none */
     uint8_t *tok_bytes;    /* raw bytes of every token, concatenated */
     size_t *tok_off;       /* (V+1) token id's bytes = tok_bytes[tok_off[id] .. tok_off[id+1]) */
     char *tok_text;        /* encoder.json keys (Ġ form), each NUL-terminated, concatenated */
@@ -73,6 +86,19 @@ typedef struct Tokenizer {
  * not freed). On error returns -1, err names the file and the problem (and the line of
  * vocab.bpe), and *t is left zeroed. */
 int tok_load(Tokenizer *t, const char *dir, ErrorMsg *err);
+/* The same from two named files (a HuggingFace folder calls them vocab.json + merges.txt). */
+int tok_load_files(Tokenizer *t, const char *encoder_json, const char *merges, ErrorMsg *err);
+
+/* A model's own vocabulary (TOK_KIND_VOCAB) from a vocab.json that maps id -> string:
+ * either an array ["\n", " ", "!", ...] (index = id) or an object {"0": "\n", "1": " "}
+ * whose keys are exactly the ids 0..V-1. Strings are UTF-8 text (a token may be "" but no
+ * two tokens may be equal). Encoding takes, at each position, the longest token that
+ * matches the bytes there (exact for character vocabularies); a byte no token starts
+ * with is an error naming it. Errors name the file. */
+int tok_load_vocab_json(Tokenizer *t, const char *path, ErrorMsg *err);
+/* A vocabulary of n ids with no text (TOK_KIND_IDS): token i decodes to "⟨i⟩"; the text
+ * given to tok_encode is a list of ids ("3 1 2", "3,1,2" or "⟨3⟩⟨1⟩⟨2⟩"). */
+int tok_init_ids(Tokenizer *t, size_t n, ErrorMsg *err);
 /* Frees everything; safe on a zeroed or half-loaded Tokenizer. */
 void tok_free(Tokenizer *t);
 

@@ -8,7 +8,7 @@ Not a fuzzer: scripts/fuzz-run.sh runs the harnesses."""
 import glob, json, os, struct, sys, zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REF = os.environ.get("INFERSCOPE_REF", os.path.join(ROOT, "..", "shared", "reference"))
+REF = os.environ.get("INFERSCOPE_REF") or os.path.join(ROOT, "tests", "reference")
 CORPUS = os.path.join(ROOT, "tests", "fuzz", "corpus")
 
 
@@ -135,4 +135,14 @@ put("fuzz_png_text", "small-text", png([(b"tEXt", b"Software\0inferscope 0.1"),
                                         (b"iTXt", b"inferscope:settings\0\0\0\0\0temperature 0.8 \xe2\x80\x94 top-k 40"),
                                         (b"zTXt", b"Comment\0\0" + zlib.compress(b"skipped"))]))
 put("fuzz_png_text", "small-none", png([]))
+
+# --- a model's own vocabulary (byte 0 < 128: vocab.json; >= 128: ids-only, byte 1 = size - 1)
+chars = list("\n !$&',-.3:;?ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+put("fuzz_vocab", "shakespeare-chars", b"\0" + json.dumps(chars).encode())
+put("fuzz_vocab", "object-ids", b"\0" + json.dumps({str(i): c for i, c in enumerate("abc ")}).encode())
+put("fuzz_vocab", "multi-char-tokens",
+    b"\0" + json.dumps(["a", "b", "ab", "abc", "<|endoftext|>", "\u00e9", ""], ensure_ascii=False).encode())
+put("fuzz_vocab", "ids-only-text", b"\x80\x09" + "3 1,2 \u27e85\u27e9\u27e80\u27e9".encode())
+put("fuzz_config", "gelu-exact-config.json",
+    open(os.path.join(REF, "models", "tiny", "config.json"), "rb").read().replace(b"gelu_new", b"gelu"))
 print("seeds written to", CORPUS)

@@ -11,6 +11,7 @@ want=()
 need_pc() { pkg-config --exists "$1" 2>/dev/null || want+=("$2"); }
 need_file() { [ -e "$1" ] || want+=("$2"); }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || want+=("$2"); }
+need_pymod() { /usr/bin/python3 -c "import $1" >/dev/null 2>&1 || want+=("$2"); }
 
 need_cmd cc build-essential
 need_cmd make build-essential
@@ -31,6 +32,8 @@ if [ "${1:-}" = "--test" ]; then
   need_cmd curl curl
   need_cmd jq jq
   need_cmd python3 python3
+  need_cmd desktop-file-validate desktop-file-utils
+  need_pymod torch python3-torch # tests/test_convert.sh: real nanoGPT checkpoints (torch.save)
   need_file /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
   need_cmd clang clang
 fi

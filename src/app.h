@@ -36,6 +36,8 @@ typedef struct AppOptions {
     const char *tok_dir;       /* tokenizer folder */
     const char *assets_dir;    /* fonts live in <assets_dir>/fonts */
     const char *prompt;        /* UTF-8 */
+    int prompt_given;          /* 1 when the user chose the prompt (no fallback then) */
+    const char *ids;           /* --ids "3,1,2": the prompt as token ids (instead of prompt) */
     uint64_t seed;
     SamplerSettings settings;
     float ui_scale;            /* VIZ_UI_SCALE_MIN..MAX */

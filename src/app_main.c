@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "figure_meta.h"
 #include "cli_model.h"
+#include "file_read.h"
 #include "lesson_run.h"
 
 static void usage(FILE *f) {
@@ -21,6 +22,7 @@ static void usage(FILE *f) {
             "  --weights P          f32, f16 or bf16: precision of the matrices (default: as stored;\n"
             "                       f16 halves memory and the bytes read per token)\n"
             "  --prompt TEXT        the prompt (default \"Once upon a time\")\n"
+            "  --ids LIST           the prompt as token ids, e.g. 7454,2402,257 (any model)\n"
             "  --seed S             dice seed (default 0): the same seed gives the same tokens\n"
             "  --temperature T      0..5 (0 = greedy), default 1\n"
             "  --top-k K            keep the K most likely tokens (0 = off)\n"
@@ -93,7 +95,12 @@ int app_main(int argc, char **argv) {
         } else if (strcmp(a, "--open-figure") == 0) {
             figure_path = v;
         } else if (strcmp(a, "--prompt") == 0) {
+            if (opt.ids) return cli_fail("window", "--prompt and --ids exclude each other");
             opt.prompt = v;
+            opt.prompt_given = 1;
+        } else if (strcmp(a, "--ids") == 0) {
+            if (opt.prompt_given) return cli_fail("window", "--prompt and --ids exclude each other");
+            opt.ids = v;
         } else if (strcmp(a, "--seed") == 0) {
             char *end;
             errno = 0;
@@ -156,8 +163,13 @@ int app_main(int argc, char **argv) {
     /* The bundled model may not be there (a fresh checkout before `make` fetched or
      * trained it): say which folder is missing rather than silently using another. */
     if (!is_dir(opt.model_dir)) {
+        struct stat st;
+        int there = stat(opt.model_dir, &st) == 0;
         lesson_free(&lesson);
         figure_state_free(&fig);
+        if (there)
+            return cli_fail("window", "%s: not a model folder (%s; pass --model DIR with config.json and "
+                            "model.safetensors)", opt.model_dir, file_kind_name(st.st_mode));
         return cli_fail("window", "%s: model folder not found (pass --model DIR with config.json and "
                         "model.safetensors)", opt.model_dir);
     }

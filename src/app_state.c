@@ -3,10 +3,12 @@
  * so tests can build an AppState headless. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
 #include "app_jobs.h"
+#include "cli.h"
 #include "frame_fill.h"
 
 AppOptions app_default_options(void) {
@@ -32,6 +34,29 @@ void app_set_status(AppState *app, int is_error, const char *fmt, ...) {
     app->dirty = 1;
 }
 
+/* The first prompt: --ids, else the text. A model with its own small vocabulary may not
+ * be able to spell the default "Once upon a time" (or has no text at all): then the
+ * window starts from token 0 and the status line says why, instead of refusing to open. */
+static int start_prompt(AppState *app, const AppOptions *opt, char *note, size_t cap, ErrorMsg *err) {
+    Session *s = &app->session;
+    if (opt->ids) {
+        int *ids = NULL;
+        size_t n = 0;
+        int rc = cli_parse_ids(opt->ids, session_vocab(s), &ids, &n, err) || session_set_prompt_ids(s, ids, n, err);
+        free(ids);
+        return rc ? -1 : 0;
+    }
+    if (session_set_prompt(s, (const uint8_t *)opt->prompt, strlen(opt->prompt), err) == 0) return 0;
+    if (opt->prompt_given) return -1;
+    char why[sizeof err->text];
+    snprintf(why, sizeof why, "%s", err->text);
+    int zero = 0;
+    if (session_set_prompt_ids(s, &zero, 1, err)) return -1;
+    snprintf(note, cap, "starting from token 0: the default prompt does not fit this model's vocabulary (give "
+             "--prompt or --ids): %.300s", why);
+    return 0;
+}
+
 int app_init(AppState *app, const AppOptions *opt, ErrorMsg *err) {
     if (opt->ui_scale < VIZ_UI_SCALE_MIN || opt->ui_scale > VIZ_UI_SCALE_MAX)
         return error_set(err, "UI scale %.2f is outside [%.1f, %.1f]", (double)opt->ui_scale,
@@ -42,8 +67,9 @@ int app_init(AppState *app, const AppOptions *opt, ErrorMsg *err) {
     sc.weights = opt->weights;
     if (session_open_cfg(&app->session, opt->model_dir, opt->tok_dir, &sc, err)) return -1;
     session_set_seed(&app->session, opt->seed);
+    char note[APP_STATUS_MAX] = "";
     if (session_set_settings(&app->session, &opt->settings, err) ||
-        session_set_prompt(&app->session, (const uint8_t *)opt->prompt, strlen(opt->prompt), err)) {
+        start_prompt(app, opt, note, sizeof note, err)) {
         app_free(app);
         return -1;
     }
@@ -56,7 +82,8 @@ int app_init(AppState *app, const AppOptions *opt, ErrorMsg *err) {
     app->export_dir = opt->export_dir;
     app->n_help = keys_help(app->help, APP_HELP_MAX);
     app->dirty = 1;
-    app_set_status(app, 0, "? shows the keys");
+    if (note[0]) app_set_status(app, 1, "%s", note);
+    else app_set_status(app, 0, "? shows the keys");
     return 0;
 }
 

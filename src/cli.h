@@ -42,11 +42,13 @@ int cli_fail(const char *cmd, const char *fmt, ...)
     ;
 
 /* Writes s[0..n) as a JSON string literal (with quotes). Valid UTF-8 passes through;
- * control characters and invalid bytes are escaped (\u00XX for bytes that are not
- * UTF-8, so nothing is lost or mangled silently). */
+ * control characters are escaped, and each byte that is not UTF-8 becomes \udcXX (PEP 383
+ * surrogate escape, as Python's os.fsdecode does), so a path or token with such bytes
+ * round-trips: os.fsencode(json.loads(text)) is the original bytes. */
 void cli_json_string(FILE *f, const uint8_t *s, size_t n);
 
-/* The assets folder: $INFERSCOPE_ASSETS, else <dir of the executable>/../assets,
+/* The assets folder: $INFERSCOPE_ASSETS, else <dir of the executable>/../assets (the
+ * source tree), else <dir of the executable>/../share/inferscope (after make install),
  * else ./assets. Returned pointer is valid for the life of the process. */
 const char *cli_assets_dir(void);
 

@@ -1,6 +1,7 @@
 /* cli_common.c — helpers shared by the subcommands: reading input bytes, the error
  * line, JSON string escaping, where the assets are. No model logic here. */
 #include "cli.h"
+#include "file_read.h"
 #include "utf8.h"
 
 #include <errno.h>
@@ -15,13 +16,15 @@ int cli_read_file(const char *path, CliBytes *out, ErrorMsg *err) {
     out->data = NULL;
     out->len = 0;
     int is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f) return error_set(err, "%s: cannot open: %s", path, strerror(errno));
-    if (!is_stdin) {
+    FILE *f = stdin;
+    if (!is_stdin) { /* non-blocking open, regular files only: a FIFO cannot hang us */
         struct stat st;
-        if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-            fclose(f);
-            return error_set(err, "%s: is a directory, not a file", path);
+        int fd = file_open_regular(path, &st, err);
+        if (fd < 0) return -1;
+        f = fdopen(fd, "rb");
+        if (!f) {
+            close(fd);
+            return error_set(err, "%s: cannot open: %s", path, strerror(errno));
         }
     }
     size_t cap = 4096, len = 0;
@@ -83,7 +86,9 @@ void cli_json_string(FILE *f, const uint8_t *s, size_t n) {
         if (c == '\t') { fputs("\\t", f); i++; continue; }
         if (c < 0x20 || c == 0x7F) { fprintf(f, "\\u%04x", c); i++; continue; }
         size_t k = utf8_decode_one(s + i, n - i, NULL);
-        if (k == 0) { fprintf(f, "\\u%04x", c); i++; continue; } /* raw byte, visible */
+        /* a byte that is not UTF-8: PEP 383's surrogate escape U+DC80+byte, so Python's
+         * os.fsencode(json.loads(...)) gives the original bytes back (a path round-trips) */
+        if (k == 0) { fprintf(f, "\\udc%02x", c); i++; continue; }
         fwrite(s + i, 1, k, f);
         i += k;
     }
@@ -95,6 +100,9 @@ static int is_dir(const char *p) {
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The assets belong next to the binary: build/inferscope uses ../assets (the source
+ * tree), an installed PREFIX/bin/inferscope uses PREFIX/share/inferscope (make install).
+ * A candidate counts only if it holds the tokenizer, so a stray folder is not taken. */
 const char *cli_assets_dir(void) {
     static char dir[PATH_MAX];
     if (dir[0]) return dir;
@@ -105,18 +113,17 @@ const char *cli_assets_dir(void) {
     }
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            char cand[PATH_MAX + 16];
-            snprintf(cand, sizeof cand, "%s/../assets", exe);
-            size_t len = strlen(cand);
-            if (is_dir(cand) && len < sizeof dir) {
-                memcpy(dir, cand, len + 1);
-                return dir;
-            }
+    char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
+    if (slash) {
+        *slash = 0;
+        static const char *const rel[] = {"../assets", "../share/inferscope"};
+        for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+            char cand[PATH_MAX + 32], tok[PATH_MAX + 64];
+            snprintf(cand, sizeof cand, "%s/%s", exe, rel[i]);
+            snprintf(tok, sizeof tok, "%s/tokenizer", cand);
+            /* realpath: messages then say /usr/local/share/inferscope/..., not bin/../share */
+            if (is_dir(tok) && realpath(cand, dir)) return dir;
+            dir[0] = 0;
         }
     }
     snprintf(dir, sizeof dir, "assets");

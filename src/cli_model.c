@@ -17,7 +17,8 @@
 const char CLI_MODEL_USAGE_MODEL[] =
     "  --model DIR       model folder (config.json + model.safetensors);\n"
     "                    default: the bundled model (assets/models/stories16m)\n"
-    "  --tokenizer DIR   folder with encoder.json and vocab.bpe (default: assets/tokenizer)\n"
+    "  --tokenizer DIR   GPT-2 tokenizer (encoder.json + vocab.bpe) for models without their\n"
+    "                    own vocabulary file (default: assets/tokenizer)\n"
     "  --weights P       f32, f16 or bf16: the precision the matrices run in (default: as\n"
     "                    stored in the file; an F32 file is rounded once at load; f16/bf16\n"
     "                    read half the bytes per token)\n";
@@ -197,7 +198,7 @@ int cli_model_run_prompt(const CliModelArgs *a, Session *s, ErrorMsg *err) {
     if (a->ids) {
         int *ids = NULL;
         size_t n = 0;
-        if (cli_parse_ids(a->ids, s->model.config.vocab_size, &ids, &n, err)) return -1;
+        if (cli_parse_ids(a->ids, session_vocab(s), &ids, &n, err)) return -1;
         int rc = session_set_prompt_ids(s, ids, n, err);
         free(ids);
         return rc;

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "cli_model.h"
+#include "export.h"
 #include "npy_write.h"
 
 static const char *const CMD = "dump";
@@ -21,8 +22,9 @@ static void usage(void) {
            "                       (--tensor NAME[,NAME...] | --all) --out DIR\n"
            "\n"
            "Runs the prompt (T tokens) and writes activations as NumPy .npy files into DIR\n"
-           "(created if missing), one per tensor, named after the TransformerLens hook without\n"
-           "'hook_': blocks.0.attn.pattern.npy is (n_head, T, T), logits.npy is (T, vocab).\n"
+           "(created with its missing parents), one per tensor, named after the TransformerLens\n"
+           "hook without 'hook_': blocks.0.attn.pattern.npy is (n_head, T, T), logits.npy is\n"
+           "(T, vocab rows) (a padded vocabulary keeps its padding columns, as in the weights).\n"
            "\n%s%s"
            "  --tensor LIST     names, comma-separated, with or without 'hook_'\n"
            "                    (embed, blocks.0.attn.pattern, blocks.1.resid_post, logits, ...)\n"
@@ -80,13 +82,15 @@ static int write_view(const Gpt2TraceView *v, const char *path, float *row, Erro
 }
 
 /* Makes sure DIR exists (creating one level) and is a folder. */
+/* --out DIR, created with its missing parents (mkdir -p, export_make_dir) as --help says. */
 static int ensure_dir(const char *dir, ErrorMsg *err) {
     struct stat st;
     if (stat(dir, &st) == 0) {
         if (!S_ISDIR(st.st_mode)) return error_set(err, "--out %s: not a folder", dir);
         return 0;
     }
-    if (mkdir(dir, 0777) != 0) return error_set(err, "--out %s: cannot create the folder (%s)", dir, strerror(errno));
+    ErrorMsg e;
+    if (export_make_dir(dir, &e)) return error_set(err, "--out %s", e.text);
     return 0;
 }
 

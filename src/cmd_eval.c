@@ -147,7 +147,8 @@ int cmd_eval(int argc, char **argv) {
         status = cli_fail(CMD, "%s: %s", file, err.text);
         goto done;
     }
-    size_t N = enc.n_ids, W = (size_t)s.trace.max_pos, V = (size_t)s.model.config.vocab_size;
+    /* V: the real tokens; the rows of a padded vocabulary are not scored */
+    size_t N = enc.n_ids, W = (size_t)s.trace.max_pos, V = (size_t)session_vocab(&s);
     if (N < 2) {
         status = cli_fail(CMD, "%s: %zu token%s: at least 2 are needed to predict one", file, N, N == 1 ? "" : "s");
         goto done;

@@ -121,6 +121,11 @@ int cmd_generate(int argc, char **argv) {
         session_free(&s);
         return cli_fail(CMD, "%s", err.text);
     }
+    if (stop_at_eot && s.tok.eot < 0) {
+        int st = cli_fail(CMD, "--stop-at-eot: this model's vocabulary (%s) has no <|endoftext|> token", s.vocab_desc);
+        session_free(&s);
+        return st;
+    }
     int room = s.trace.max_pos - session_len(&s);
     if (n_new > 0 && room <= 0) {
         int st = cli_fail(CMD, "the prompt (%d tokens) fills the whole context of %d tokens: nothing to generate",
@@ -158,7 +163,7 @@ int cmd_generate(int argc, char **argv) {
             status = cli_fail(CMD, "%s", err.text);
             goto done;
         }
-        hit_eot = stop_at_eot && g[done_n].row.id == TOK_EOT;
+        hit_eot = stop_at_eot && g[done_n].row.id == s.tok.eot;
     }
     const int hit_context_end = !hit_eot && n_gen < n_new;
     if (json) {

@@ -133,13 +133,13 @@ int cmd_novelty(int argc, char **argv) {
     memset(&s, 0, sizeof s);
     int status = 0;
     unsigned char *seen = NULL;
+    int *ids = NULL; /* declared before the first goto: `done` frees own_ids */
+    size_t n = 0, n_prompt = 0;
+    int *own_ids = NULL;
     if (cli_model_open(&a, &s, 0, 0, &err)) {
         status = cli_fail(CMD, "%s", err.text);
         goto done;
     }
-    int *ids = NULL;
-    size_t n = 0, n_prompt = 0;
-    int *own_ids = NULL;
     if (generate) {
         if (cli_model_run_prompt(&a, &s, &err)) {
             status = cli_fail(CMD, "%s", err.text);
@@ -158,7 +158,7 @@ int cmd_novelty(int argc, char **argv) {
         n = (size_t)session_len(&s);
         n_prompt = (size_t)s.n_prompt;
     } else {
-        if (cli_model_prompt_ids(&a, &s.tok, s.model.config.vocab_size, &own_ids, &n, &err)) {
+        if (cli_model_prompt_ids(&a, &s.tok, session_vocab(&s), &own_ids, &n, &err)) {
             status = cli_fail(CMD, "%s", err.text);
             goto done;
         }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_read.h"
 #include "frame_fill.h"
 #include "version.h"
 
@@ -712,7 +713,8 @@ fail:
 int figure_meta_read(const char *path, FigureState *out, ErrorMsg *err) {
     memset(out, 0, sizeof *out);
     PngTextChunks t = {0};
-    if (png_read_text_chunks(path, &t, err)) return -1;
+    /* checked before the PNG reader opens it: a FIFO named like a figure must not hang */
+    if (file_check_regular(path, err) || png_read_text_chunks(path, &t, err)) return -1;
     int rc = figure_meta_parse(&t, path, out, err);
     if (rc == 0 && !out->contact_sheet &&
         (t.width != (uint32_t)(out->width * out->scale) || t.height != (uint32_t)(out->height * out->scale))) {
@@ -744,9 +746,9 @@ int figure_state_apply(const FigureState *fs, Session *s, VizView *view, ErrorMs
         return error_set(err, "figure: layer %d head %d, but model %s has %d layers of %d heads", fs->view.layer,
                          fs->view.head, s->model.name, cfg->n_layer, cfg->n_head);
     for (size_t i = 0; i < fs->n_ids; i++)
-        if (fs->ids[i] < 0 || fs->ids[i] >= cfg->vocab_size)
+        if (fs->ids[i] < 0 || fs->ids[i] >= session_vocab(s))
             return error_set(err, "figure: token id %d at position %zu is outside the vocabulary [0, %d)",
-                             fs->ids[i], i, cfg->vocab_size);
+                             fs->ids[i], i, session_vocab(s));
     if (session_set_settings(s, &fs->settings, err)) return -1;
     s->seed = fs->seed; /* refreshed by the prompt below */
 

@@ -41,9 +41,9 @@ static int fail_at(const Lesson *l, const LessonDirective *d, ErrorMsg *err, con
 /* The token id a `force` directive names: #ID, or text that must be exactly one token. */
 static int force_id(const Lesson *l, const LessonDirective *d, Session *s, int *id, ErrorMsg *err) {
     if (d->flag) {
-        if (d->n >= s->model.config.vocab_size) {
+        if (d->n >= session_vocab(s)) {
             char m[128];
-            snprintf(m, sizeof m, "force #%ld: the vocabulary has only %d tokens", d->n, s->model.config.vocab_size);
+            snprintf(m, sizeof m, "force #%ld: the vocabulary has only %d tokens", d->n, session_vocab(s));
             return fail_at(l, d, err, m);
         }
         *id = (int)d->n;

@@ -3,12 +3,15 @@
  * this file only decides which token goes where and keeps the branches. */
 #include "session.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "gpt2_forward.h"
+#include "gpt2_weights_check.h"
+#include "model_vocab.h"
 #include "rng.h"
 
 static double now_ms(void) {
@@ -61,11 +64,12 @@ static void refresh_records(Session *s) {
     int n = s->trace.n_pos;
     s->has_next = 0;
     s->has_prev = 0;
+    s->next_err.text[0] = 0;
     if (n <= 0) return;
     const float *logits = gpt2_trace_logits(&s->trace, n - 1);
     if (logits && n < s->trace.max_pos)
-        s->has_next = sampler_run(&s->sampler, &s->settings, logits,
-                                  session_dice(s->seed, n, s->pending_salt), s->top_n, &s->next, &err) == 0;
+        s->has_next = sampler_run(&s->sampler, &s->settings, logits, session_dice(s->seed, n, s->pending_salt),
+                                  s->top_n, &s->next, &s->next_err) == 0;
     if (n - 1 >= s->n_prompt) {
         const float *pl = gpt2_trace_logits(&s->trace, n - 2);
         const SessionBranch *b = &s->branch[s->cur];
@@ -101,15 +105,14 @@ int session_open_cfg(Session *s, const char *model_dir, const char *tok_dir, con
     int max_pos = cfg->max_pos;
     unsigned capture = cfg->capture;
     if (gpt2_model_load_as(&s->model, model_dir, cfg->weights, err)) goto fail;
-    if (tok_load(&s->tok, tok_dir, err)) goto fail;
-    if ((size_t)s->model.config.vocab_size != tok_vocab_size(&s->tok)) {
-        error_set(err, "%s: the model's vocabulary has %d tokens but the GPT-2 tokenizer has %zu",
-                  model_dir, s->model.config.vocab_size, tok_vocab_size(&s->tok));
+    if (model_vocab_open(&s->tok, model_dir, s->model.config.vocab_size, tok_dir, s->vocab_desc,
+                         sizeof s->vocab_desc, err))
         goto fail;
-    }
+    s->n_vocab = (int)tok_vocab_size(&s->tok);
     if (max_pos <= 0) max_pos = s->model.config.n_positions < 1024 ? s->model.config.n_positions : 1024;
     if (gpt2_trace_init(&s->trace, &s->model.config, max_pos, capture | GPT2_CAP_LOGITS, err)) goto fail;
-    if (sampler_init(&s->sampler, s->model.config.vocab_size, err)) goto fail;
+    /* the sampler sees only the first n_vocab logits: padding rows never get probability */
+    if (sampler_init(&s->sampler, s->n_vocab, err)) goto fail;
     s->settings = sampler_settings_default();
     s->top_n = SESSION_TOP_N;
     s->last_step_ms = -1;
@@ -131,6 +134,24 @@ void session_free(Session *s) {
     memset(s, 0, sizeof *s);
 }
 
+/* After a forward pass: the newest logits must be finite numbers. When they are not, the
+ * weights are scanned to say which tensor is damaged ("tensor 'h.0.mlp.c_fc.weight' holds
+ * NaN at [3, 17]"); finite weights mean the activations overflowed. A scan happens only on
+ * this failure, so healthy models pay one pass over n_vocab floats per step. */
+static int check_logits(Session *s, ErrorMsg *err) {
+    int n = s->trace.n_pos;
+    const float *l = n > 0 ? gpt2_trace_logits(&s->trace, n - 1) : NULL;
+    if (!l) return 0;
+    int bad = -1;
+    for (int i = 0; i < s->n_vocab && bad < 0; i++)
+        if (!isfinite(l[i])) bad = i;
+    if (bad < 0) return 0;
+    if (gpt2_weights_check_finite(&s->model, err)) return -1;
+    return error_set(err, "%s: the forward pass gave logit %s for token %d at position %d although every weight is "
+                     "finite (an activation overflowed float32)", s->model.dir[0] ? s->model.dir : s->model.name,
+                     isnan(l[bad]) ? "NaN" : "Inf", bad, n - 1);
+}
+
 /* Runs the prompt ids and resets the branches. enc (may be NULL) and text become the
  * session's on success (ownership moves), and are freed by the caller on failure. */
 static int start_prompt(Session *s, const int *ids, size_t n, ErrorMsg *err) {
@@ -143,7 +164,7 @@ static int start_prompt(Session *s, const int *ids, size_t n, ErrorMsg *err) {
         return error_set(err, "out of memory");
     }
     double t0 = now_ms();
-    if (gpt2_prefill(&s->model, &s->trace, ids, n, err)) {
+    if (gpt2_prefill(&s->model, &s->trace, ids, n, err) || check_logits(s, err)) {
         branch_free(&b);
         /* the trace was emptied: restore the previous branch's tokens if there was one */
         if (s->n_branches) {
@@ -206,9 +227,9 @@ int session_set_prompt(Session *s, const uint8_t *text, size_t len, ErrorMsg *er
 
 int session_set_prompt_ids(Session *s, const int *ids, size_t n, ErrorMsg *err) {
     for (size_t i = 0; i < n; i++)
-        if (ids[i] < 0 || ids[i] >= s->model.config.vocab_size)
+        if (ids[i] < 0 || ids[i] >= s->n_vocab)
             return error_set(err, "token id %d at position %zu is outside the vocabulary [0, %d)", ids[i], i,
-                             s->model.config.vocab_size);
+                             s->n_vocab);
     if (start_prompt(s, ids, n, err)) return -1;
     free(s->prompt);
     s->prompt = NULL;
@@ -221,6 +242,11 @@ int session_set_prompt_ids(Session *s, const int *ids, size_t n, ErrorMsg *err) 
 static int forward_one(Session *s, int id, ErrorMsg *err) {
     double t0 = now_ms();
     if (gpt2_step(&s->model, &s->trace, id, err)) return -1;
+    if (check_logits(s, err)) { /* undo the step: the screen keeps the last good state */
+        gpt2_trace_truncate(&s->trace, s->trace.n_pos - 1);
+        refresh_records(s);
+        return -1;
+    }
     s->last_step_ms = now_ms() - t0;
     s->n_steps++;
     sync_pending_salt(s);
@@ -262,11 +288,16 @@ static int place_token(Session *s, int id, uint32_t salt, int forced, ErrorMsg *
 /* place_token + the forward step; a branch made for a step that then fails is undone. */
 static int append_token(Session *s, int id, int forced, ErrorMsg *err) {
     int old_cur = s->cur, old_n = s->n_branches;
+    SessionBranch *b = &s->branch[s->cur];
+    int old_len = b->len, pos = s->trace.n_pos;
+    int old_id = pos < b->len ? b->ids[pos] : -1;
     if (place_token(s, id, s->pending_salt, forced, err)) return -1;
     if (forward_one(s, id, err)) {
         if (s->n_branches > old_n) {
             branch_free(&s->branch[--s->n_branches]);
             s->cur = old_cur;
+        } else if (old_id < 0) {
+            b->len = old_len; /* the branch had not gone this far: it does not now */
         }
         return -1;
     }
@@ -289,7 +320,9 @@ int session_step(Session *s, ErrorMsg *err) {
         id = b->ids[pos]; /* the user's own choice is replayed as it was */
         forced = 1;
     } else {
-        if (!s->has_next) return error_set(err, "no next-token distribution at position %d", pos);
+        if (!s->has_next)
+            return error_set(err, "no next-token distribution at position %d%s%s", pos, s->next_err.text[0] ? ": " : "",
+                             s->next_err.text);
         id = s->next.chosen.id;
     }
     return append_token(s, id, forced, err);
@@ -314,8 +347,8 @@ void session_reroll(Session *s) {
 }
 
 int session_force(Session *s, int id, ErrorMsg *err) {
-    if (id < 0 || id >= s->model.config.vocab_size)
-        return error_set(err, "token id %d is outside the vocabulary [0, %d)", id, s->model.config.vocab_size);
+    if (id < 0 || id >= s->n_vocab)
+        return error_set(err, "token id %d is outside the vocabulary [0, %d)", id, s->n_vocab);
     if (check_room(s, err)) return -1;
     return append_token(s, id, 1, err);
 }

@@ -37,7 +37,11 @@ typedef struct SessionBranch {
 
 typedef struct Session {
     Gpt2Model model;            /* owned */
-    Tokenizer tok;              /* owned */
+    Tokenizer tok;              /* owned: GPT-2's, the model's own, or ids only (model_vocab.h) */
+    int n_vocab;                /* tokens that exist: the tokenizer's, <= the model's rows;
+                                 * rows beyond it (a padded vocabulary) are never sampled,
+                                 * shown or accepted as ids */
+    char vocab_desc[192];       /* one line on which vocabulary this is (info, window) */
     Gpt2Trace trace;            /* owned: activations + KV cache of positions [0, n_pos) */
     Sampler sampler;            /* owned scratch */
     SamplerSettings settings;   /* current sampler settings (validated) */
@@ -57,12 +61,14 @@ typedef struct Session {
     int has_next;               /* 0 only when the context is full */
     SamplerRecord prev;         /* the draw that chose the newest token, if generated */
     int has_prev;
+    ErrorMsg next_err;          /* why has_next is 0 when the context is not full (the sampler's
+                                 * message, e.g. non-finite logits) */
     double last_step_ms;        /* wall time of the last forward pass (ms), -1 = none */
     int n_steps;                /* forward steps run since open (for stats) */
 } Session;
 
 /* How to open a session (session_config_default(): context min(NP, 1024), capture
- * GPT2_CAP_DEFAULT, weights as stored, no trace budget). */
+ * GPT2_CAP_DEFAULT, weights as stored). */
 typedef struct SessionConfig {
     int max_pos;        /* trace positions, 0 = min(context, 1024) */
     unsigned capture;   /* GPT2_CAP_* kept for every position */
@@ -71,8 +77,9 @@ typedef struct SessionConfig {
 
 SessionConfig session_config_default(void);
 
-/* Loads the model (model_dir) and tokenizer (tok_dir), and sizes the trace as cfg says.
- * No prompt yet. On error returns -1 with err set and *s zeroed. */
+/* Loads the model (model_dir) and its vocabulary (model_vocab_open: the model folder's own
+ * tokenizer files, else the GPT-2 tokenizer in tok_dir, else ids only), and sizes the trace
+ * as cfg says. No prompt yet. On error returns -1 with err set and *s zeroed. */
 int session_open_cfg(Session *s, const char *model_dir, const char *tok_dir, const SessionConfig *cfg,
                      ErrorMsg *err);
 
@@ -110,6 +117,9 @@ int session_switch_branch(Session *s, int k, ErrorMsg *err);
 int session_set_settings(Session *s, const SamplerSettings *set, ErrorMsg *err);
 /* New seed: the pending draw and all future draws change; past tokens stay. */
 void session_set_seed(Session *s, uint64_t seed);
+
+/* Number of real tokens (the sampler's and the viewer's vocabulary). */
+static inline int session_vocab(const Session *s) { return s->n_vocab; }
 
 /* Tokens on screen: ids[0..n) with n = session_len(s). */
 static inline int session_len(const Session *s) { return s->trace.n_pos; }

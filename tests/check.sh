@@ -1,10 +1,25 @@
 # check.sh — shell twin of check.h for tests/test_*.sh (source it).
 # check DESC CMD...   runs CMD, counts pass when it exits 0.
 # summary NAME        prints "NAME: N passed, M failed" and exits non-zero on failure.
-# BIN is the CLI of the build under test ($BUILD/inferscope).
+# skip NAME WHY       a part that cannot run here: "SKIPPED: NAME: WHY", counted and
+#                     named by tests/run.sh (never a pass, never a failure).
+# BIN is the CLI of the build under test ($BUILD/inferscope). REF is the reference data:
+# $INFERSCOPE_REF, else the verbatim copy in tests/reference (README there); ref_file REL
+# prints the path of REF/REL, falling back to ../shared/reference/REL (tiny_s128 lives
+# only there), and fails when neither exists.
 BUILD=${BUILD:-build}
 BIN="$BUILD/inferscope"
-REF=${INFERSCOPE_REF:-../shared/reference}
+REF=${INFERSCOPE_REF:-tests/reference}
+ref_file() {
+  local d
+  for d in "$REF" ../shared/reference; do
+    if [ -f "$d/$1" ]; then printf '%s\n' "$d/$1"; return 0; fi
+  done
+  printf '%s\n' "$REF/$1"; return 1
+}
+skip() {
+  echo "SKIPPED: $1: $2"
+}
 _pass=0; _fail=0
 check() {
   local desc=$1; shift

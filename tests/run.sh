@@ -2,11 +2,14 @@
 # Runs every test program of the given build folders (default: build) and every
 # tests/test_*.sh script, from the repository root, and ends with ONE summary line
 # "N passed, M failed". A program that crashes or prints no summary counts as a failure.
-# Each test's "name: N passed, M failed" line is collected from its output.
+# Each test's "name: N passed, M failed" line is collected from its output. Parts a test
+# could not run here (e.g. a reference file that is absent) print "SKIPPED: what: why";
+# they are listed, counted and named in "skipped: K (names)" just before the summary
+# (.ci/run greps the summary, so it stays the very last line).
 set -u
 cd "$(dirname "$0")/.."
 [ $# -eq 0 ] && set -- build
-pass=0; fail=0
+pass=0; fail=0; skipped=()
 run_one() { # label, command...
   local label=$1; shift
   local out rc line
@@ -17,6 +20,11 @@ run_one() { # label, command...
     echo "$label: no summary (exit $rc) — counted as 1 failure"
     fail=$((fail + 1)); return
   fi
+  local skip_line
+  while IFS= read -r skip_line; do
+    echo "[$label] $skip_line"
+    skipped+=("${skip_line#SKIPPED: }")
+  done < <(printf '%s\n' "$out" | grep -E '^SKIPPED: ')
   local p f
   p=$(sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed$/\1/' <<<"$line")
   f=$(sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed$/\2/' <<<"$line")
@@ -37,5 +45,9 @@ for b in "$@"; do
     run_one "$b/$(basename "$s")" env BUILD="$b" bash "$s"
   done
 done
+if [ "${#skipped[@]}" -gt 0 ]; then
+  names=$(printf '%s\n' "${skipped[@]}" | sed -E 's/: .*//' | sort -u | paste -sd, - | sed 's/,/, /g')
+  echo "skipped: ${#skipped[@]} ($names)"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -185,7 +185,7 @@ fi
 # ============================================================== outside
 BUILD=${1:-${BUILD:-build}}
 BIN="$BUILD/inferscope"
-REF=${INFERSCOPE_REF:-../shared/reference}
+REF=${INFERSCOPE_REF:-tests/reference}
 MODEL=${SOAK_MODEL:-$REF/models/tiny}
 MINUTES=${SOAK_MINUTES:-5}
 

@@ -51,8 +51,11 @@ import sys
 kv = dict(f.split("=") for f in sys.argv[1].split())
 assert int(kv["tokens"]) == int(sys.argv[3]), kv
 assert abs(float(kv["loss"]) - float(sys.argv[2])) < 2e-4, kv' "$out" "$PREFIX_LOSS" "$PREFIX_TOKENS"
+elif [ ! -f "$CORPUS/tinystories-valid-head.txt" ]; then
+  # the training text is never in the repository (it is not ours to ship)
+  skip test_bundled_model/valid-loss "$CORPUS/tinystories-valid-head.txt not found (set INFERSCOPE_CORPUS)"
 else
-  check "validation text $CORPUS/tinystories-valid-head.txt readable and normalised" false
+  check "validation text $CORPUS/tinystories-valid-head.txt normalised" false
 fi
 
 # ---- generate --stop-at-eot: with seed 1 (T 0.8) the story ends with <|endoftext|> ----

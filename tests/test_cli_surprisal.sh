@@ -133,7 +133,7 @@ EOF
   h=$("$BIN" novelty --json --generate 80 --temperature 1.5 --seed 3 "Once upon a time" | python3 -c 'import json,sys; print(json.load(sys.stdin)["seen_share"])')
   check "greedy copies more than T=1.5 ($g vs $h)" python3 -c "import sys; assert $g > $h + 0.2"
 else
-  echo "SKIP test_cli_surprisal: corpus checks ($CORPUS not found)" >&2
+  skip test_cli_surprisal/corpus "$CORPUS/tinystories-train-head.txt not found (set INFERSCOPE_CORPUS)"
 fi
 
 summary test_cli_surprisal

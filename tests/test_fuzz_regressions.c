@@ -13,6 +13,7 @@
 #include "fuzz/fuzz_png_text.c"
 #include "fuzz/fuzz_safetensors.c"
 #include "fuzz/fuzz_tokenizer.c"
+#include "fuzz/fuzz_vocab.c"
 
 #include <dirent.h>
 
@@ -28,6 +29,7 @@ static const Harness HARNESSES[] = {
     {"fuzz_config", fuzz_config_one},       {"fuzz_lesson", fuzz_lesson_one},
     {"fuzz_model", fuzz_model_one},         {"fuzz_png_text", fuzz_png_text_one},
     {"fuzz_safetensors", fuzz_safetensors_one}, {"fuzz_tokenizer", fuzz_tokenizer_one},
+    {"fuzz_vocab", fuzz_vocab_one},
 };
 
 static int ends_with(const char *s, const char *suffix) {

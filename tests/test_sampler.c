@@ -508,7 +508,7 @@ static void compare_rows(const SamplerRecord *rec, const cJSON *v, const char *i
 static void test_reference(void) {
     char path[1024];
     ErrorMsg err = {{0}};
-    snprintf(path, sizeof path, "%s/vectors/index.json", check_ref_dir());
+    check_ref_file("vectors/index.json", path, sizeof path);
     CliBytes text = {0};
     if (cli_read_file(path, &text, &err)) {
         CHECK(0, "reference: %s", err.text);
@@ -518,13 +518,19 @@ static void test_reference(void) {
     cli_bytes_free(&text);
     const cJSON *vectors = cJSON_GetObjectItemCaseSensitive(index, "vectors");
     CHECK(cJSON_IsObject(vectors), "%s: no \"vectors\" object", path);
-    int n_files = 0;
+    int n_files = 0, n_skipped = 0;
     Sampler s = {0};
     CHECK(sampler_init(&s, GPT2_V, &err) == 0, "init: %s", err.text);
     float *last = malloc(GPT2_V * sizeof *last);
     const cJSON *v;
     cJSON_ArrayForEach(v, vectors) {
-        snprintf(path, sizeof path, "%s/vectors/%s.safetensors", check_ref_dir(), v->string);
+        char rel[256];
+        snprintf(rel, sizeof rel, "vectors/%s.safetensors", v->string);
+        if (!check_ref_file(rel, path, sizeof path)) {
+            CHECK_SKIP("test_sampler/reference-rows", "%s not found", path);
+            n_skipped++;
+            continue;
+        }
         SafeFile f;
         if (safe_open(&f, path, &err)) {
             CHECK(0, "reference: %s", err.text);
@@ -562,7 +568,8 @@ static void test_reference(void) {
               "%s top-k=5: kept %d", v->string, rec.kept_after_k);
         n_files++;
     }
-    CHECK(n_files >= 3, "reference: %d vector files checked", n_files);
+    /* tiny_s4 and tiny_s30 are vendored: at least those two always run */
+    CHECK(n_files >= 2 && n_files + n_skipped >= 3, "reference: %d vector files checked", n_files);
     free(last);
     sampler_free(&s);
     cJSON_Delete(index);

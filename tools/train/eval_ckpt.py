@@ -11,12 +11,13 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from model import CompactGPT2
+import paths
 
 ap = argparse.ArgumentParser()
 ap.add_argument('ckpt')
 ap.add_argument('--windows', default='')
 ap.add_argument('--f16', action='store_true')
-ap.add_argument('--data', default='/tmp/inferscope-train')
+ap.add_argument('--data', default=paths.WORK)
 a = ap.parse_args()
 torch.set_num_threads(2)
 ck = torch.load(a.ckpt, map_location='cpu')

@@ -1,18 +1,18 @@
 #!/usr/bin/python3
 """GPT-2 byte-level BPE encoder/decoder (written for inferscope's training tools).
 
-Reads encoder.json / vocab.bpe from /work/main/assets/tokenizer if present, else from
-/work/shared/reference/tokenizer. `python3 gpt2_bpe.py --selftest` checks every case in
-tok_public.jsonl.
+Reads encoder.json / vocab.bpe from the repository's assets/tokenizer, else from the vendored
+reference (tests/reference/tokenizer). `python3 gpt2_bpe.py --selftest` checks every case in
+the reference's tok_public.jsonl.
 """
 import json, os, sys
 import regex
 
 PAT = regex.compile(r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+""")
 EOT = 50256
-HERE = os.path.dirname(os.path.abspath(__file__))
-CANDIDATES = [os.path.join(HERE, '..', '..', 'assets', 'tokenizer'),
-              '/work/main/assets/tokenizer', '/work/shared/reference/tokenizer']
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import paths  # noqa: E402
+CANDIDATES = [paths.TOKENIZER, os.path.join(paths.REFERENCE, 'tokenizer')]
 
 
 def bytes_to_unicode():
@@ -88,7 +88,7 @@ class Encoder:
 
 def selftest():
     enc = Encoder()
-    path = '/work/shared/reference/tokenizer/tok_public.jsonl'
+    path = os.path.join(paths.REFERENCE, 'tokenizer', 'tok_public.jsonl')
     n = bad = 0
     with open(path, encoding='utf-8') as f:
         for line in f:

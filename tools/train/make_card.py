@@ -7,6 +7,9 @@ EVAL_JSON: {"valid_full_fp32_f16w": x, "valid_full_bf16": y, "window_check": {..
 import hashlib, json, os, sys
 import torch
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import paths  # noqa: E402
+
 d, ckpath, vpath, epath = sys.argv[1:5]
 ck = torch.load(ckpath, map_location='cpu')
 ver = json.load(open(vpath))
@@ -14,7 +17,7 @@ ev = json.load(open(epath))
 cfg = json.load(open(os.path.join(d, 'config.json')))
 a = ck['args']
 # the data of the last phase (its prepare.json sits beside its train.bin)
-prep = json.load(open(os.path.join(a.get('data', '/tmp/inferscope-train'), 'prepare.json')))
+prep = json.load(open(os.path.join(a.get('data', paths.WORK), 'prepare.json')))
 prev = ck.get('prev', {'steps': 0, 'tokens': 0, 'seconds': 0.0})
 steps = prev['steps'] + ck['step']
 tokens = prev['tokens'] + ck['tokens']

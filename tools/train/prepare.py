@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Tokenise the training text into uint16 arrays under /tmp/inferscope-train/ (never the repo).
+"""Tokenise the training text into uint16 arrays under paths.WORK (never the repo).
 
 train  = tinystories-train-head.txt (original case)
        + tinystories-train-lowercase.txt[944K:]  re-cased (see recase.py-style table below)
@@ -10,7 +10,8 @@ stories are separated by <|endoftext|> (50256); one story per line in the train 
   story may also begin after a blank line. The other boundaries keep <|endoftext|>.
 valid  = tinystories-valid-head.txt, one stream (its story boundaries are not recoverable).
 All text passes through normalise.normalise() first.
-usage: /usr/bin/python3 prepare.py [--out DIR] [--blank-line-stories F] [--seed N]
+usage: /usr/bin/python3 prepare.py [--corpus DIR] [--out DIR] [--blank-line-stories F] [--seed N]
+       (--corpus: default ../shared/corpus beside the repository, or $INFERSCOPE_CORPUS)
 """
 import argparse, collections, json, os, sys, time
 import numpy as np
@@ -19,9 +20,8 @@ import regex
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from normalise import normalise
 from gpt2_bpe import Encoder, EOT
+import paths
 
-CORPUS = '/work/shared/corpus'
-OUT = '/tmp/inferscope-train'
 HEAD_CHARS = 944426  # the lower-case file's first ~944K chars are the train head lower-cased
 
 WORD = regex.compile(r"[a-z]+")
@@ -136,7 +136,8 @@ def tokenise_stories(enc, text, blank_frac=0.0, rng=None):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--out', default=OUT)
+    ap.add_argument('--corpus', default=paths.CORPUS, help='folder with the tinystories-*.txt files')
+    ap.add_argument('--out', default=paths.WORK)
     ap.add_argument('--blank-line-stories', type=float, default=0.0)
     ap.add_argument('--seed', type=int, default=1)
     args = ap.parse_args()
@@ -144,10 +145,10 @@ def main():
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
     os.makedirs(out_dir, exist_ok=True)
-    head = normalise(open(f'{CORPUS}/tinystories-train-head.txt', encoding='utf-8').read())
-    lower_raw = open(f'{CORPUS}/tinystories-train-lowercase.txt', encoding='utf-8').read()
-    valid = normalise(open(f'{CORPUS}/tinystories-valid-head.txt', encoding='utf-8').read())
-    head_raw = open(f'{CORPUS}/tinystories-train-head.txt', encoding='utf-8').read()
+    head = normalise(open(paths.corpus_file(args.corpus, 'tinystories-train-head.txt'), encoding='utf-8').read())
+    lower_raw = open(paths.corpus_file(args.corpus, 'tinystories-train-lowercase.txt'), encoding='utf-8').read()
+    valid = normalise(open(paths.corpus_file(args.corpus, 'tinystories-valid-head.txt'), encoding='utf-8').read())
+    head_raw = open(paths.corpus_file(args.corpus, 'tinystories-train-head.txt'), encoding='utf-8').read()
     assert lower_raw[:len(head_raw)] == head_raw.lower(), 'lower-case file does not start with the head'
     rest = normalise(lower_raw[len(head_raw):])
     # held-out check of the re-caser: learn on the first 80% of head lines, test on the rest

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Train the bundled small GPT-2 on the prepared TinyStories tokens (see README.md).
 
-Run with jemalloc preloaded (see README.md). Writes log + checkpoints to /tmp/inferscope-train/.
+Run with jemalloc preloaded (see README.md). Writes log + checkpoints to --out (default paths.WORK: <temp folder>/inferscope-train).
 """
 import argparse, json, math, os, sys, time
 import numpy as np
@@ -9,10 +9,11 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from model import CompactGPT2
+import paths
 
 p = argparse.ArgumentParser()
-p.add_argument('--data', default='/tmp/inferscope-train')
-p.add_argument('--out', default='/tmp/inferscope-train')
+p.add_argument('--data', default=paths.WORK)
+p.add_argument('--out', default=paths.WORK)
 p.add_argument('--L', type=int, default=4)
 p.add_argument('--H', type=int, default=4)
 p.add_argument('--C', type=int, default=256)

@@ -10,6 +10,7 @@ import argparse, json, math, os, sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import paths
 import safetensors_io
 from gpt2_bpe import Encoder
 from normalise import normalise
@@ -93,7 +94,9 @@ def main():
     ap.add_argument('--sample-tokens', type=int, default=120)
     ap.add_argument('--temperature', type=float, default=0.8)
     ap.add_argument('--top-k', type=int, default=40)
-    ap.add_argument('--valid', default='/work/shared/corpus/tinystories-valid-head.txt')
+    ap.add_argument('--valid', default=os.path.join(paths.CORPUS, 'tinystories-valid-head.txt'),
+                    help='validation text (default: the corpus beside the repository, or $INFERSCOPE_CORPUS)')
+    ap.add_argument('--out', default=paths.WORK, help='folder for verify.json')
     ap.add_argument('--eval-prefix', type=int, default=0, metavar='CHARS',
                     help="loss on the first CHARS characters of the normalised valid text with exactly "
                          "`inferscope eval`'s counting (windows of n_positions, stride = window, the first "
@@ -141,7 +144,8 @@ def main():
         txt = sample(m, enc, 'Once upon a time', a.sample_tokens, s, a.temperature, a.top_k)
         res['samples'].append({'seed': s, 'text': txt})
         print(f'--- sample seed {s} (temperature {a.temperature}, top-k {a.top_k}, numpy RNG default_rng(seed)):\n{txt}')
-    json.dump(res, open('/tmp/inferscope-train/verify.json', 'w'), indent=1)
+    os.makedirs(a.out, exist_ok=True)
+    json.dump(res, open(os.path.join(a.out, 'verify.json'), 'w'), indent=1)
 
 
 if __name__ == '__main__':
