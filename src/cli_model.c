@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -35,6 +36,11 @@ const char CLI_MODEL_USAGE_SAMPLER[] =
     "  --greedy          always take the most likely token (the other settings are ignored)\n"
     "  --seed S          the dice: the draw for position p is a function of (S, p) only,\n"
     "                    so the same seed and settings give the same tokens (default: clock)\n";
+
+const char CLI_MODEL_USAGE_TRACE[] =
+    "  --trace-mb N      memory for the trace in MB (or 'auto': free RAM less the weights):\n"
+    "                    what does not fit is dropped or recomputed on demand, and said so\n"
+    "                    on stderr (default: keep everything)\n";
 
 void cli_model_args_init(CliModelArgs *a) {
     memset(a, 0, sizeof *a);
@@ -91,6 +97,18 @@ int cli_parse_weights(const char *v, int *out, ErrorMsg *err) {
     return error_set(err, "--weights: '%.40s' is not f32, f16, bf16 or stored", v ? v : "");
 }
 
+int cli_parse_trace_mb(const char *v, size_t *out, ErrorMsg *err) {
+    long l;
+    if (v && strcasecmp(v, "auto") == 0) {
+        *out = SESSION_TRACE_AUTO;
+        return 0;
+    }
+    if (parse_long(v, &l) || l < 1 || l > 16777216L)
+        return error_set(err, "--trace-mb: '%.40s' is not a whole number of MB in 1..16777216 or 'auto'", v ? v : "");
+    *out = (size_t)l * 1000000u;
+    return 0;
+}
+
 static int prompt_given(const CliModelArgs *a) {
     return (a->prompt != NULL) + (a->prompt_file != NULL) + (a->ids != NULL);
 }
@@ -98,10 +116,11 @@ static int prompt_given(const CliModelArgs *a) {
 int cli_model_parse(CliModelArgs *a, unsigned groups, int argc, char **argv, int *i, ErrorMsg *err) {
     const char *o = argv[*i];
     static const char *const with_value[] = {"--model", "--tokenizer", "--prompt", "--prompt-file", "--ids",
-                                             "--temperature", "--top-k", "--top-p", "--seed", "--weights"};
+                                             "--temperature", "--top-k", "--top-p", "--seed", "--weights",
+                                             "--trace-mb"};
     static const unsigned value_group[] = {CLI_OPT_MODEL, CLI_OPT_MODEL, CLI_OPT_PROMPT, CLI_OPT_PROMPT,
                                            CLI_OPT_PROMPT, CLI_OPT_SAMPLER, CLI_OPT_SAMPLER, CLI_OPT_SAMPLER,
-                                           CLI_OPT_SAMPLER, CLI_OPT_MODEL};
+                                           CLI_OPT_SAMPLER, CLI_OPT_MODEL, CLI_OPT_TRACE};
     if ((groups & CLI_OPT_SAMPLER) && strcmp(o, "--greedy") == 0) {
         a->settings.greedy = 1;
         return 1;
@@ -143,6 +162,9 @@ int cli_model_parse(CliModelArgs *a, unsigned groups, int argc, char **argv, int
     case 9:
         if (cli_parse_weights(v, &a->weights, err)) return -1;
         break;
+    case 10:
+        if (cli_parse_trace_mb(v, &a->trace_budget, err)) return -1;
+        break;
     }
     return 1;
 }
@@ -160,9 +182,11 @@ int cli_model_open(const CliModelArgs *a, Session *s, int max_pos, unsigned capt
     sc.max_pos = max_pos;
     sc.capture = capture;
     sc.weights = a->weights;
+    sc.trace_budget = a->trace_budget;
     if (session_open_cfg(s, a->model_dir ? a->model_dir : cli_default_model_dir(),
                          a->tok_dir ? a->tok_dir : cli_tokenizer_dir(), &sc, err))
         return -1;
+    if (s->trace_dropped) fprintf(stderr, "inferscope: %s\n", s->trace_note);
     session_set_seed(s, a->seed);
     if (session_set_settings(s, &a->settings, err)) {
         session_free(s);

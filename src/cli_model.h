@@ -18,6 +18,7 @@ enum {
     CLI_OPT_MODEL = 1u << 0,   /* --model DIR, --tokenizer DIR, --weights P */
     CLI_OPT_PROMPT = 1u << 1,  /* --prompt TEXT, --prompt-file PATH, --ids LIST */
     CLI_OPT_SAMPLER = 1u << 2, /* --temperature, --top-k, --top-p, --greedy, --seed */
+    CLI_OPT_TRACE = 1u << 3,   /* --trace-mb N|auto */
 };
 
 typedef struct CliModelArgs {
@@ -30,6 +31,7 @@ typedef struct CliModelArgs {
     uint64_t seed;           /* --seed, else a clock-derived seed (see has_seed) */
     int has_seed;            /* 1 when --seed was given */
     int weights;             /* --weights: GPT2_WEIGHTS_AS_STORED (default) or a KernDtype */
+    size_t trace_budget;     /* --trace-mb in bytes, 0 = no limit, SESSION_TRACE_AUTO = "auto" */
 } CliModelArgs;
 
 /* "f32" | "f16" | "bf16" (any case) or "stored" -> *out (a KernDtype or
@@ -51,6 +53,10 @@ int cli_model_set_positional(CliModelArgs *a, const char *text, ErrorMsg *err);
 extern const char CLI_MODEL_USAGE_MODEL[];
 extern const char CLI_MODEL_USAGE_PROMPT[];
 extern const char CLI_MODEL_USAGE_SAMPLER[];
+extern const char CLI_MODEL_USAGE_TRACE[];
+
+/* "auto" or a whole number of MB (1..16777216) -> bytes; -1 with err otherwise. */
+int cli_parse_trace_mb(const char *v, size_t *out, ErrorMsg *err);
 
 /* Loads the model and tokenizer into *s (session_open with max_pos and capture), applies
  * the settings and the seed. On error *s is zeroed and err names the file/problem. */

@@ -19,14 +19,14 @@ static void usage(void) {
            "p_raw = softmax(logits), p_temp = softmax(logits / T), p_final = what is left after\n"
            "top-k and top-p, renormalised; cum = the token's upper end in the final cumulative\n"
            "distribution (the draw u in [cum - p_final, cum) picks it).\n"
-           "\n%s%s%s"
+           "\n%s%s%s%s"
            "  --top N           rows to show (default 10, at most %d)\n"
            "  --json            print one JSON object instead of the table\n"
            "  --help            this text\n"
            "\n"
            "Tokens are shown as written in encoder.json, like `inferscope tokenize`: a space\n"
            "is 'Ġ', a newline 'Ċ'.\n",
-           CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER, SAMPLER_MAX_SHOW);
+           CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER, CLI_MODEL_USAGE_TRACE, SAMPLER_MAX_SHOW);
 }
 
 /* Printed width of a UTF-8 string, one cell per code point (good enough for Ġ forms). */
@@ -113,7 +113,7 @@ int cmd_next(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!only_positional && o[0] == '-' && o[1] != 0) {
-            int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER, argc, argv, &i, &err);
+            int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_TRACE, argc, argv, &i, &err);
             if (r < 0) return cli_fail(CMD, "%s", err.text);
             if (r > 0) continue;
             if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {

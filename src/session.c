@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "gpt2_forward.h"
+#include "gpt2_memory.h"
 #include "gpt2_weights_check.h"
 #include "model_vocab.h"
 #include "rng.h"
@@ -66,12 +67,13 @@ static void refresh_records(Session *s) {
     s->has_prev = 0;
     s->next_err.text[0] = 0;
     if (n <= 0) return;
-    const float *logits = gpt2_trace_logits(&s->trace, n - 1);
+    /* gpt2_logits_at: kept, cached or recomputed when a trace budget dropped them */
+    const float *logits = gpt2_logits_at(&s->model, &s->trace, n - 1, &err);
     if (logits && n < s->trace.max_pos)
         s->has_next = sampler_run(&s->sampler, &s->settings, logits, session_dice(s->seed, n, s->pending_salt),
                                   s->top_n, &s->next, &s->next_err) == 0;
     if (n - 1 >= s->n_prompt) {
-        const float *pl = gpt2_trace_logits(&s->trace, n - 2);
+        const float *pl = gpt2_logits_at(&s->model, &s->trace, n - 2, &err);
         const SessionBranch *b = &s->branch[s->cur];
         if (pl)
             s->has_prev = sampler_run(&s->sampler, &s->settings, pl,
@@ -87,7 +89,8 @@ static void sync_pending_salt(Session *s) {
 }
 
 SessionConfig session_config_default(void) {
-    SessionConfig c = {.max_pos = 0, .capture = GPT2_CAP_DEFAULT, .weights = GPT2_WEIGHTS_AS_STORED};
+    SessionConfig c = {.max_pos = 0, .capture = GPT2_CAP_DEFAULT, .weights = GPT2_WEIGHTS_AS_STORED,
+                       .trace_budget = 0};
     return c;
 }
 
@@ -110,7 +113,15 @@ int session_open_cfg(Session *s, const char *model_dir, const char *tok_dir, con
         goto fail;
     s->n_vocab = (int)tok_vocab_size(&s->tok);
     if (max_pos <= 0) max_pos = s->model.config.n_positions < 1024 ? s->model.config.n_positions : 1024;
-    if (gpt2_trace_init(&s->trace, &s->model.config, max_pos, capture | GPT2_CAP_LOGITS, err)) goto fail;
+    /* a budget keeps what fits (gpt2_trace_plan) and says what it dropped */
+    size_t budget = cfg->trace_budget == SESSION_TRACE_AUTO
+                        ? gpt2_trace_budget_default(s->model.map ? gpt2_model_weight_bytes(&s->model) : 0)
+                        : cfg->trace_budget;
+    Gpt2TracePlan plan;
+    if (gpt2_trace_plan(&s->model.config, max_pos, capture | GPT2_CAP_LOGITS, budget, &plan, err)) goto fail;
+    gpt2_trace_plan_describe(&plan, budget, s->trace_note, sizeof s->trace_note);
+    s->trace_dropped = plan.dropped;
+    if (gpt2_trace_init(&s->trace, &s->model.config, max_pos, plan.capture, err)) goto fail;
     /* the sampler sees only the first n_vocab logits: padding rows never get probability */
     if (sampler_init(&s->sampler, s->n_vocab, err)) goto fail;
     s->settings = sampler_settings_default();
@@ -140,7 +151,8 @@ void session_free(Session *s) {
  * this failure, so healthy models pay one pass over n_vocab floats per step. */
 static int check_logits(Session *s, ErrorMsg *err) {
     int n = s->trace.n_pos;
-    const float *l = n > 0 ? gpt2_trace_logits(&s->trace, n - 1) : NULL;
+    ErrorMsg none;
+    const float *l = n > 0 ? gpt2_logits_at(&s->model, &s->trace, n - 1, &none) : NULL;
     if (!l) return 0;
     int bad = -1;
     for (int i = 0; i < s->n_vocab && bad < 0; i++)

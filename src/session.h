@@ -42,6 +42,8 @@ typedef struct Session {
                                  * rows beyond it (a padded vocabulary) are never sampled,
                                  * shown or accepted as ids */
     char vocab_desc[192];       /* one line on which vocabulary this is (info, window) */
+    char trace_note[256];       /* what the trace keeps and, under a budget, what it dropped */
+    unsigned trace_dropped;     /* GPT2_CAP_* bits the budget dropped (GPT2_CAP_LEAN: patterns) */
     Gpt2Trace trace;            /* owned: activations + KV cache of positions [0, n_pos) */
     Sampler sampler;            /* owned scratch */
     SamplerSettings settings;   /* current sampler settings (validated) */
@@ -68,11 +70,13 @@ typedef struct Session {
 } Session;
 
 /* How to open a session (session_config_default(): context min(NP, 1024), capture
- * GPT2_CAP_DEFAULT, weights as stored). */
+ * GPT2_CAP_DEFAULT, weights as stored, no trace budget). */
+#define SESSION_TRACE_AUTO ((size_t)-1) /* trace_budget from free RAM (gpt2_trace_budget_default) */
 typedef struct SessionConfig {
     int max_pos;        /* trace positions, 0 = min(context, 1024) */
     unsigned capture;   /* GPT2_CAP_* kept for every position */
     int weights;        /* GPT2_WEIGHTS_AS_STORED or a KernDtype (--weights) */
+    size_t trace_budget; /* bytes (--trace-mb), 0 = keep everything, or SESSION_TRACE_AUTO */
 } SessionConfig;
 
 SessionConfig session_config_default(void);
