@@ -153,8 +153,10 @@ static void forward_chunk(const Gpt2Model *m, Gpt2Trace *tr, size_t t0, size_t R
         float *z = slot(tr->z, tr->s_z, l, T, C, t0);
         if (tr->lean) attention_lean(tr, l, qkv, z, t0, R);
         else attention(tr, l, qkv, z, t0, R);
+        gpt2_ablation_apply_z(&tr->ablation, l, z, R, C); /* knocked-out heads (gpt2_ablation.h) */
         float *attn_out = slot(tr->attn_out, tr->s_proj, l, T, C, t0);
         kern_matmul_dt(attn_out, z, gpt2_mat(w, lw->attn_proj_w, lw->attn_proj_h), dt, lw->attn_proj_b, R, C, C);
+        gpt2_ablation_apply_out(&tr->ablation, GPT2_ABL_ATTN, l, attn_out, R, C);
         float *mid = slot(tr->resid_mid, tr->s_mid, l, T, C, t0);
         kern_add(mid, xin, attn_out, R * C);
 
@@ -168,6 +170,7 @@ static void forward_chunk(const Gpt2Model *m, Gpt2Trace *tr, size_t t0, size_t R
         else kern_gelu(post, pre, R * 4 * C);
         float *mlp_out = slot(tr->mlp_out, tr->s_proj, l, T, C, t0);
         kern_matmul_dt(mlp_out, post, gpt2_mat(w, lw->fc_proj_w, lw->fc_proj_h), dt, lw->fc_proj_b, R, 4 * C, C);
+        gpt2_ablation_apply_out(&tr->ablation, GPT2_ABL_MLP, l, mlp_out, R, C);
         kern_add(xout, mid, mlp_out, R * C);
     }
 

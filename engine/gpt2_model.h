@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "half.h"
 #include "kernels.h"
 
 typedef struct Gpt2Config {
@@ -61,6 +62,13 @@ typedef struct Gpt2Weights {
 /* A matrix as the kernels take it: the float or the 16-bit pointer, by w->dtype. */
 static inline const void *gpt2_mat(const Gpt2Weights *w, const float *f32, const uint16_t *h) {
     return w->dtype == KERN_F32 ? (const void *)f32 : (const void *)h;
+}
+
+/* Element i of such a matrix as a float (exact: widening is lossless), for the few
+ * per-element recomputations outside the kernels (attn_explain, logit_attribution). */
+static inline float gpt2_mat_at(const Gpt2Weights *w, const float *f32, const uint16_t *h, size_t i) {
+    if (w->dtype == KERN_F32) return f32[i];
+    return w->dtype == KERN_F16 ? half_f16_to_f32(h[i]) : half_bf16_to_f32(h[i]);
 }
 
 /* What precision to run in: the weights' own dtype (half files stay half, F32 stays

@@ -144,6 +144,7 @@ int gpt2_trace_init(Gpt2Trace *tr, const Gpt2Config *cfg, int max_pos, unsigned 
 
 void gpt2_trace_free(Gpt2Trace *tr) {
     if (!tr) return;
+    gpt2_ablation_free(&tr->ablation);
     if (tr->mem) munmap(tr->mem, tr->mem_bytes);
     memset(tr, 0, sizeof *tr);
 }
@@ -157,6 +158,25 @@ void gpt2_trace_truncate(Gpt2Trace *tr, int n_pos) {
     for (int i = 0; i < GPT2_LOGITS_CACHE; i++)
         if (tr->logits_tag[i] >= n_pos) tr->logits_tag[i] = -1;
     if (tr->lean) gpt2_lean_truncate(tr, n_pos);
+}
+
+int gpt2_trace_set_ablation(Gpt2Trace *tr, const Gpt2Ablation *ab, ErrorMsg *err) {
+    if (gpt2_ablation_equal(&tr->ablation, ab)) return 0;
+    if (ab && ab->n_off && (ab->n_layer != tr->cfg.n_layer || ab->n_head != tr->cfg.n_head))
+        return error_set(err, "ablation: the mask is for %d blocks of %d heads, the model has %d of %d", ab->n_layer,
+                         ab->n_head, tr->cfg.n_layer, tr->cfg.n_head);
+    Gpt2Ablation copy = {0};
+    if (ab && ab->n_off && gpt2_ablation_copy(&copy, ab, err)) return -1;
+    gpt2_ablation_free(&tr->ablation);
+    tr->ablation = copy;
+    gpt2_trace_truncate(tr, 0);
+    return 0;
+}
+
+int gpt2_trace_regrow(Gpt2Trace *tr, int n_pos) {
+    if (!(tr->capture & GPT2_CAP_LOGITS) || n_pos < tr->n_pos || n_pos > tr->max_pos) return -1;
+    tr->n_pos = n_pos;
+    return 0;
 }
 
 const float *gpt2_trace_logits(const Gpt2Trace *tr, int pos) {
@@ -180,8 +200,7 @@ int gpt2_trace_head_blocks(const Gpt2Trace *tr, int layer, int head, Gpt2HeadBlo
     return 0;
 }
 
-/* Layer l's patterns (NH, P): kept, or materialised from q and K in a lean trace. */
-static const float *layer_patterns(const Gpt2Trace *tr, size_t l) {
+const float *gpt2_trace_layer_patterns(const Gpt2Trace *tr, size_t l) {
     if (!tr->lean) return tr->pattern + l * (size_t)tr->cfg.n_head * gpt2_tri_row((size_t)tr->max_pos);
     return gpt2_lean_layer(tr, (int)l);
 }
@@ -273,7 +292,7 @@ static int find_layer(const Gpt2Trace *tr, const char *full, int layer, LayerKin
         return 0;
     case K_K: view_heads(v, tr, tr->k + l * T * C); return 0;
     case K_V: view_heads(v, tr, tr->v + l * T * C); return 0;
-    case K_PATTERN: view_tri(v, tr, layer_patterns(tr, l), 0.0f); return 0;
+    case K_PATTERN: view_tri(v, tr, gpt2_trace_layer_patterns(tr, l), 0.0f); return 0;
     case K_SCORES:
         if (!tr->attn_scores) return not_captured(err, full, "SCORES");
         view_tri(v, tr, tr->attn_scores + l * NH * P, -INFINITY);
@@ -348,7 +367,7 @@ int gpt2_trace_name(const Gpt2Trace *tr, size_t idx, char *buf, size_t bufsize) 
 
 void gpt2_trace_copy_pattern(const Gpt2Trace *tr, int layer, int head, float *dst) {
     const size_t n = (size_t)tr->n_pos;
-    const float *base = layer_patterns(tr, (size_t)layer) + (size_t)head * gpt2_tri_row((size_t)tr->max_pos);
+    const float *base = gpt2_trace_layer_patterns(tr, (size_t)layer) + (size_t)head * gpt2_tri_row((size_t)tr->max_pos);
     for (size_t t = 0; t < n; t++) {
         memcpy(dst + t * n, base + gpt2_tri_row(t), (t + 1) * sizeof *dst);
         /* the causal mask: query t never sees keys after t — explicit zeros */

@@ -79,6 +79,7 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "gpt2_ablation.h"
 #include "gpt2_model.h"
 
 /* Capture mask: which optional activations are kept for every position. */
@@ -120,6 +121,8 @@ typedef struct Gpt2Trace {
     int n_pos;          /* positions computed and valid: rows [0, n_pos) of everything */
     int *ids;           /* (max_pos) token at each position */
     int logits_pos;     /* newest position whose logits were computed (-1: none) */
+    Gpt2Ablation ablation; /* owned copy: the parts every position here was computed without
+                            * (empty = the model as trained); set by gpt2_trace_set_ablation */
 
     /* Always kept. P = max_pos*(max_pos+1)/2 (packed lower triangle, row t at t(t+1)/2). */
     float *k, *v;       /* (L, NH, max_pos, HS) the KV cache: decode reads each head's keys contiguously */
@@ -186,6 +189,19 @@ void gpt2_trace_free(Gpt2Trace *tr);
  * are rebuilt from q and K (< GPT2_PATTERN_BLOCK rows of every head). */
 void gpt2_trace_truncate(Gpt2Trace *tr, int n_pos);
 
+/* Makes later forward passes zero the parts in *ab (NULL or an empty mask = none; see
+ * gpt2_ablation.h). Every position held was computed under the old mask, so when the
+ * mask changes the trace forgets them all (n_pos = 0: run the tokens again with
+ * gpt2_prefill); the same mask keeps them. -1 with err (trace unchanged) when the mask
+ * was sized for another model or memory runs out. */
+int gpt2_trace_set_ablation(Gpt2Trace *tr, const Gpt2Ablation *ab, ErrorMsg *err);
+
+/* Undo a truncate: rows [tr->n_pos, n_pos) become valid again (n_pos <= max_pos).
+ * Only correct when nothing has written those rows since they were computed for the
+ * tokens still in tr->ids; the caller keeps track of that (src/session.c). Needs
+ * per-position logits (GPT2_CAP_LOGITS): returns -1 without them or out of range. */
+int gpt2_trace_regrow(Gpt2Trace *tr, int n_pos);
+
 /* Logits (V floats) predicting the token after position `pos`, or NULL when not kept
  * (pos >= n_pos, or LOGITS is off and pos is not in the cache: gpt2_logits_at
  * recomputes it). */
@@ -202,6 +218,10 @@ int gpt2_trace_name(const Gpt2Trace *tr, size_t idx, char *buf, size_t bufsize);
 /* Attention of one head as a full (n_pos, n_pos) row-major square with explicit zeros
  * above the diagonal (for dumps and heatmaps). dst holds n_pos*n_pos floats. */
 void gpt2_trace_copy_pattern(const Gpt2Trace *tr, int layer, int head, float *dst);
+
+/* Layer l's patterns (NH, P), packed like tr->pattern: the kept ones, or in a lean trace
+ * materialised from q and K (valid until a pattern of another layer evicts it). */
+const float *gpt2_trace_layer_patterns(const Gpt2Trace *tr, size_t l);
 
 /* 1 when patterns are recomputed on demand (GPT2_CAP_LEAN), 0 when all are kept. */
 static inline int gpt2_trace_is_lean(const Gpt2Trace *tr) { return tr->lean != NULL; }

@@ -33,3 +33,18 @@ double rng_uniform(Rng *r) {
     uint64_t bits = ((hi << 32) | lo) >> 11;
     return (double)bits * 0x1.0p-53;
 }
+
+/* splitmix64 finaliser (Steele et al. 2014): turns (seed, pos, salt) into a well-mixed
+ * 64-bit seed so neighbouring positions and salts get unrelated dice. */
+static uint64_t mix64(uint64_t z) {
+    z += 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+double rng_dice(uint64_t seed, int pos, uint32_t salt) {
+    Rng r;
+    rng_seed(&r, mix64(seed ^ mix64(((uint64_t)(uint32_t)pos << 32) | salt)));
+    return rng_uniform(&r);
+}

@@ -3,7 +3,7 @@
  * Number Generation", the XSH-RR 64/32 variant of pcg-c-basic). A seed (uint64) fixes
  * the whole sequence on every machine and compiler: only 64-bit integer arithmetic.
  * It is NOT cryptographic and NOT libc rand(); it holds no global state (the caller
- * owns the Rng). The sampler never calls it: the caller draws u once per step. */
+ * owns the Rng). sampler_run never calls it: the caller draws u once per step. */
 #ifndef RNG_H
 #define RNG_H
 
@@ -30,5 +30,12 @@ uint32_t rng_next_u32(Rng *r);
  * k = 0 .. 2^53-1, equally likely). Consumes two 32-bit draws: the first gives the
  * high bits. This is the "dice" u the sampler takes as input. */
 double rng_uniform(Rng *r);
+
+/* The dice: the draw u in [0, 1) for position pos with salt, a pure function of
+ * (seed, pos, salt) so stepping back and forward, replaying a lesson or rolling again
+ * gives exactly the same draws. The session's pending draw at pos is rng_dice(seed,
+ * pos, salt); "re-roll" bumps the salt, so roll k of many (sampler_draws.h) is
+ * rng_dice(seed, pos, salt + k): the draw the user would see after k re-rolls. */
+double rng_dice(uint64_t seed, int pos, uint32_t salt);
 
 #endif

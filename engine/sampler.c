@@ -1,35 +1,18 @@
-/* sampler.c — logits to next token, stage by stage (see sampler.h for the contract).
- * One sort per call (an O(V) radix sort, ~0.3 ms for GPT-2's 50257 logits), then
- * every stage is a pass over arrays indexed by rank. Probabilities live in double:
- * sums over 50257 terms of size ~2e-5 lose ~4 digits in float. Not here: random
- * numbers (rng.h), the model, anything about drawing. */
+/* sampler.c — the chain: logits to next token through the stages in the settings'
+ * order, each acting on the survivors of the one before (see sampler.h for the
+ * contract). The survivors are always the ranks [0, m) of one permutation `order`,
+ * ranked by the current logit; the logit-changing stages (penalties, temperature) write
+ * a new array of unnormalised probabilities e = exp((z - max z) / T) over the survivors,
+ * the cuts shrink m. Probabilities live in double: sums over 50257 terms of size ~2e-5
+ * lose ~4 digits in float. Not here: the stage formulas (sampler_stages.c), settings
+ * (sampler_settings.c), random numbers (rng.h), anything about drawing. */
 #include "sampler.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-SamplerSettings sampler_settings_default(void) {
-    SamplerSettings s = {.temperature = 1.0f, .top_k = 0, .top_p = 1.0f, .greedy = 0};
-    return s;
-}
-
-int sampler_settings_validate(const SamplerSettings *s, ErrorMsg *err) {
-    if (!s) return error_set(err, "sampler: no settings given");
-    if (!isfinite(s->temperature))
-        return error_set(err, "sampler: temperature %g is not a finite number",
-                         (double)s->temperature);
-    if (s->temperature < 0.0f)
-        return error_set(err, "sampler: temperature %g is negative (0 means greedy)",
-                         (double)s->temperature);
-    if (s->top_k < 0)
-        return error_set(err, "sampler: top_k %d is negative (0 turns top-k off)", s->top_k);
-    /* !(p >= 0 && p <= 1) also catches NaN, for which every comparison is false */
-    if (!(s->top_p >= 0.0f && s->top_p <= 1.0f))
-        return error_set(err, "sampler: top_p %g is outside [0, 1] (1 turns top-p off)",
-                         (double)s->top_p);
-    return 0;
-}
+#define CUT_NONE 255 /* cut_at[id] of a token no stage cut */
 
 void sampler_free(Sampler *s) {
     if (!s) return;
@@ -37,10 +20,16 @@ void sampler_free(Sampler *s) {
     free(s->order_tmp);
     free(s->keys);
     free(s->keys_tmp);
-    free(s->logits_sorted);
-    free(s->p_raw);
-    free(s->p_temp);
+    free(s->cur);
+    for (int i = 0; i < 4; i++) free(s->e[i]);
+    free(s->cut_at);
+    free(s->counts);
+    free(s->pen_ids);
+    free(s->pen_before);
+    free(s->pen_after);
     free(s->p_final);
+    free(s->cum);
+    free(s->draw_counts);
     memset(s, 0, sizeof *s);
 }
 
@@ -55,223 +44,443 @@ int sampler_init(Sampler *s, int vocab_size, ErrorMsg *err) {
     s->order_tmp = malloc(V * sizeof *s->order_tmp);
     s->keys = malloc(V * sizeof *s->keys);
     s->keys_tmp = malloc(V * sizeof *s->keys_tmp);
-    s->logits_sorted = malloc(V * sizeof *s->logits_sorted);
-    s->p_raw = malloc(V * sizeof *s->p_raw);
-    s->p_temp = malloc(V * sizeof *s->p_temp);
+    s->cur = malloc(V * sizeof *s->cur);
+    int ok = s->order && s->order_tmp && s->keys && s->keys_tmp && s->cur;
+    for (int i = 0; i < 4; i++) ok &= (s->e[i] = malloc(V * sizeof *s->e[i])) != NULL;
+    s->cut_at = malloc(V);
+    s->counts = calloc(V, sizeof *s->counts); /* zero between runs, see count_window */
+    s->pen_ids = malloc(V * sizeof *s->pen_ids);
+    s->pen_before = malloc(V * sizeof *s->pen_before);
+    s->pen_after = malloc(V * sizeof *s->pen_after);
     s->p_final = malloc(V * sizeof *s->p_final);
-    if (!s->order || !s->order_tmp || !s->keys || !s->keys_tmp || !s->logits_sorted ||
-        !s->p_raw || !s->p_temp || !s->p_final) {
+    s->cum = malloc(V * sizeof *s->cum);
+    s->draw_counts = malloc(V * sizeof *s->draw_counts);
+    if (!ok || !s->cut_at || !s->counts || !s->pen_ids || !s->pen_before || !s->pen_after ||
+        !s->p_final || !s->cum || !s->draw_counts) {
         sampler_free(s);
         return error_set(err, "sampler: out of memory for %d-token scratch", vocab_size);
     }
     return 0;
 }
 
-/* ---- Sorting ------------------------------------------------------------------ */
+/* ---- Ranking ------------------------------------------------------------------ */
 
-/* A uint32 whose unsigned order is the DESCENDING order of the float x.
- * IEEE-754 floats compare like sign-magnitude integers: flipping the sign bit of
- * positives and all bits of negatives gives an ascending unsigned key; inverting
- * that gives a descending one. (-0 is mapped to +0 by the caller so that equal
- * values get equal keys.) */
-static uint32_t key_descending(float x) {
-    uint32_t b;
+/* A uint64 whose unsigned order is the DESCENDING order of the double x. IEEE-754
+ * doubles compare like sign-magnitude integers: flipping the sign bit of positives and
+ * all bits of negatives gives an ascending unsigned key; inverting that gives a
+ * descending one. -0 is mapped to +0 so that equal values get equal keys. */
+static uint64_t key_descending(double x) {
+    if (x == 0.0) x = 0.0;
+    uint64_t b;
     memcpy(&b, &x, sizeof b);
-    uint32_t ascending = (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+    uint64_t ascending = (b & 0x8000000000000000u) ? ~b : (b | 0x8000000000000000u);
     return ~ascending;
 }
 
-/* LSD radix sort of (keys, ids), 8 bits per pass, 4 passes. Each pass is stable
- * (a counting sort), so tokens with equal keys stay in their incoming order — the
- * caller passes ids ascending, which is the tie rule "lower id first". 4 passes (an
- * even number) leave the result back in keys/ids. O(V) and branch-free in the data,
- * unlike qsort's O(V log V) with a call per comparison. */
-static void radix_sort_desc(uint32_t *keys, int *ids, uint32_t *keys_tmp, int *ids_tmp,
+/* LSD radix sort of (keys, ids), 8 bits per pass. Each pass is stable (a counting
+ * sort), so tokens with equal keys stay in their incoming order — the caller passes ids
+ * ascending, which is the tie rule "lower id first". A pass where every key has the
+ * same digit would move nothing and is skipped: logits that are floats widened to
+ * double have 29 zero low bits, so about 3 of the 8 passes go. O(n), branch-free in the
+ * data, unlike qsort's O(n log n) with a call per comparison. */
+static void radix_sort_desc(uint64_t *keys, int *ids, uint64_t *keys_tmp, int *ids_tmp,
                             size_t n) {
-    for (unsigned shift = 0; shift < 32; shift += 8) {
+    uint64_t *k = keys, *kt = keys_tmp;
+    int *d = ids, *dt = ids_tmp;
+    for (unsigned shift = 0; shift < 64 && n > 1; shift += 8) {
         size_t count[256] = {0};
-        for (size_t i = 0; i < n; i++) count[(keys[i] >> shift) & 0xFFu]++;
-        /* exclusive prefix sum: count[d] becomes the first output slot of digit d */
+        for (size_t i = 0; i < n; i++) count[(k[i] >> shift) & 0xFFu]++;
+        if (count[(k[0] >> shift) & 0xFFu] == n) continue;
+        /* exclusive prefix sum: count[b] becomes the first output slot of digit b */
         size_t start = 0;
-        for (size_t d = 0; d < 256; d++) {
-            size_t c = count[d];
-            count[d] = start;
+        for (size_t b = 0; b < 256; b++) {
+            size_t c = count[b];
+            count[b] = start;
             start += c;
         }
         for (size_t i = 0; i < n; i++) {
-            size_t slot = count[(keys[i] >> shift) & 0xFFu]++;
-            keys_tmp[slot] = keys[i];
-            ids_tmp[slot] = ids[i];
+            size_t slot = count[(k[i] >> shift) & 0xFFu]++;
+            kt[slot] = k[i];
+            dt[slot] = d[i];
         }
-        /* swap roles: the sorted-so-far data is now in the tmp buffers */
-        uint32_t *tk = keys; keys = keys_tmp; keys_tmp = tk;
-        int *ti = ids; ids = ids_tmp; ids_tmp = ti;
+        uint64_t *tk = k; k = kt; kt = tk;
+        int *ti = d; d = dt; dt = ti;
+    }
+    if (d != ids) memcpy(ids, d, n * sizeof *ids);
+}
+
+/* ---- The chain's state ------------------------------------------------------------ */
+
+typedef struct Chain {
+    size_t V, m;            /* vocabulary; survivors are order[0..m) */
+    int sorted;             /* order[0..m) is ranked by cur (else only the set is right) */
+    double T;               /* temperature applied so far: the logit is cur / T */
+    int buf;                /* s->e[buf] holds the survivors' unnormalised probabilities */
+    double S;               /* their sum */
+    double mx;              /* the max of cur over the survivors when e[buf] was written */
+    double raw_S;           /* sum of e[0] = exp(logit - max logit): the raw softmax */
+    int next_buf;           /* the e[] a logit-changing stage writes next */
+    int full_buf;           /* an e[] over ALL V for the current logits, or -1 */
+    double full_S;
+    int pen_ran;            /* the penalties stage changed logits */
+    int stage_buf[SAMPLER_N_STAGES + 1]; /* per recorded stage: its e[] and sum */
+    double stage_S[SAMPLER_N_STAGES + 1];
+} Chain;
+
+/* Ranks the survivors by cur, descending, ties by lower id: their ids are collected
+ * ascending (from cut_at) and radix-sorted. The cut tail order[m..V) is not touched. */
+static void rank_survivors(Sampler *s, Chain *c) {
+    if (c->sorted) return;
+    size_t k = 0;
+    for (size_t id = 0; id < c->V; id++)
+        if (s->cut_at[id] == CUT_NONE) s->order[k++] = (int)id;
+    for (size_t i = 0; i < k; i++) s->keys[i] = key_descending(s->cur[s->order[i]]);
+    radix_sort_desc(s->keys, s->order, s->keys_tmp, s->order_tmp, k);
+    c->sorted = 1;
+}
+
+/* e[b][id] = exp((cur - max) / T) over the survivors, max over the survivors (so the
+ * largest term is 1 and nothing overflows); c->buf becomes b. */
+static void softmax_survivors(Sampler *s, Chain *c, int b) {
+    double *e = s->e[b], mx = -INFINITY, sum = 0.0;
+    int all = c->m == c->V;
+    for (size_t r = 0; r < c->m; r++) {
+        size_t id = all ? r : (size_t)s->order[r];
+        if (s->cur[id] > mx) mx = s->cur[id];
+    }
+    for (size_t r = 0; r < c->m; r++) {
+        size_t id = all ? r : (size_t)s->order[r];
+        /* (cur - max) / T: the old sampler's exact formula, so T alone gives the same
+         * numbers as before; -inf stays -inf and exp gives exactly 0 */
+        double x = exp((s->cur[id] - mx) / c->T);
+        e[id] = x;
+        sum += x;
+    }
+    c->buf = b;
+    c->S = sum;
+    c->mx = mx;
+    if (all) {
+        c->full_buf = b;
+        c->full_S = sum;
+    } else {
+        c->full_buf = -1; /* the cut tokens' e would be stale */
     }
 }
 
-/* ---- Stages ------------------------------------------------------------------- */
+/* ---- Penalties ------------------------------------------------------------------- */
 
-double sampler_apply_temperature(const float *logits, size_t n, float temperature,
-                                 double *probs) {
-    /* softmax(z)_i = exp(z_i - m) / sum_j exp(z_j - m) for any m; with m = max z the
-     * exponents are <= 0, so exp never overflows and the largest term is exactly 1
-     * (the sum is >= 1, never 0). With z = logits / T that is (l - max l) / T: at
-     * T = 0.01 tiny differences become huge negative exponents and underflow to 0,
-     * which is the right limit (T -> 0 is argmax). */
-    float m = logits[0];
-    for (size_t i = 1; i < n; i++)
-        if (logits[i] > m) m = logits[i];
-    double T = (double)temperature;
-    double sum = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        /* in double: l - m of two large floats cannot overflow, and -inf stays -inf */
-        double e = exp(((double)logits[i] - (double)m) / T);
-        probs[i] = e;
-        sum += e;
+static int cmp_int(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Counts context[start..n_context) into s->counts (by id) and lists its distinct ids,
+ * ascending, in s->pen_ids (count = 0: an empty window). The previous run's counts are
+ * cleared first, so counts is all zero except for this window's ids. */
+static void count_window(Sampler *s, const int *context, size_t start, size_t n_context) {
+    for (int i = 0; i < s->n_pen; i++) s->counts[s->pen_ids[i]] = 0;
+    s->n_pen = 0;
+    for (size_t i = start; i < n_context; i++)
+        if (s->counts[context[i]]++ == 0) s->pen_ids[s->n_pen++] = context[i];
+    qsort(s->pen_ids, (size_t)s->n_pen, sizeof *s->pen_ids, cmp_int);
+}
+
+/* The penalties stage: every token of the window gets sampler_penalise applied to its
+ * logit cur / T (so with penalties after temperature they act on logits / T, as in a
+ * llama.cpp chain). Returns 0 if nothing changed. */
+static int apply_penalties(Sampler *s, Chain *c, const SamplerSettings *set) {
+    int changed = 0;
+    for (int i = 0; i < s->n_pen; i++) {
+        int id = s->pen_ids[i];
+        double before = s->cur[id] / c->T;
+        double after = sampler_penalise(before, s->counts[id], set);
+        s->pen_before[i] = before;
+        s->pen_after[i] = after;
+        if (after != before) {
+            s->cur[id] = c->T == 1.0 ? after : after * c->T;
+            changed = 1;
+        }
     }
-    for (size_t i = 0; i < n; i++) probs[i] /= sum;
-    /* log sum exp(l_i / T) = m/T + log sum exp((l_i - m)/T) */
-    return (double)m / T + log(sum);
+    return changed;
 }
 
-size_t sampler_apply_top_k(size_t n, int top_k) {
-    if (top_k <= 0 || (size_t)top_k >= n) return n;
-    return (size_t)top_k;
+/* Index of id in s->pen_ids, or -1. */
+static int pen_index(const Sampler *s, int id) {
+    const int *hit = bsearch(&id, s->pen_ids, (size_t)s->n_pen, sizeof id, cmp_int);
+    return hit ? (int)(hit - s->pen_ids) : -1;
 }
 
-size_t sampler_apply_top_p(const double *probs, size_t n, float top_p) {
-    /* Nucleus sampling (Holtzman et al. 2020, "The Curious Case of Neural Text
-     * Degeneration"): the smallest head of the ranked list holding at least p of the
-     * mass. ">= p" means a set hitting p exactly stops there. At least one token is
-     * always kept (p = 0 keeps exactly the top token). p = 1 is "off": it keeps all n
-     * without summing, because a float sum of n terms may end a hair below 1. */
-    if (n == 0) return 0;
-    if (top_p >= 1.0f) return n;
-    double p = (double)top_p, c = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        c += probs[i];
-        if (c >= p) return i + 1;
-    }
-    return n;
-}
+/* ---- One stage -------------------------------------------------------------------- */
 
-double sampler_renormalise(const double *probs, size_t n, double *out) {
-    double mass = 0.0;
-    for (size_t i = 0; i < n; i++) mass += probs[i];
-    for (size_t i = 0; i < n; i++) out[i] = probs[i] / mass;
+/* Keeps the first `keep` survivors: marks the rest as cut by stage j, returns the
+ * mass the kept ones held and makes their sum the new normaliser. */
+static double cut_to(Sampler *s, Chain *c, size_t keep, int j) {
+    const double *e = s->e[c->buf];
+    double kept = 0.0;
+    for (size_t r = 0; r < keep; r++) kept += e[s->order[r]];
+    for (size_t r = keep; r < c->m; r++) s->cut_at[s->order[r]] = (uint8_t)j;
+    double mass = kept / c->S;
+    c->m = keep;
+    c->S = kept;
     return mass;
 }
 
-size_t sampler_pick(const double *probs, size_t n, double u) {
-    /* Inverse-CDF sampling: token i owns [c_{i-1}, c_i); u uniform in [0,1) lands in
-     * it with probability c_i - c_{i-1} = p_i. The running sum is the same one the
-     * record's cum_lo/cum_hi use, so the drawn intervals are exactly these. */
-    double c = 0.0;
-    size_t last_positive = 0;
-    for (size_t i = 0; i < n; i++) {
-        c += probs[i];
-        if (probs[i] > 0.0) last_positive = i;
-        if (u < c) return i;
+/* Runs stage `st` as the j-th recorded stage. Cuts see the survivors ranked and their
+ * distribution renormalised over them (s->p_final is the ranked scratch). */
+static void run_stage(Sampler *s, Chain *c, const SamplerSettings *set, SamplerStage st,
+                      int j, SamplerStageRecord *out) {
+    out->stage = (uint8_t)st;
+    out->active = (uint8_t)sampler_stage_active(set, st);
+    out->mass_kept = 1.0;
+    size_t keep = c->m;
+    switch (st) {
+    case SAMPLER_STAGE_PENALTIES:
+        out->active = out->active && apply_penalties(s, c, set);
+        if (out->active) {
+            c->pen_ran = 1;
+            c->sorted = 0;
+            softmax_survivors(s, c, c->next_buf++);
+        }
+        break;
+    case SAMPLER_STAGE_TEMPERATURE:
+        if (out->active) {
+            c->T = (double)set->temperature;
+            softmax_survivors(s, c, c->next_buf++);
+        }
+        break;
+    case SAMPLER_STAGE_TOP_K:
+    case SAMPLER_STAGE_TOP_P:
+    case SAMPLER_STAGE_MIN_P:
+    case SAMPLER_STAGE_GREEDY:
+        if (!out->active) break;
+        rank_survivors(s, c);
+        if (st == SAMPLER_STAGE_TOP_K) {
+            keep = sampler_apply_top_k(c->m, set->top_k);
+        } else if (st == SAMPLER_STAGE_GREEDY) {
+            keep = 1;
+        } else {
+            for (size_t r = 0; r < c->m; r++) s->p_final[r] = s->e[c->buf][s->order[r]] / c->S;
+            keep = st == SAMPLER_STAGE_TOP_P ? sampler_apply_top_p(s->p_final, c->m, set->top_p)
+                                             : sampler_apply_min_p(s->p_final, c->m, set->min_p);
+        }
+        out->mass_kept = cut_to(s, c, keep, j);
+        break;
+    case SAMPLER_STAGE_END: break;
     }
-    return last_positive; /* u >= total only through rounding (total a hair below 1) */
+    out->kept = (int)c->m;
+    c->stage_buf[j] = c->buf;
+    c->stage_S[j] = c->S;
 }
 
-/* ---- The pipeline ------------------------------------------------------------- */
+/* ---- The record ------------------------------------------------------------------- */
 
-/* Fills one row from the rank arrays. cum_lo is the running sum before this rank. */
-static void fill_row(const Sampler *s, const double *p_temp, size_t rank, size_t kept,
-                     double cum_lo, SamplerRow *row) {
-    row->id = s->order[rank];
-    row->rank = (int)rank;
-    row->logit = s->logits_sorted[rank];
-    row->p_raw = s->p_raw[rank];
-    row->p_temp = p_temp[rank];
-    row->kept = rank < kept;
-    row->p_cut = row->kept ? p_temp[rank] : 0.0;
-    row->p_final = row->kept ? s->p_final[rank] : 0.0;
-    row->cum_lo = cum_lo;
-    row->cum_hi = row->kept ? cum_lo + s->p_final[rank] : cum_lo;
+/* p_temp of token id: softmax over the whole vocabulary of the final logits. */
+static double p_temp_of(const Sampler *s, const Chain *c, int id) {
+    return s->e[c->full_buf][id] / c->full_S;
 }
 
-int sampler_run(Sampler *s, const SamplerSettings *set, const float *logits, double u,
-                int top_n, SamplerRecord *rec, ErrorMsg *err) {
+static void fill_row(const Sampler *s, const Chain *c, const float *logits, size_t r,
+                     SamplerRow *row) {
+    int id = s->order[r];
+    row->id = id;
+    row->rank = (int)r;
+    row->logit = logits[id];
+    int pi = c->pen_ran && s->counts[id] ? pen_index(s, id) : -1;
+    row->penalty = pi >= 0 ? s->pen_after[pi] - s->pen_before[pi] : 0.0;
+    row->p_raw = s->e[0][id] / c->raw_S;
+    row->p_temp = p_temp_of(s, c, id);
+    row->kept = r < c->m;
+    row->cut_by = row->kept ? -1 : s->cut_at[id];
+    row->p_cut = row->kept ? row->p_temp : 0.0;
+    row->p_final = row->kept ? s->p_final[r] : 0.0;
+    row->cum_lo = r == 0 ? 0.0 : s->cum[(r < c->m ? r : c->m) - 1];
+    row->cum_hi = row->kept ? s->cum[r] : row->cum_lo;
+}
+
+/* rows, every stage's p per row, and the mass of everything not shown, summed
+ * directly at every stage. */
+static void fill_record(const Sampler *s, const Chain *c, const float *logits, size_t n,
+                        size_t pick, SamplerRecord *rec) {
+    rec->n = (int)n;
+    for (size_t r = 0; r < n; r++) fill_row(s, c, logits, r, &rec->rows[r]);
+    fill_row(s, c, logits, pick, &rec->chosen);
+    for (int j = 0; j < rec->n_stages; j++) {
+        const double *e = s->e[c->stage_buf[j]];
+        for (size_t r = 0; r < n; r++) {
+            int id = s->order[r];
+            int alive = s->cut_at[id] == CUT_NONE || s->cut_at[id] > j;
+            rec->stages[j].p[r] = alive ? e[id] / c->stage_S[j] : 0.0;
+        }
+    }
+    double o_raw = 0.0, o_temp = 0.0, o_cut = 0.0, o_final = 0.0;
+    double o_stage[SAMPLER_N_STAGES + 1] = {0};
+    for (size_t r = n; r < c->V; r++) {
+        int id = s->order[r];
+        o_raw += s->e[0][id];
+        double pt = p_temp_of(s, c, id);
+        o_temp += pt;
+        if (r < c->m) {
+            o_cut += pt;
+            o_final += s->p_final[r];
+        }
+        int last = s->cut_at[id] == CUT_NONE ? rec->n_stages : s->cut_at[id];
+        for (int j = 0; j < last; j++) o_stage[j] += s->e[c->stage_buf[j]][id];
+    }
+    rec->other_raw = o_raw / c->raw_S;
+    rec->other_temp = o_temp;
+    rec->other_cut = o_cut;
+    rec->other_final = o_final;
+    for (int j = 0; j < rec->n_stages; j++) rec->stages[j].other = o_stage[j] / c->stage_S[j];
+    rec->kept_mass = 0.0;
+    for (size_t r = 0; r < c->m; r++) rec->kept_mass += p_temp_of(s, c, s->order[r]);
+}
+
+/* The penalised tokens into the record (the first SAMPLER_MAX_PENALISED by id). */
+static void fill_penalties(const Sampler *s, const Chain *c, SamplerRecord *rec) {
+    if (!c->pen_ran) return;
+    rec->n_penalised_total = s->n_pen;
+    rec->n_penalised = s->n_pen < SAMPLER_MAX_PENALISED ? s->n_pen : SAMPLER_MAX_PENALISED;
+    for (int i = 0; i < rec->n_penalised; i++) {
+        SamplerPenalty *p = &rec->penalised[i];
+        p->id = s->pen_ids[i];
+        p->count = s->counts[p->id];
+        p->before = s->pen_before[i];
+        p->after = s->pen_after[i];
+    }
+}
+
+const SamplerPenalty *sampler_record_penalty(const SamplerRecord *rec, int id) {
+    int lo = 0, hi = rec->n_penalised;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (rec->penalised[mid].id < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < rec->n_penalised && rec->penalised[lo].id == id ? &rec->penalised[lo] : NULL;
+}
+
+/* ---- The pipeline ------------------------------------------------------------------ */
+
+static int check_inputs(const Sampler *s, const SamplerSettings *set, const float *logits,
+                        const int *context, size_t n_context, double u, int top_n,
+                        const SamplerRecord *rec, ErrorMsg *err) {
     if (!s || !s->order) return error_set(err, "sampler: not initialised (call sampler_init)");
     if (sampler_settings_validate(set, err)) return -1;
     if (!logits || !rec) return error_set(err, "sampler: no logits or no record given");
+    if (n_context && !context)
+        return error_set(err, "sampler: %zu context tokens but no context given", n_context);
     if (!(u >= 0.0 && u < 1.0)) /* also rejects NaN */
         return error_set(err, "sampler: draw u %.17g is outside [0, 1)", u);
     if (top_n < 0) return error_set(err, "sampler: top_n %d is negative", top_n);
     size_t V = (size_t)s->vocab_size;
-
-    /* 1. Check the logits and rank them (logit descending, id ascending). */
+    for (size_t i = 0; i < n_context; i++)
+        if (context[i] < 0 || (size_t)context[i] >= V)
+            return error_set(err, "sampler: context[%zu] = %d is outside the vocabulary [0, %zu)",
+                             i, context[i], V);
+    int finite = 0;
     for (size_t i = 0; i < V; i++) {
         float x = logits[i];
         if (isnan(x)) return error_set(err, "sampler: logits[%zu] is NaN", i);
         if (isinf(x) && x > 0) return error_set(err, "sampler: logits[%zu] is +inf", i);
-        if (x == 0.0f) x = 0.0f; /* -0 and +0 are the same logit: same key */
-        s->keys[i] = key_descending(x);
-        s->order[i] = (int)i;
+        finite |= !isinf(x);
     }
-    radix_sort_desc(s->keys, s->order, s->keys_tmp, s->order_tmp, V);
-    for (size_t r = 0; r < V; r++) s->logits_sorted[r] = logits[s->order[r]];
-    if (isinf(s->logits_sorted[0]))
-        return error_set(err, "sampler: every one of the %zu logits is -inf", V);
+    if (!finite) return error_set(err, "sampler: every one of the %zu logits is -inf", V);
+    return 0;
+}
 
+/* The model's own distribution: cur = logits, e[0] = exp(l - max), everyone alive. */
+static void chain_init(Sampler *s, Chain *c, const float *logits) {
+    memset(c, 0, sizeof *c);
+    c->V = c->m = (size_t)s->vocab_size;
+    c->T = 1.0;
+    for (size_t i = 0; i < c->V; i++) s->cur[i] = logits[i];
+    memset(s->cut_at, CUT_NONE, c->V);
+    softmax_survivors(s, c, 0);
+    c->next_buf = 1;
+    c->raw_S = c->S;
+}
+
+/* Runs the stages of the order (greedy: only the penalties, then the argmax) and
+ * records them. */
+static void run_chain(Sampler *s, Chain *c, const SamplerSettings *set, SamplerRecord *rec) {
+    uint8_t order[SAMPLER_N_STAGES];
+    int n_order = sampler_settings_order(set, order), j = 0, p_done = 0;
+    rec->kept_after_k = (int)c->V;
+    for (int i = 0; i < n_order; i++) {
+        SamplerStage st = (SamplerStage)order[i];
+        if (rec->greedy && st != SAMPLER_STAGE_PENALTIES) continue;
+        run_stage(s, c, set, st, j, &rec->stages[j]);
+        if (st == SAMPLER_STAGE_TOP_K) rec->kept_after_k = (int)c->m;
+        if (st == SAMPLER_STAGE_TOP_P) rec->kept_after_p = (int)c->m, p_done = 1;
+        j++;
+    }
+    if (rec->greedy) {
+        run_stage(s, c, set, SAMPLER_STAGE_GREEDY, j, &rec->stages[j]);
+        j++;
+        rec->kept_after_k = rec->kept_after_p = 1;
+    } else if (!p_done) {
+        rec->kept_after_p = rec->kept_after_k;
+    }
+    rec->n_stages = j;
+    rank_survivors(s, c);
+}
+
+/* The final distribution over the survivors and its running sums (the draw's
+ * intervals); then p_temp over the whole vocabulary if no stage left one. */
+static void finish_chain(Sampler *s, Chain *c) {
+    const double *e = s->e[c->buf];
+    double run = 0.0;
+    for (size_t r = 0; r < c->m; r++) {
+        s->p_final[r] = e[s->order[r]] / c->S;
+        run += s->p_final[r];
+        s->cum[r] = run;
+    }
+    s->n_final = (int)c->m;
+    if (c->full_buf < 0) {
+        Chain full = *c;
+        full.m = full.V; /* every token, as a loop over ids */
+        softmax_survivors(s, &full, 3);
+        c->full_buf = 3;
+        c->full_S = full.S;
+    }
+}
+
+int sampler_run(Sampler *s, const SamplerSettings *set, const float *logits,
+                const int *context, size_t n_context, double u, int top_n,
+                SamplerRecord *rec, ErrorMsg *err) {
+    if (check_inputs(s, set, logits, context, n_context, u, top_n, rec, err)) return -1;
     memset(rec, 0, sizeof *rec);
     rec->settings = *set;
     rec->vocab_size = s->vocab_size;
     rec->u = u;
     rec->greedy = set->greedy || set->temperature == 0.0f;
 
-    /* 2. The model's own distribution (T = 1) and its log-normaliser. */
-    rec->logsumexp = sampler_apply_temperature(s->logits_sorted, V, 1.0f, s->p_raw);
+    /* The penalty window: counted only when the penalties stage is in the order and
+     * would change something. */
+    uint8_t order[SAMPLER_N_STAGES];
+    int n_order = sampler_settings_order(set, order), has_pen = 0;
+    for (int i = 0; i < n_order; i++) has_pen |= order[i] == SAMPLER_STAGE_PENALTIES;
+    size_t start = 0;
+    if (set->penalty_window > 0 && (size_t)set->penalty_window < n_context)
+        start = n_context - (size_t)set->penalty_window;
+    rec->n_context = (int)n_context;
+    rec->window_start = (int)start;
+    int counting = has_pen && sampler_stage_active(set, SAMPLER_STAGE_PENALTIES);
+    count_window(s, context, start, counting ? n_context : start);
 
-    /* 3. Temperature, over the FULL vocabulary (never only over a top-k head: the
-     * probabilities shown must be those of the whole distribution). Greedy skips it:
-     * T = 0 would divide by zero, and argmax does not depend on T anyway. */
-    const double *p_temp = s->p_raw;
-    if (!rec->greedy && set->temperature != 1.0f) {
-        sampler_apply_temperature(s->logits_sorted, V, set->temperature, s->p_temp);
-        p_temp = s->p_temp;
-    }
+    Chain c;
+    chain_init(s, &c, logits);
+    rec->logsumexp = c.mx + log(c.raw_S); /* log sum exp(l) = max + log sum exp(l - max) */
+    run_chain(s, &c, set, rec);
+    finish_chain(s, &c);
+    rec->n_kept = (int)c.m;
+    size_t pick = rec->greedy ? 0 : sampler_pick_cum(s->cum, c.m, u);
 
-    /* 4. Cuts. Top-p sums p_temp inside the top-k set WITHOUT renormalising first
-     * (one renormalisation at the end; HF transformers instead renormalises after
-     * top-k, so with both active it can keep fewer tokens than this). Greedy keeps
-     * exactly the top-ranked token. */
-    size_t after_k, after_p;
-    if (rec->greedy) {
-        after_k = after_p = 1;
-    } else {
-        after_k = sampler_apply_top_k(V, set->top_k);
-        after_p = sampler_apply_top_p(p_temp, after_k, set->top_p);
-    }
-    rec->kept_after_k = (int)after_k;
-    rec->kept_after_p = (int)after_p;
-
-    /* 5. Renormalise the kept head and pick. */
-    rec->kept_mass = sampler_renormalise(p_temp, after_p, s->p_final);
-    size_t pick = rec->greedy ? 0 : sampler_pick(s->p_final, after_p, u);
-
-    /* 6. The record: rows 0..n-1, the chosen row (maybe further down), other mass. */
     size_t n = (size_t)top_n;
     if (n > SAMPLER_MAX_SHOW) n = SAMPLER_MAX_SHOW;
-    if (n > V) n = V;
-    rec->n = (int)n;
-    size_t last = n > pick + 1 ? n : pick + 1;
-    double cum = 0.0; /* same running sum as sampler_pick */
-    for (size_t r = 0; r < last; r++) {
-        if (r < n) fill_row(s, p_temp, r, after_p, cum, &rec->rows[r]);
-        if (r == pick) fill_row(s, p_temp, r, after_p, cum, &rec->chosen);
-        if (r < after_p) cum += s->p_final[r];
-    }
-    for (size_t r = n; r < V; r++) {
-        rec->other_raw += s->p_raw[r];
-        rec->other_temp += p_temp[r];
-        if (r < after_p) {
-            rec->other_cut += p_temp[r];
-            rec->other_final += s->p_final[r];
-        }
-    }
+    if (n > c.V) n = c.V;
+    fill_record(s, &c, logits, n, pick, rec);
+    fill_penalties(s, &c, rec);
+    rec->run = ++s->runs;
     return 0;
 }

@@ -32,5 +32,6 @@ int token_stat(const float *logits, size_t V, int id, TokenStat *out) {
     out->surprisal_bits = out->nll / M_LN2;
     out->entropy_bits = (log_s - s_l / s) / M_LN2;
     out->rank = above + 1;
+    out->logsumexp = m + log_s;
     return 0;
 }

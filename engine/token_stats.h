@@ -17,6 +17,7 @@ typedef struct TokenStat {
     double surprisal_bits;/* -log2 p = nll / ln 2 */
     double entropy_bits;  /* H = -sum_i p_i log2 p_i of the whole distribution */
     int rank;             /* 1 = the most likely token */
+    double logsumexp;     /* ln sum_i exp(l_i): any token's p is exp(l_j - logsumexp) */
 } TokenStat;
 
 /* Fills *out for token `id` (0 <= id < V) under logits[0..V). All sums in double after

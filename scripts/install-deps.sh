@@ -23,6 +23,10 @@ need_pc libpcre2-8 libpcre2-dev
 need_pc libcjson libcjson-dev
 need_pc openblas libopenblas-dev
 need_file /usr/include/stb/stb_image_write.h libstb-dev
+# fallback fonts for characters DejaVu lacks (optional at run time: without them such
+# characters are shown as their bytes): colour emoji, CJK
+need_file /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf fonts-noto-color-emoji
+need_file /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf fonts-droid-fallback
 
 if [ "${1:-}" = "--test" ]; then
   need_cmd xvfb-run xvfb

@@ -27,7 +27,7 @@ static uint64_t fnv1a(uint64_t x, const void *data, size_t n) {
 }
 
 /* Test hook: with INFERSCOPE_HITS_OUT=FILE the loop writes, whenever it changes, a
- * line of state ("state n_pos=20 n_branches=2 branch=1 help=0 ... full=0 size=1280x720",
+ * line of state ("state n_pos=20 n_branches=2 branch=1 help=0 ... full=0 beat=-1 size=1280x720",
  * the size in renderer pixels) followed by the
  * clickable regions of the frame on screen ("kind a b x y w h" per line, kind as in
  * VizHitKind). A window test waits for the state it expects before it looks, and
@@ -37,9 +37,9 @@ static void write_hits(const AppState *app, const char *path, int out_w, int out
     char state[256];
     const Session *s = &app->session;
     snprintf(state, sizeof state,
-             "state n_pos=%d n_branches=%d branch=%d help=%d focus=%d blank=%d editing=%d full=%d size=%dx%d",
+             "state n_pos=%d n_branches=%d branch=%d help=%d focus=%d blank=%d editing=%d full=%d beat=%d size=%dx%d",
              session_len(s), s->n_branches, s->cur, app->view.show_help, (int)app->view.focus, app->view.blank,
-             app->editing, app->fullscreen, out_w, out_h);
+             app->editing, app->fullscreen, app->in_lesson ? app->beat.beat : -1, out_w, out_h);
     const VizHits *h = &app->hits;
     uint64_t x = fnv1a(fnv1a(FNV_OFFSET, state, strlen(state)), h->hit, (size_t)h->n * sizeof h->hit[0]);
     if (x == *last_hash) return;
@@ -101,16 +101,26 @@ static void drain_queue(AppState *app) {
     app->n_queued -= i;
 }
 
+/* The UI scale the window draws at: the user's, or in presenter mode the slide's for
+ * this window size (the same rule `export --lesson` uses, so E exports what is seen). */
+static float effective_ui_scale(const AppState *app, SDL_Renderer *ren) {
+    if (!app->in_lesson) return app->ui_scale;
+    int ow = 0, oh = 0;
+    SDL_GetRendererOutputSize(ren, &ow, &oh);
+    return viz_slide_ui_scale(ow, oh, app->ui_scale);
+}
+
 /* Brings window, text input and Viz in line with what app_update decided. */
-static void sync_window(AppState *app, SDL_Window *win, Viz *viz) {
+static void sync_window(AppState *app, SDL_Window *win, SDL_Renderer *ren, Viz *viz) {
     if (app->editing != (SDL_IsTextInputActive() == SDL_TRUE)) {
         if (app->editing) SDL_StartTextInput();
         else SDL_StopTextInput();
     }
-    if (app->ui_scale != viz->ui_scale) {
+    float ui = effective_ui_scale(app, ren);
+    if (ui != viz->ui_scale) {
         ErrorMsg err;
-        if (viz_set_scale(viz, app->ui_scale, viz->dpi_scale, &err)) {
-            app->ui_scale = viz->ui_scale;
+        if (viz_set_scale(viz, ui, viz->dpi_scale, &err)) {
+            if (!app->in_lesson) app->ui_scale = viz->ui_scale;
             app_set_status(app, 1, "%s", err.text);
         }
         app->dirty = 1;
@@ -127,6 +137,17 @@ static void sync_window(AppState *app, SDL_Window *win, Viz *viz) {
         }
         app->dirty = 1;
     }
+}
+
+/* In presenter mode the slide is what the class sees: messages that are not errors
+ * ("exported …") go to the window title, not onto the slide. */
+static void show_lesson_message(AppState *app, SDL_Window *win, const char *title, char *shown, size_t cap) {
+    if (app->status_is_error || strcmp(app->status, shown) == 0) return;
+    snprintf(shown, cap, "%s", app->status);
+    char t[APP_STATUS_MAX + 300];
+    if (shown[0]) snprintf(t, sizeof t, "%s \xE2\x80\x94 %s", title, shown);
+    else snprintf(t, sizeof t, "%s", title);
+    SDL_SetWindowTitle(win, t);
 }
 
 /* One frame: layout from the output size, draw, present. */
@@ -172,7 +193,7 @@ int app_run(AppState *app, int width, int height, ErrorMsg *err) {
         error_set(err, "cannot create a renderer: %s", SDL_GetError());
         goto done;
     }
-    if (viz_init(&viz, ren, app->assets_dir, app->ui_scale, 1.0f, app->theme, err)) goto done;
+    if (viz_init(&viz, ren, app->assets_dir, effective_ui_scale(app, ren), 1.0f, app->theme, err)) goto done;
     SDL_StopTextInput(); /* SDL starts text input by default; only the prompt editor wants it */
 
     const char *hits_out = getenv("INFERSCOPE_HITS_OUT");
@@ -180,6 +201,7 @@ int app_run(AppState *app, int width, int height, ErrorMsg *err) {
     app->dirty = 1;
     app->async = 1; /* forward passes on a worker thread: the loop never waits on the model */
     int title_busy = 0;
+    char shown[APP_STATUS_MAX] = "";
     while (!app->quit || app->busy) {
         SDL_Event e;
         /* sleep until something happens (the machine may be busy: training, a laptop on
@@ -205,13 +227,14 @@ int app_run(AppState *app, int width, int height, ErrorMsg *err) {
             title_busy = 0;
         }
         if (app->quit) break;
-        sync_window(app, win, &viz);
+        sync_window(app, win, ren, &viz);
         if (app->export_request != APP_EXPORT_NONE) {
             int ow = 0, oh = 0;
             SDL_GetRendererOutputSize(ren, &ow, &oh);
             app_export(app, ow, oh); /* re-rendered offscreen at the window's size */
             app->export_request = APP_EXPORT_NONE;
         }
+        if (app->in_lesson) show_lesson_message(app, win, title, shown, sizeof shown);
         if (app->dirty) draw_once(app, ren, &viz, hits_out, &last_hash);
     }
     app_jobs_wait(app);

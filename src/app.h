@@ -16,6 +16,7 @@
 #include "error.h"
 #include "frame.h"
 #include "keys.h"
+#include "lesson_facts.h"
 #include "lesson_run.h"
 #include "session.h"
 #include "sha256_file.h"
@@ -131,6 +132,7 @@ typedef struct AppState {
     int in_lesson;            /* 1: presenter mode (app_lesson.c) */
     Lesson lesson;            /* owned while in_lesson */
     LessonBeatView beat;      /* the beat on screen: captions, question, counter */
+    LessonCaptions beat_caps; /* its caption lines with the live numbers filled in */
 } AppState;
 
 /* Presenter mode (app_lesson.c). app_lesson_start takes ownership of *lesson (also on

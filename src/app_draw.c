@@ -32,7 +32,15 @@ int app_draw(AppState *app, Viz *viz, Rect r) {
     f.keys = app->help;
     f.n_keys = app->n_help;
     const char *caps[LESSON_MAX_CAPTIONS + 1];
-    if (app->in_lesson) app_lesson_frame(app, &f, caps, LESSON_MAX_CAPTIONS + 1);
+    if (app->in_lesson) {
+        /* a slide, drawn exactly as `export --lesson` draws it: no interaction hints, and
+         * only an error (or the prompt being edited) in the status line */
+        app_lesson_frame(app, &f, caps, LESSON_MAX_CAPTIONS + 1);
+        f.view.slide = 1;
+        f.view.print = 1;
+        if (!f.status_is_error && !app->editing) f.status = NULL;
+        f.last_step_ms = -1; /* a slide shows state, not timings */
+    }
     app->hits.n = 0;
     return draw_frame(viz, r, &f, &app->hits);
 }

@@ -2,6 +2,7 @@
 #include "app_export.h"
 
 #include "export.h"
+#include "lesson_slide.h"
 
 void app_export(AppState *app, int w, int h) {
     ExportOptions opt = export_options_default();
@@ -13,6 +14,14 @@ void app_export(AppState *app, int w, int h) {
     opt.theme = app->theme;
     opt.assets_dir = app->assets_dir;
     opt.sha_cache = &app->sha_cache; /* hash the weights once, not on every export */
+    /* E in a lesson: the slide with its title, captions and counter, as the class sees it */
+    ExportOverlay ov;
+    if (app->in_lesson && app->export_request == APP_EXPORT_FRAME) {
+        lesson_slide_overlay(&app->lesson, &app->beat, &app->beat_caps, &ov); /* the lines on screen */
+        opt.overlay = &ov;
+        opt.panel = app->view.focus;
+        opt.stem = NULL;
+    }
     char path[1024];
     ErrorMsg err;
     if (export_png(&app->session, &app->view, &opt, path, sizeof path, &err))

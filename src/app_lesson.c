@@ -1,6 +1,7 @@
 /* app_lesson.c — presenter mode: a lesson (lesson.h) played beat by beat in the
- * window. Every beat is rebuilt by replaying the lesson from its start
- * (lesson_goto_beat), so PageUp shows exactly what was there before. Presenter
+ * window. Every beat is rebuilt exactly as a replay from the lesson's start would
+ * leave it (lesson_goto_beat, from the snapshot taken when lesson_check ran it), so
+ * PageUp shows exactly what was there before, at once whatever the lesson's length. Presenter
  * remotes send PageUp/PageDown; Space and the arrows work too. Not the lesson format
  * (lesson.c) and not the replay rules (lesson_run.c). */
 #include <stdio.h>
@@ -18,6 +19,10 @@ static void show_beat(AppState *app, int k) {
         app_set_status(app, 0, "lesson: beat %d of %d (PageDown/Space next, PageUp back, B blank)", k + 1,
                        app->beat.n_beats);
     }
+    /* live numbers ({step_ms} ...) are measured now, once per beat shown */
+    char m[200];
+    if (lesson_facts_captions(&app->beat, &app->session, NULL, &app->beat_caps, m, sizeof m))
+        app_set_status(app, 1, "%s", m);
     if (top_n > 0) app->view.top_n = top_n;
     app->dirty = 1;
 }
@@ -27,7 +32,8 @@ int app_lesson_start(AppState *app, Lesson *lesson, const char *note, ErrorMsg *
     memset(lesson, 0, sizeof *lesson); /* ownership moved */
     memset(&app->beat, 0, sizeof app->beat);
     snprintf(app->beat.note, sizeof app->beat.note, "%s", note ? note : "");
-    if (lesson_check(&app->lesson, &app->session, &app->view, &app->beat, err)) {
+    if (lesson_facts_check(&app->lesson, err) ||
+        lesson_check(&app->lesson, &app->session, &app->view, &app->beat, err)) {
         lesson_free(&app->lesson);
         return -1;
     }
@@ -70,8 +76,7 @@ int app_lesson_key(AppState *app, const AppInput *in) {
 void app_lesson_frame(const AppState *app, VizFrame *f, const char **caps, int cap_max) {
     const LessonBeatView *bv = &app->beat;
     int nc = 0;
-    if (bv->note[0] && nc < cap_max) caps[nc++] = bv->note;
-    for (int i = 0; i < bv->n_captions && nc < cap_max; i++) caps[nc++] = bv->captions[i];
+    for (int i = 0; i < app->beat_caps.n && nc < cap_max; i++) caps[nc++] = app->beat_caps.line[i];
     f->title = bv->beat == 0 ? app->lesson.title : NULL;
     f->captions = caps;
     f->n_captions = nc;

@@ -10,6 +10,7 @@
 
 #include "app.h"
 #include "cli.h"
+#include "export.h"
 #include "figure_meta.h"
 #include "cli_model.h"
 #include "file_read.h"
@@ -62,6 +63,28 @@ static int parse_int(const char *s, long lo, long hi, int *out) {
 static int is_dir(const char *p) {
     struct stat st;
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The status line after --open-figure: "reopened F", or what differs from the figure —
+ * another model, or other weights under the same name (the figure's SHA-256 against
+ * the weights this window loaded; a hash is computed once and kept for exports). */
+static void app_reopen_status(AppState *app, const FigureState *fig, const char *path) {
+    const char *here = app->session.model.name;
+    if (strcmp(fig->model, here) != 0) {
+        app_set_status(app, 1, "%s was made with model '%s'; this window shows '%s'", path, fig->model, here);
+        fprintf(stderr, "inferscope: warning: %s\n", app->status);
+        return;
+    }
+    char hex[SHA256_HEX_LEN + 1];
+    ErrorMsg e;
+    if (fig->model_sha256[0] && export_weights_sha256(&app->session, &app->sha_cache, hex, &e) == 0 &&
+        strcmp(hex, fig->model_sha256) != 0) {
+        app_set_status(app, 1, "%s was made with other weights named '%s' (SHA-256 %.12s…, these are %.12s…)", path,
+                       here, fig->model_sha256, hex);
+        fprintf(stderr, "inferscope: warning: %s\n", app->status);
+        return;
+    }
+    app_set_status(app, 0, "reopened %s", path);
 }
 
 int app_main(int argc, char **argv) {
@@ -188,11 +211,7 @@ int app_main(int argc, char **argv) {
     }
     if (figure_path) {
         int frc = figure_state_apply(&fig, &app.session, &app.view, &err);
-        if (frc == 0 && strcmp(fig.model, app.session.model.name) != 0)
-            app_set_status(&app, 1, "%s was made with model '%s'; this window shows '%s'", figure_path, fig.model,
-                           app.session.model.name);
-        else if (frc == 0)
-            app_set_status(&app, 0, "reopened %s", figure_path);
+        if (frc == 0) app_reopen_status(&app, &fig, figure_path);
         figure_state_free(&fig);
         if (frc) {
             app_free(&app);

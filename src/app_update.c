@@ -270,6 +270,16 @@ static void apply_intent(AppState *app, AppIntent intent, int arg) {
         app_set_status(app, 0, app->view.hide_sink ? "attention colour scale ignores key 0 (the sink)"
                                                    : "attention colour scale over every key");
         break;
+    case INTENT_AXIS: {
+        /* auto → linear 0..100 % (slides compared share a scale) → log (the tail) → auto */
+        VizView *v = &app->view;
+        v->prob_axis = v->prob_axis == VIZ_AXIS_AUTO ? VIZ_AXIS_LINEAR : v->prob_axis == VIZ_AXIS_LINEAR ? VIZ_AXIS_LOG : VIZ_AXIS_AUTO;
+        v->prob_axis_max = 1.0f;
+        app_set_status(app, 0, v->prob_axis == VIZ_AXIS_LINEAR ? "probability axis fixed at 0 \xE2\x80\x93 100 %%"
+                               : v->prob_axis == VIZ_AXIS_LOG ? "probability axis logarithmic (0.001 %% \xE2\x80\x93 100 %%)"
+                                                              : "probability axis fits the longest bar");
+        break;
+    }
     case INTENT_FORCE_RANK:
         force_rank(app, arg);
         break;

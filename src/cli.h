@@ -20,6 +20,9 @@ int cmd_dump(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_novelty(int argc, char **argv);
+int cmd_heads(int argc, char **argv);
+int cmd_lens(int argc, char **argv);
+int cmd_attribute(int argc, char **argv);
 /* The window (no subcommand). argv holds the global options (--model, --prompt...). */
 int app_main(int argc, char **argv);
 

@@ -42,6 +42,16 @@ const char CLI_MODEL_USAGE_TRACE[] =
     "                    what does not fit is dropped or recomputed on demand, and said so\n"
     "                    on stderr (default: keep everything)\n";
 
+const char CLI_MODEL_USAGE_ABLATE[] =
+    "  --ablate LIST     switch parts of the model off (zero ablation), comma-separated;\n"
+    "                    blocks and heads count from 0 (as TransformerLens):\n"
+    "                      L.H     head H of block L: its slice of z is zeroed before\n"
+    "                              attn.c_proj (the c_proj bias is still added)\n"
+    "                      L.attn  block L's whole attention output, bias included\n"
+    "                              (resid_mid = resid_pre: the sublayer adds nothing)\n"
+    "                      L.mlp   block L's MLP output, bias included\n"
+    "                    e.g. --ablate 0.3,1.attn,2.mlp\n";
+
 void cli_model_args_init(CliModelArgs *a) {
     memset(a, 0, sizeof *a);
     a->settings = sampler_settings_default();
@@ -117,10 +127,10 @@ int cli_model_parse(CliModelArgs *a, unsigned groups, int argc, char **argv, int
     const char *o = argv[*i];
     static const char *const with_value[] = {"--model", "--tokenizer", "--prompt", "--prompt-file", "--ids",
                                              "--temperature", "--top-k", "--top-p", "--seed", "--weights",
-                                             "--trace-mb"};
+                                             "--trace-mb", "--ablate"};
     static const unsigned value_group[] = {CLI_OPT_MODEL, CLI_OPT_MODEL, CLI_OPT_PROMPT, CLI_OPT_PROMPT,
                                            CLI_OPT_PROMPT, CLI_OPT_SAMPLER, CLI_OPT_SAMPLER, CLI_OPT_SAMPLER,
-                                           CLI_OPT_SAMPLER, CLI_OPT_MODEL, CLI_OPT_TRACE};
+                                           CLI_OPT_SAMPLER, CLI_OPT_MODEL, CLI_OPT_TRACE, CLI_OPT_ABLATE};
     if ((groups & CLI_OPT_SAMPLER) && strcmp(o, "--greedy") == 0) {
         a->settings.greedy = 1;
         return 1;
@@ -165,6 +175,10 @@ int cli_model_parse(CliModelArgs *a, unsigned groups, int argc, char **argv, int
     case 10:
         if (cli_parse_trace_mb(v, &a->trace_budget, err)) return -1;
         break;
+    case 11:
+        if (a->ablate) return error_set(err, "--ablate: given twice (list every part once: --ablate 0.3,1.mlp)");
+        a->ablate = v;
+        break;
     }
     return 1;
 }
@@ -188,11 +202,38 @@ int cli_model_open(const CliModelArgs *a, Session *s, int max_pos, unsigned capt
         return -1;
     if (s->trace_dropped) fprintf(stderr, "inferscope: %s\n", s->trace_note);
     session_set_seed(s, a->seed);
-    if (session_set_settings(s, &a->settings, err)) {
+    if (session_set_settings(s, &a->settings, err) || cli_model_apply_ablation(a->ablate, s, err)) {
         session_free(s);
         return -1;
     }
     return 0;
+}
+
+int cli_model_apply_ablation(const char *spec, Session *s, ErrorMsg *err) {
+    if (!spec) return 0;
+    Gpt2Ablation ab = {0};
+    int rc = gpt2_ablation_parse(&ab, &s->model.config, spec, err);
+    if (rc == 0) rc = session_set_ablation(s, &ab, err);
+    gpt2_ablation_free(&ab);
+    return rc;
+}
+
+void cli_print_token_fields(const Tokenizer *tok, int id) {
+    const char *t = tok_token_text(tok, id);
+    size_t len = 0;
+    const uint8_t *b = tok_token_bytes(tok, id, &len);
+    printf("\"id\": %d, \"piece\": ", id);
+    cli_json_string(stdout, (const uint8_t *)(t ? t : ""), t ? strlen(t) : 0);
+    printf(", \"text\": ");
+    cli_json_string(stdout, b ? b : (const uint8_t *)"", b ? len : 0);
+}
+
+int cli_model_resolve_pos(const char *flag, long p, int n, ErrorMsg *err) {
+    long q = p < 0 ? p + n : p;
+    if (q < 0 || q >= n)
+        return error_set(err, "%s %ld: the text has %d tokens: positions 0..%d (or -1..-%d from the end)", flag, p, n,
+                         n - 1, n);
+    return (int)q;
 }
 
 /* The prompt's bytes from --prompt-file or the --prompt/positional text (not --ids), with

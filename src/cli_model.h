@@ -19,6 +19,7 @@ enum {
     CLI_OPT_PROMPT = 1u << 1,  /* --prompt TEXT, --prompt-file PATH, --ids LIST */
     CLI_OPT_SAMPLER = 1u << 2, /* --temperature, --top-k, --top-p, --greedy, --seed */
     CLI_OPT_TRACE = 1u << 3,   /* --trace-mb N|auto */
+    CLI_OPT_ABLATE = 1u << 4,  /* --ablate SPEC[,SPEC...] (gpt2_ablation.h) */
 };
 
 typedef struct CliModelArgs {
@@ -32,6 +33,7 @@ typedef struct CliModelArgs {
     int has_seed;            /* 1 when --seed was given */
     int weights;             /* --weights: GPT2_WEIGHTS_AS_STORED (default) or a KernDtype */
     size_t trace_budget;     /* --trace-mb in bytes, 0 = no limit, SESSION_TRACE_AUTO = "auto" */
+    const char *ablate;      /* --ablate SPEC list (checked against the model once loaded) */
 } CliModelArgs;
 
 /* "f32" | "f16" | "bf16" (any case) or "stored" -> *out (a KernDtype or
@@ -54,13 +56,27 @@ extern const char CLI_MODEL_USAGE_MODEL[];
 extern const char CLI_MODEL_USAGE_PROMPT[];
 extern const char CLI_MODEL_USAGE_SAMPLER[];
 extern const char CLI_MODEL_USAGE_TRACE[];
+extern const char CLI_MODEL_USAGE_ABLATE[];
 
 /* "auto" or a whole number of MB (1..16777216) -> bytes; -1 with err otherwise. */
 int cli_parse_trace_mb(const char *v, size_t *out, ErrorMsg *err);
 
 /* Loads the model and tokenizer into *s (session_open with max_pos and capture), applies
- * the settings and the seed. On error *s is zeroed and err names the file/problem. */
+ * the settings, the seed and the --ablate mask. On error *s is zeroed and err names the
+ * file/problem ("--ablate: '12.3': block 12 does not exist (this model has blocks 0..3)"). */
 int cli_model_open(const CliModelArgs *a, Session *s, int max_pos, unsigned capture, ErrorMsg *err);
+
+/* Parses an --ablate SPEC list for the session's model and switches those parts off
+ * (session_set_ablation). spec NULL: nothing to do. */
+int cli_model_apply_ablation(const char *spec, Session *s, ErrorMsg *err);
+
+/* Prints the JSON fields of one token, `"id": N, "piece": "Ġtime", "text": " time"`
+ * (piece as in encoder.json, text its bytes), without braces, on stdout. */
+void cli_print_token_fields(const Tokenizer *tok, int id);
+
+/* A position given on the command line (--pos): 0..n-1, or -1..-n counted from the end.
+ * Returns the position, or -1 with err naming the flag and the valid range. */
+int cli_model_resolve_pos(const char *flag, long p, int n, ErrorMsg *err);
 
 /* Runs the prompt given by --prompt / positional / --prompt-file / --ids into the
  * session. Exactly one source must have been given. Errors name the source

@@ -25,7 +25,7 @@ static void usage(void) {
            "(created with its missing parents), one per tensor, named after the TransformerLens\n"
            "hook without 'hook_': blocks.0.attn.pattern.npy is (n_head, T, T), logits.npy is\n"
            "(T, vocab rows) (a padded vocabulary keeps its padding columns, as in the weights).\n"
-           "\n%s%s"
+           "\n%s%s%s"
            "  --tensor LIST     names, comma-separated, with or without 'hook_'\n"
            "                    (embed, blocks.0.attn.pattern, blocks.1.resid_post, logits, ...)\n"
            "  --all             every activation of the trace\n"
@@ -33,7 +33,7 @@ static void usage(void) {
            "  --help            this text\n"
            "\n"
            "Each file is written under a temporary name and renamed into place.\n",
-           CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT);
+           CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_ABLATE);
 }
 
 /* The file stem of a trace name: "blocks.3.attn.hook_pattern" -> "blocks.3.attn.pattern". */
@@ -81,7 +81,6 @@ static int write_view(const Gpt2TraceView *v, const char *path, float *row, Erro
     return npy_close(&w, err);
 }
 
-/* Makes sure DIR exists (creating one level) and is a folder. */
 /* --out DIR, created with its missing parents (mkdir -p, export_make_dir) as --help says. */
 static int ensure_dir(const char *dir, ErrorMsg *err) {
     struct stat st;
@@ -102,7 +101,7 @@ int cmd_dump(int argc, char **argv) {
     int all = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
-        int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT, argc, argv, &i, &err);
+        int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_ABLATE, argc, argv, &i, &err);
         if (r < 0) return cli_fail(CMD, "%s", err.text);
         if (r > 0) continue;
         if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
@@ -123,6 +122,7 @@ int cmd_dump(int argc, char **argv) {
 
     Session s;
     if (cli_model_open(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);
+    s.track_original = 0; /* no comparison with the unablated model here: one forward pass */
     int status = 0;
     char **names = NULL;
     size_t n_names = 0, cap = 0;
@@ -144,7 +144,9 @@ int cmd_dump(int argc, char **argv) {
         goto done;
     }
     memcpy(ids, session_ids(&s), (size_t)T * sizeof *ids);
-    if (gpt2_trace_init(&full, &s.model.config, T, GPT2_CAP_ALL, &err)) {
+    if (gpt2_trace_init(&full, &s.model.config, T, GPT2_CAP_ALL, &err) ||
+        gpt2_trace_set_ablation(&full, &s.trace.ablation, &err)) {
+        gpt2_trace_free(&full);
         status = cli_fail(CMD, "%s", err.text);
         goto done;
     }

@@ -11,16 +11,21 @@
 #include "cli_model.h"
 #include "export.h"
 #include "frame_fill.h"
+#include "lesson_facts.h"
+#include "lesson_handout.h"
 #include "lesson_run.h"
+#include "lesson_slide.h"
 
 static void usage(FILE *f) {
     fprintf(f,
             "usage: inferscope export [--model DIR] (--prompt TEXT | --ids LIST) [--steps N] [--seed S]\n"
             "         [sampler flags] [--panel frame|attention|probs|tokens|text]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
-            "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--sidecar]\n"
+            "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--axis A] [--sidecar]\n"
+            "         [--ablate LIST]\n"
             "         --out DIR\n"
-            "       inferscope export --lesson FILE.lesson [--model DIR] [--size WxH] [--scale S] --out DIR\n\n"
+            "       inferscope export --lesson FILE.lesson [--model DIR] [--size WxH] [--scale S] [--handout]\n"
+            "         --out DIR\n\n"
             "Renders figures (PNG with provenance text chunks) without a display: the prompt state,\n"
             "then the state after each of N generated tokens (a flip-book). Files are numbered\n"
             "after the highest number already in DIR (nothing is overwritten), e.g.\n"
@@ -33,16 +38,24 @@ static void usage(FILE *f) {
             "  --steps N        generate N tokens, exporting after each (default 0)\n"
             "  --scale S        1, 2 or 4: re-rendered at S times the pixels, same layout (default 1)\n"
             "  --size WxH       logical size, as a window of that size (default 1920x1080)\n"
-            "  --ui-scale X     the window's UI scale, 1..2.5 (default 1)\n"
+            "  --ui-scale X     the window's UI scale, 1..2.5 (default 1); one panel alone and lesson\n"
+            "                   slides set their type for a lecture hall (2.2 at 1920x1080) times X\n"
+            "  --axis A         probability axis: auto (fits the bars), linear N (0..N %%, the same on\n"
+            "                   every figure) or log (0.001 %% .. 100 %%); a lesson sets it with `axis`\n"
             "  --theme T        light (default, for print) or dark\n"
             "  --sidecar        also write NAME.json with the same provenance\n"
             "  --out DIR        output folder (created if missing)\n"
             "  --lesson FILE    every beat of a lesson as a numbered slide (lessons/README.md);\n"
-            "                   the lesson sets the model (--model overrides it), prompt and settings\n\n"
-            "%s%s%s"
+            "                   the lesson sets the model (--model overrides it), prompt and settings\n"
+            "  --handout        with --lesson: also write handout.md and handout.html beside the\n"
+            "                   slides (title, each slide with its captions and question, and the\n"
+            "                   teacher's notes from the lesson's # comments), for students at home\n\n"
+            "%s%s%s%s"
+            "With --ablate the figures show the model with those parts switched off, and their\n"
+            "provenance says so (inferscope:ablate; --open-figure switches the same parts off).\n"
             "Prints \"wrote N figures to DIR\"; a progress bar on stderr when it is a terminal.\n"
             "Reopen a figure in the window with: inferscope --open-figure FILE.png\n",
-            CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER);
+            CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER, CLI_MODEL_USAGE_ABLATE);
 }
 
 static int parse_int_arg(const char *flag, const char *v, long lo, long hi, int *out, ErrorMsg *err) {
@@ -68,13 +81,20 @@ static void progress(int done, int total) {
 /* `export --lesson`: one slide per beat, with the captions, question and beat counter
  * drawn as in presenter mode, named 0001-<lesson>-beat-01.png ... */
 static int export_lesson(const char *CMD, const char *path, const char *model_override, const char *tok_dir,
-                         ExportOptions *opt) {
+                         ExportOptions *opt, int handout) {
     ErrorMsg err;
     Lesson l;
     if (lesson_load(&l, path, &err)) return cli_fail(CMD, "%s", err.text);
+    if (lesson_facts_check(&l, &err)) {
+        lesson_free(&l);
+        return cli_fail(CMD, "%s", err.text);
+    }
     char dir[1200], note[256];
     lesson_model_dir(&l, cli_default_model_dir(), dir, sizeof dir, note, sizeof note);
-    if (model_override) snprintf(dir, sizeof dir, "%s", model_override);
+    if (model_override) {
+        snprintf(dir, sizeof dir, "%s", model_override);
+        note[0] = 0; /* the model given on the command line is what runs: no fallback to report */
+    }
     if (note[0]) fprintf(stderr, "inferscope %s: note: %s\n", CMD, note);
     Session s;
     if (session_open(&s, dir, tok_dir ? tok_dir : cli_tokenizer_dir(), 0, GPT2_CAP_DEFAULT, &err)) {
@@ -88,6 +108,8 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
     opt->sha_cache = &sha;
     int rc = 0;
     if (lesson_check(&l, &s, &view, &bv, &err)) rc = cli_fail(CMD, "%s", err.text);
+    LessonHandout ho = {0};
+    if (rc == 0 && handout && lesson_handout_init(&ho, &l, s.model.name, note, &err)) rc = cli_fail(CMD, "%s", err.text);
     /* the lesson's file name without folder and extension names the slides */
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -96,17 +118,21 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
     char *dot = strrchr(name, '.');
     if (dot) *dot = 0;
     int tty = isatty(STDERR_FILENO), written = 0;
+    LessonFacts facts = {0, -1.0}; /* one timing for the whole export: the slides agree */
     for (size_t k = 0; rc == 0 && k < l.n_beats; k++) {
         if (lesson_goto_beat(&l, (int)k, &s, &view, &bv, &err)) {
             rc = cli_fail(CMD, "%s", err.text);
             break;
         }
-        const char *caps[LESSON_MAX_CAPTIONS + 1];
-        int nc = 0;
-        if (bv.note[0]) caps[nc++] = bv.note;
-        for (int c = 0; c < bv.n_captions; c++) caps[nc++] = bv.captions[c];
-        ExportOverlay ov = {.title = k == 0 ? l.title : NULL, .captions = caps, .n_captions = nc,
-                            .question = bv.question, .beat_label = bv.beat_label};
+        /* captions with live numbers ({step_ms} ...) are measured now, on this model */
+        LessonCaptions lc;
+        char m[200];
+        if (lesson_facts_captions(&bv, &s, &facts, &lc, m, sizeof m)) {
+            rc = cli_fail(CMD, "%s: beat %zu: %s", path, k + 1, m);
+            break;
+        }
+        ExportOverlay ov;
+        lesson_slide_overlay(&l, &bv, &lc, &ov);
         char stem[96], out[4300];
         snprintf(stem, sizeof stem, "%s-beat-%02zu", name, k + 1);
         opt->overlay = &ov;
@@ -116,10 +142,22 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
             rc = cli_fail(CMD, "%s", err.text);
             break;
         }
+        int skip = bv.note[0] != 0; /* the fallback note goes once at the top of the handout */
+        if (handout && lesson_handout_add(&ho, (int)k, out, lc.line + skip, lc.n - skip, bv.question,
+                                          !view.hide_probs, &err)) {
+            rc = cli_fail(CMD, "%s", err.text);
+            break;
+        }
         written++;
         if (tty) progress(written, (int)l.n_beats);
     }
     if (rc == 0) printf("wrote %d figure%s to %s\n", written, written == 1 ? "" : "s", opt->dir);
+    char md[4300], html[4300];
+    if (rc == 0 && handout) {
+        if (lesson_handout_write(&ho, opt->dir, md, sizeof md, html, sizeof html, &err)) rc = cli_fail(CMD, "%s", err.text);
+        else printf("wrote the handout: %s and %s\n", md, html);
+    }
+    lesson_handout_free(&ho);
     session_free(&s);
     lesson_free(&l);
     return rc;
@@ -131,7 +169,9 @@ int cmd_export(int argc, char **argv) {
     cli_model_args_init(&ma);
     ExportOptions opt = export_options_default();
     opt.dir = NULL;
-    int steps = 0, layer = -1, head = -1, all_heads = 0, sheet = 0, panel_given = 0;
+    int steps = 0, layer = -1, head = -1, all_heads = 0, sheet = 0, panel_given = 0, axis_given = 0, handout = 0;
+    VizProbAxis axis = VIZ_AXIS_AUTO;
+    float axis_max = 1.0f;
     const char *lesson_path = NULL;
     ErrorMsg err;
     for (int i = 1; i < argc; i++) {
@@ -140,7 +180,8 @@ int cmd_export(int argc, char **argv) {
             usage(stdout);
             return 0;
         }
-        int r = cli_model_parse(&ma, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER, argc, argv, &i, &err);
+        int r = cli_model_parse(&ma, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_ABLATE, argc, argv, &i,
+                                &err);
         if (r < 0) return cli_fail(CMD, "%s", err.text);
         if (r > 0) continue;
         int has_v = i + 1 < argc;
@@ -148,6 +189,7 @@ int cmd_export(int argc, char **argv) {
         if (strcmp(a, "--all-heads") == 0) { all_heads = 1; continue; }
         if (strcmp(a, "--contact-sheet") == 0) { sheet = 1; continue; }
         if (strcmp(a, "--sidecar") == 0) { opt.sidecar = 1; continue; }
+        if (strcmp(a, "--handout") == 0) { handout = 1; continue; }
         if (strcmp(a, "--lesson") == 0) {
             if (!has_v) return cli_fail(CMD, "--lesson needs a file (see --help)");
             lesson_path = argv[++i];
@@ -155,7 +197,8 @@ int cmd_export(int argc, char **argv) {
         }
         if (strcmp(a, "--steps") == 0 || strcmp(a, "--panel") == 0 || strcmp(a, "--layer") == 0 ||
             strcmp(a, "--head") == 0 || strcmp(a, "--scale") == 0 || strcmp(a, "--size") == 0 ||
-            strcmp(a, "--theme") == 0 || strcmp(a, "--out") == 0 || strcmp(a, "--ui-scale") == 0) {
+            strcmp(a, "--theme") == 0 || strcmp(a, "--out") == 0 || strcmp(a, "--ui-scale") == 0 ||
+            strcmp(a, "--axis") == 0) {
             if (!has_v) return cli_fail(CMD, "%s needs a value (see --help)", a);
             i++;
             int bad = 0;
@@ -177,6 +220,10 @@ int cmd_export(int argc, char **argv) {
                     bad = error_set(&err, "--size: '%s' is not WIDTHxHEIGHT (e.g. 1920x1080)", v);
                 opt.width = w;
                 opt.height = h;
+            } else if (strcmp(a, "--axis") == 0) {
+                if (viz_axis_parse(v, &axis, &axis_max))
+                    bad = error_set(&err, "--axis: '%s' is not auto, log or linear N (0 < N <= 100)", v);
+                axis_given = 1;
             } else if (strcmp(a, "--ui-scale") == 0) {
                 char *end;
                 double x = strtod(v, &end);
@@ -193,11 +240,14 @@ int cmd_export(int argc, char **argv) {
     }
     if (!opt.dir) return cli_fail(CMD, "--out DIR is required (the folder for the figures)");
     if (lesson_path) {
-        if (ma.prompt || ma.prompt_file || ma.ids || steps || layer >= 0 || all_heads || sheet || panel_given)
-            return cli_fail(CMD, "--lesson sets the prompt, steps, layer/head and panel itself: drop those options");
+        if (ma.prompt || ma.prompt_file || ma.ids || steps || layer >= 0 || all_heads || sheet || panel_given || axis_given)
+            return cli_fail(CMD, "--lesson sets the prompt, steps, layer/head, panel and axis itself: drop those options");
+        if (ma.ablate) /* not silently dropped: the slides would claim the whole model */
+            return cli_fail(CMD, "--ablate does not apply to --lesson (a lesson sets its own state)");
         setenv("SDL_VIDEODRIVER", "dummy", 0);
-        return export_lesson(CMD, lesson_path, ma.model_dir, ma.tok_dir, &opt);
+        return export_lesson(CMD, lesson_path, ma.model_dir, ma.tok_dir, &opt, handout);
     }
+    if (handout) return cli_fail(CMD, "--handout goes with --lesson (the handout is a lesson's slides and notes)");
     if (head >= 0 && layer < 0) return cli_fail(CMD, "--head needs --layer (which layer's head?)");
     if (all_heads && head >= 0) return cli_fail(CMD, "--all-heads and --head exclude each other");
     /* "every head" mode: --all-heads, or --layer without --head */
@@ -233,6 +283,8 @@ int cmd_export(int argc, char **argv) {
         goto done;
     }
     VizView view = frame_default_view();
+    view.prob_axis = axis;
+    view.prob_axis_max = axis_max;
     if (layer >= 0) view.layer = layer;
     if (head >= 0) view.head = head;
 

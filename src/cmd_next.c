@@ -19,14 +19,18 @@ static void usage(void) {
            "p_raw = softmax(logits), p_temp = softmax(logits / T), p_final = what is left after\n"
            "top-k and top-p, renormalised; cum = the token's upper end in the final cumulative\n"
            "distribution (the draw u in [cum - p_final, cum) picks it).\n"
-           "\n%s%s%s%s"
+           "\n%s%s%s%s%s"
+           "                    With --ablate, p_orig is each token's p_raw in the model with\n"
+           "                    nothing switched off, and KL(original || ablated) in nats says\n"
+           "                    how far the distribution moved.\n"
            "  --top N           rows to show (default 10, at most %d)\n"
            "  --json            print one JSON object instead of the table\n"
            "  --help            this text\n"
            "\n"
            "Tokens are shown as written in encoder.json, like `inferscope tokenize`: a space\n"
            "is 'Ġ', a newline 'Ċ'.\n",
-           CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER, CLI_MODEL_USAGE_TRACE, SAMPLER_MAX_SHOW);
+           CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER, CLI_MODEL_USAGE_TRACE,
+           CLI_MODEL_USAGE_ABLATE, SAMPLER_MAX_SHOW);
 }
 
 /* Printed width of a UTF-8 string, one cell per code point (good enough for Ġ forms). */
@@ -36,25 +40,33 @@ static size_t text_width(const char *s) {
     return w;
 }
 
-static void print_table(const Session *s, const SamplerRecord *r) {
+static void print_table(const Session *s, const SamplerRecord *r, const char *abl) {
+    const int o = abl[0] != 0; /* parts switched off: show the original beside */
     const Tokenizer *tok = &s->tok;
     printf("next token after %d prompt tokens (model %s, vocabulary %d)\n", s->n_prompt, s->model.name,
            r->vocab_size);
+    if (o) {
+        const char *ot = tok_token_text(tok, s->orig_top_id);
+        printf("switched off (--ablate): %s; KL(original || ablated) = %.6g nats; the original's top token: %s\n", abl,
+               s->ablation_kl, ot ? ot : "?");
+    }
     if (r->greedy)
         printf("settings: greedy (argmax; temperature, top-k and top-p are ignored)\n");
     else
         printf("settings: temperature %g, top-k %d%s, top-p %g%s\n", (double)r->settings.temperature,
                r->settings.top_k, r->settings.top_k ? "" : " (off)", (double)r->settings.top_p,
                r->settings.top_p >= 1 ? " (off)" : "");
-    printf("%4s  %-18s %6s %10s %11s %11s %11s %9s  %s\n", "rank", "token", "id", "logit", "p_raw", "p_temp",
-           "p_final", "cum", "cut?");
+    printf("%4s  %-18s %6s %10s %11s %11s %11s %9s  %s%s\n", "rank", "token", "id", "logit", "p_raw", "p_temp",
+           "p_final", "cum", o ? "     p_orig " : "", "cut?");
     for (int i = 0; i < r->n; i++) {
         const SamplerRow *w = &r->rows[i];
         const char *t = tok_token_text(tok, w->id);
         printf("%4d  %s", w->rank + 1, t ? t : "?");
         for (size_t k = t ? text_width(t) : 1; k < 18; k++) putchar(' ');
-        printf(" %6d %10.4f %11.4e %11.4e %11.4e %9.6f  %s%s\n", w->id, (double)w->logit, w->p_raw, w->p_temp,
-               w->p_final, w->cum_hi, w->kept ? "kept" : "cut", w->id == r->chosen.id ? "  <- chosen" : "");
+        printf(" %6d %10.4f %11.4e %11.4e %11.4e %9.6f  ", w->id, (double)w->logit, w->p_raw, w->p_temp, w->p_final,
+               w->cum_hi);
+        if (o) printf("%11.4e ", s->next_p_orig[i]);
+        printf("%s%s\n", w->kept ? "kept" : "cut", w->id == r->chosen.id ? "  <- chosen" : "");
     }
     printf("      %-18s %6s %10s %11.4e %11.4e %11.4e\n", "(all other tokens)", "", "", r->other_raw, r->other_temp,
            r->other_final);
@@ -69,7 +81,8 @@ static void print_table(const Session *s, const SamplerRecord *r) {
                (unsigned long long)s->seed, ct ? ct : "?", r->chosen.id, r->chosen.rank + 1, r->chosen.p_final);
 }
 
-static void print_row_json(const Tokenizer *tok, const SamplerRow *w) {
+/* p_orig < 0: not ablated, no original to show. */
+static void print_row_json(const Tokenizer *tok, const SamplerRow *w, double p_orig) {
     const char *t = tok_token_text(tok, w->id);
     size_t len;
     const uint8_t *b = tok_token_bytes(tok, w->id, &len);
@@ -78,11 +91,14 @@ static void print_row_json(const Tokenizer *tok, const SamplerRow *w) {
     printf(", \"text\": ");
     cli_json_string(stdout, b ? b : (const uint8_t *)"", len);
     printf(", \"logit\": %.9g, \"p_raw\": %.9g, \"p_temp\": %.9g, \"p_final\": %.9g, \"cum_lo\": %.9g, "
-           "\"cum_hi\": %.9g, \"kept\": %s}",
+           "\"cum_hi\": %.9g, \"kept\": %s",
            (double)w->logit, w->p_raw, w->p_temp, w->p_final, w->cum_lo, w->cum_hi, w->kept ? "true" : "false");
+    if (p_orig >= 0) printf(", \"p_orig\": %.9g", p_orig);
+    printf("}");
 }
 
-static void print_json(const Session *s, const SamplerRecord *r) {
+static void print_json(const Session *s, const SamplerRecord *r, const char *abl) {
+    const int o = abl[0] != 0;
     printf("{\"prompt_ids\": [");
     for (int i = 0; i < s->n_prompt; i++) printf(i ? ", %d" : "%d", session_ids(s)[i]);
     printf("],\n \"settings\": {\"temperature\": %.7g, \"top_k\": %d, \"top_p\": %.7g, \"greedy\": %s},\n",
@@ -95,13 +111,20 @@ static void print_json(const Session *s, const SamplerRecord *r) {
     printf(" \"rows\": [");
     for (int i = 0; i < r->n; i++) {
         printf(i ? ",\n  " : "\n  ");
-        print_row_json(&s->tok, &r->rows[i]);
+        print_row_json(&s->tok, &r->rows[i], o ? s->next_p_orig[i] : -1.0);
     }
     printf("],\n \"other\": {\"p_raw\": %.9g, \"p_temp\": %.9g, \"p_cut\": %.9g, \"p_final\": %.9g},\n", r->other_raw,
            r->other_temp, r->other_cut, r->other_final);
     printf(" \"kept_after_k\": %d, \"kept_after_p\": %d, \"kept_mass\": %.17g,\n \"chosen\": ", r->kept_after_k,
            r->kept_after_p, r->kept_mass);
-    print_row_json(&s->tok, &r->chosen);
+    print_row_json(&s->tok, &r->chosen, o ? s->next_chosen_p_orig : -1.0);
+    printf(",\n \"ablate\": ");
+    if (o) {
+        cli_json_string(stdout, (const uint8_t *)abl, strlen(abl));
+        printf(", \"kl_original_to_ablated\": %.9g, \"original_top_id\": %d", s->ablation_kl, s->orig_top_id);
+    } else {
+        printf("null");
+    }
     printf("}\n");
 }
 
@@ -113,7 +136,8 @@ int cmd_next(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!only_positional && o[0] == '-' && o[1] != 0) {
-            int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_TRACE, argc, argv, &i, &err);
+            int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_TRACE | CLI_OPT_ABLATE,
+                                    argc, argv, &i, &err);
             if (r < 0) return cli_fail(CMD, "%s", err.text);
             if (r > 0) continue;
             if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
@@ -137,16 +161,20 @@ int cmd_next(int argc, char **argv) {
             return cli_fail(CMD, "%s", err.text);
         }
     }
-    Session s;
+    Session s; /* with --ablate it keeps the original model's run beside (track_original) */
     if (cli_model_open(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);
     s.top_n = top; /* before the prompt runs, so the record holds `top` rows */
     int status = 0;
+    char abl[1024];
+    gpt2_ablation_format(&s.trace.ablation, abl, sizeof abl);
     if (cli_model_run_prompt(&a, &s, &err)) status = cli_fail(CMD, "%s", err.text);
     else if (!s.has_next)
         status = cli_fail(CMD, "the prompt fills the whole context (%d tokens): there is no next position",
                           s.trace.max_pos);
-    else if (json) print_json(&s, &s.next);
-    else print_table(&s, &s.next);
+    else if (abl[0] && s.ablation_kl < 0)
+        status = cli_fail(CMD, "out of memory running the original model beside the ablated one");
+    else if (json) print_json(&s, &s.next, abl);
+    else print_table(&s, &s.next, abl);
     session_free(&s);
     return status;
 }

@@ -3,6 +3,7 @@
  * + Viz per figure: creating them costs a few ms against ~100 ms-1 s of PNG encoding,
  * and keeps every export independent of the window's renderer. */
 #include "export.h"
+#include "export_dir.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,10 +21,10 @@
 #include "panels.h"
 #include "viz.h"
 
-#define SHEET_CELL_MIN_W 480 /* logical px: an attention panel stays readable */
-#define SHEET_CELL_MIN_H 440
-#define SHEET_HEADER_H 44    /* logical px: the sheet's title line */
-#define SHEET_LABEL_H 26     /* logical px: "L3 H5" above each cell */
+#define SHEET_CELL_MIN_W 240 /* logical px: a cell is a heatmap and its "L3 H5" */
+#define SHEET_CELL_MIN_H 264
+#define SHEET_CHROME_W 160   /* logical px: the label columns of the sheet */
+#define SHEET_CHROME_H 220   /* logical px: header, legend, bottom labels */
 
 ExportOptions export_options_default(void) {
     ExportOptions o;
@@ -99,12 +100,21 @@ static void canvas_free(Canvas *c) {
     offscreen_free(&c->off);
 }
 
-static int canvas_open(Canvas *c, int w, int h, const ExportOptions *o, ErrorMsg *err) {
+/* The UI scale a figure is drawn at: a slide (a lesson beat, one panel alone) sets its
+ * type for the back of the room from its size (viz_slide_ui_scale, the option as a
+ * factor); the whole frame is drawn as the window draws it. */
+float export_effective_ui_scale(const ExportOptions *o) {
+    float ui = o->ui_scale > 0.0f ? o->ui_scale : 1.0f;
+    if (o->overlay || o->panel != VIZ_PANEL_FRAME) return viz_slide_ui_scale(o->width, o->height, ui);
+    return ui;
+}
+
+static int canvas_open(Canvas *c, int w, int h, const ExportOptions *o, float ui, ErrorMsg *err) {
     memset(c, 0, sizeof *c);
     if (offscreen_create(&c->off, w, h, err)) return -1;
     /* scale goes in as dpi_scale: every viz_px and font size is multiplied by it, so
      * a 2x figure is drawn at 2x, not enlarged afterwards */
-    if (viz_init(&c->viz, c->off.renderer, o->assets_dir, o->ui_scale, (float)o->scale, o->theme, err)) {
+    if (viz_init(&c->viz, c->off.renderer, o->assets_dir, ui, (float)o->scale, o->theme, err)) {
         canvas_free(c);
         return -1;
     }
@@ -133,33 +143,28 @@ int export_render(const Session *s, const VizView *view, const ExportOptions *op
     if (resolve_options(opt, &o, err)) return -1;
     if (session_len(s) == 0) return error_set(err, "export: no prompt yet: nothing to draw");
     Canvas c;
-    if (canvas_open(&c, o.width * o.scale, o.height * o.scale, &o, err)) return -1;
+    if (canvas_open(&c, o.width * o.scale, o.height * o.scale, &o, export_effective_ui_scale(&o), err)) return -1;
     VizView v = figure_view(view);
     VizFrame f;
     frame_fill(&f, s, &v);
     f.last_step_ms = -1; /* wall time differs run to run: a figure shows only state */
-    Rect body = rect_make(0, 0, c.off.w, c.off.h);
+    Rect full = rect_make(0, 0, c.off.w, c.off.h);
+    int rc;
     if (o.overlay) {
-        /* the lesson title and captions get their own bands above and below the figure */
-        f.title = o.overlay->title;
-        f.captions = o.overlay->captions;
-        f.n_captions = o.overlay->n_captions;
-        draw_fill_rect(&c.viz, body, c.viz.theme->background);
-        int bottom = lesson_overlay_bottom(&c.viz, &f, body);
-        rect_cut_top(&body, lesson_overlay_top(&c.viz, &f));
-        rect_cut_bottom(&body, bottom);
-    }
-    int rc = draw_panel_figure(&c.viz, body, &f, o.panel, NULL);
-    if (rc && !c.viz.has_error) viz_fail(&c.viz, "the %s panel could not be drawn", viz_panel_name(o.panel));
-    if (rc == 0 && o.overlay) {
-        /* a lesson slide: the same overlay the presenter sees in the window */
+        /* a lesson slide: the same draw call as the presenter's window (draw_frame with
+         * the slide flag), so E in a lesson and `export --lesson` are what the class sees */
         f.title = o.overlay->title;
         f.captions = o.overlay->captions;
         f.n_captions = o.overlay->n_captions;
         f.question = o.overlay->question;
         f.beat_label = o.overlay->beat_label;
-        rc = draw_lesson_overlay(&c.viz, rect_make(0, 0, c.off.w, c.off.h), &f);
+        f.view.slide = 1;
+        f.view.focus = o.panel;
+        rc = draw_frame(&c.viz, full, &f, NULL);
+    } else {
+        rc = draw_panel_figure(&c.viz, full, &f, o.panel, NULL);
     }
+    if (rc && !c.viz.has_error) viz_fail(&c.viz, "the %s panel could not be drawn", viz_panel_name(o.panel));
     rc = canvas_read(&c, out, err);
     canvas_free(&c);
     return rc;
@@ -193,12 +198,15 @@ static int sheet_layout(const Session *s, const ExportOptions *o, int layer, She
         L->cols = cfg->n_head;
         L->rows = cfg->n_layer;
     }
-    L->cell_w = o->width / L->cols;
+    /* the requested size, grown when the cells would be smaller than a readable heatmap */
+    L->cell_w = (o->width - SHEET_CHROME_W) / L->cols;
     if (L->cell_w < SHEET_CELL_MIN_W) L->cell_w = SHEET_CELL_MIN_W;
-    L->cell_h = (o->height - SHEET_HEADER_H) / L->rows;
+    L->cell_h = (o->height - SHEET_CHROME_H) / L->rows;
     if (L->cell_h < SHEET_CELL_MIN_H) L->cell_h = SHEET_CELL_MIN_H;
-    L->w = L->cell_w * L->cols;
-    L->h = SHEET_HEADER_H + L->cell_h * L->rows;
+    L->w = SHEET_CHROME_W + L->cell_w * L->cols;
+    L->h = SHEET_CHROME_H + L->cell_h * L->rows;
+    if (L->w < o->width) L->w = o->width;
+    if (L->h < o->height) L->h = o->height;
     if ((long)L->w * o->scale > OFFSCREEN_MAX_SIDE || (long)L->h * o->scale > OFFSCREEN_MAX_SIDE)
         return error_set(err, "export: a contact sheet of %d x %d heads needs %ldx%ld pixels at scale %d "
                          "(at most %d a side): use a smaller --scale or one --layer",
@@ -215,50 +223,21 @@ int export_render_contact_sheet(const Session *s, const VizView *view, const Exp
     SheetLayout L = {0};
     if (sheet_layout(s, &o, layer, &L, err)) return -1;
     Canvas c;
-    if (canvas_open(&c, L.w * o.scale, L.h * o.scale, &o, err)) return -1;
+    /* a sheet is a figure of many small pictures: the UI scale as given, not a slide's */
+    if (canvas_open(&c, L.w * o.scale, L.h * o.scale, &o, o.ui_scale, err)) return -1;
     Viz *viz = &c.viz;
-    const Theme *th = viz->theme;
-    draw_fill_rect(viz, rect_make(0, 0, c.off.w, c.off.h), th->background);
-
     char title[256];
     int step = session_step_index(s);
     if (layer >= 0)
-        snprintf(title, sizeof title, "Attention patterns of layer %d, every head - %s, step %d", layer,
+        snprintf(title, sizeof title, "Attention patterns of layer %d, every head \xC2\xB7 %s \xC2\xB7 step %d", layer,
                  s->model.name, step);
     else
-        snprintf(title, sizeof title, "Attention patterns, every layer x head - %s, step %d", s->model.name, step);
-    TextStyle ts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = th->text,
-                    .halign = VIZ_ALIGN_LEFT, .valign = VIZ_ALIGN_MIDDLE};
-    int pad = viz_px(viz, 12);
-    draw_text_in_rect(viz, rect_make(pad, 0, c.off.w - 2 * pad, viz_px(viz, SHEET_HEADER_H)), title, &ts);
-
+        snprintf(title, sizeof title, "Attention patterns, every layer \xC3\x97 head \xC2\xB7 %s \xC2\xB7 step %d",
+                 s->model.name, step);
     VizView v = figure_view(view);
-    v.compact = 1; /* the sheet itself is the grid of heads */
-    int rc = 0;
-    for (int li = 0; li < L.n_layers && rc == 0; li++) {
-        for (int h = 0; h < L.n_heads && rc == 0; h++) {
-            int k = li * L.n_heads + h; /* cell index, row-major */
-            int col = L.n_layers == 1 ? k % L.cols : h, row = L.n_layers == 1 ? k / L.cols : li;
-            /* exact device-pixel edges from logical ones: cells tile without gaps */
-            int x0 = viz_px(viz, (float)(col * L.cell_w)), x1 = viz_px(viz, (float)((col + 1) * L.cell_w));
-            int y0 = viz_px(viz, (float)(SHEET_HEADER_H + row * L.cell_h));
-            int y1 = viz_px(viz, (float)(SHEET_HEADER_H + (row + 1) * L.cell_h));
-            int lab = viz_px(viz, SHEET_LABEL_H);
-            char label[64];
-            snprintf(label, sizeof label, "L%d H%d", L.layer0 + li, h);
-            TextStyle ls = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_BODY, .color = th->text,
-                            .halign = VIZ_ALIGN_LEFT, .valign = VIZ_ALIGN_MIDDLE};
-            draw_text_in_rect(viz, rect_make(x0 + pad, y0, x1 - x0 - 2 * pad, lab), label, &ls);
-            v.layer = L.layer0 + li;
-            v.head = h;
-            VizFrame f;
-            frame_fill(&f, s, &v);
-            f.last_step_ms = -1;
-            rc = draw_panel_figure(viz, rect_make(x0, y0 + lab, x1 - x0, y1 - y0 - lab), &f, VIZ_PANEL_ATTENTION, NULL);
-            draw_set_clip(viz, NULL);
-            draw_rect_outline(viz, rect_make(x0, y0, x1 - x0, y1 - y0), th->panel_border, 1);
-        }
-    }
+    VizFrame f;
+    frame_fill(&f, s, &v);
+    int rc = draw_attention_sheet(viz, rect_make(0, 0, c.off.w, c.off.h), &f, L.layer0, L.n_layers, 0, title);
     if (rc && !viz->has_error) viz_fail(viz, "the attention panel could not be drawn");
     rc = canvas_read(&c, out, err);
     canvas_free(&c);
@@ -315,16 +294,30 @@ static int path_exists(const char *p) {
     return lstat(p, &st) == 0;
 }
 
-/* The SHA-256 of the session's weights, or NULL for a random model / unreadable file
- * (a figure without a hash is still a figure; the provenance then says "unknown"). */
-static const char *weights_sha(const Session *s, Sha256Cache *cache, Sha256Cache *local) {
-    if (!s->model.dir[0]) return NULL;
+int export_weights_sha256(const Session *s, Sha256Cache *cache, char hex[SHA256_HEX_LEN + 1], ErrorMsg *err) {
+    hex[0] = '\0';
+    if (!s->model.dir[0]) return error_set(err, "a random model has no weights file");
     char path[1100];
     snprintf(path, sizeof path, "%s/model.safetensors", s->model.dir);
-    const char *hex = NULL;
+    /* hash the file only while it is the one that was loaded: after a rewrite or a
+     * replacement the bytes on disk are not the weights that drew the figure */
+    FileIdentity now;
+    if (file_identity(path, &now) != 0 || !file_identity_same(&now, &s->weights_loaded)) {
+        error_set(err, "%s changed on disk after it was loaded: its hash would not name these weights", path);
+        return 1;
+    }
+    Sha256Cache local = {0};
+    const char *h = NULL;
+    if (sha256_file_cached(cache ? cache : &local, path, &h, err)) return -1;
+    memcpy(hex, h, SHA256_HEX_LEN + 1);
+    return 0;
+}
+
+/* The hash for the provenance in local->hex, or NULL ("unknown": random model, file
+ * changed since loading, unreadable) — a figure without a hash is still a figure. */
+static const char *weights_sha(const Session *s, Sha256Cache *cache, Sha256Cache *local) {
     ErrorMsg e;
-    if (sha256_file_cached(cache ? cache : local, path, &hex, &e)) return NULL;
-    return hex;
+    return export_weights_sha256(s, cache, local->hex, &e) == 0 ? local->hex : NULL;
 }
 
 /* Writes img + provenance as the next numbered file "NNNN-<stem>.png" in o->dir (and
@@ -358,24 +351,37 @@ static int write_figure(const Session *s, const VizView *view, const ExportOptio
     PngWriteOptions wo = {.overwrite = 0, .write_fn = o->write_fn, .write_ctx = o->write_ctx};
     int rc = -1;
     char path[4200], jpath[4200];
-    /* the number: 1 + the highest in the folder; if another exporter takes it between
-     * our scan and our link(2), png_write refuses to overwrite and we try the next */
+    /* under the folder's lock: first sweep what an interrupted export left (export_dir.h) */
+    int lock = export_dir_lock(o->dir, err);
+    if (lock < 0) {
+        free(png);
+        free(json);
+        figure_meta_free(&meta);
+        return -1;
+    }
+    export_dir_sweep(o->dir);
+    /* the number: 1 + the highest in the folder; if another exporter (without our lock:
+     * another program) takes it meanwhile, link(2) refuses to overwrite: the next one */
     int num = export_next_number(o->dir);
     for (int attempt = 0; attempt < 100; attempt++, num++) {
         snprintf(path, sizeof path, "%s/%04d-%s.png", o->dir, num, stem);
         snprintf(jpath, sizeof jpath, "%s/%04d-%s.json", o->dir, num, stem);
         if (path_exists(path) || (o->sidecar && path_exists(jpath))) continue;
-        if (png_write_bytes_atomic(path, png, png_len, &wo, err) != 0) {
+        /* the sidecar first, the PNG last: the PNG is the commit point, so a figure
+         * never appears without the sidecar that was asked for */
+        if (o->sidecar && png_write_bytes_atomic(jpath, (const uint8_t *)json, json_len, &wo, err) != 0) {
             if (strstr(err->text, "already exists")) continue; /* lost a race: next number */
             break;
         }
-        if (o->sidecar && png_write_bytes_atomic(jpath, (const uint8_t *)json, json_len, &wo, err) != 0) {
-            unlink(path); /* no figure without the sidecar that was asked for */
+        if (png_write_bytes_atomic(path, png, png_len, &wo, err) != 0) {
+            if (o->sidecar) unlink(jpath);
+            if (strstr(err->text, "already exists")) continue;
             break;
         }
         rc = 0;
         break;
     }
+    export_dir_unlock(lock);
     if (rc != 0 && !err->text[0]) error_set(err, "%s: no free file name after 100 tries", o->dir);
     if (rc == 0 && out_path && cap) snprintf(out_path, cap, "%s", path);
     free(png);

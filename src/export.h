@@ -47,7 +47,9 @@ typedef struct ExportOptions {
     VizPanel panel;          /* VIZ_PANEL_FRAME (whole window) or one panel */
     int width, height;       /* logical size (the window size); 0 = 1920x1080 */
     int scale;               /* 1, 2 or 4 (0 = 1): re-rendered at that density */
-    float ui_scale;          /* the window's UI scale, 1..2.5 (0 = 1) */
+    float ui_scale;          /* the window's UI scale, 1..2.5 (0 = 1); a slide (overlay set,
+                              * or one panel) multiplies its own type size by it:
+                              * export_effective_ui_scale */
     ThemeId theme;           /* light (print) or dark */
     int sidecar;             /* 1: also write NAME.json with the same provenance */
     const char *assets_dir;  /* fonts live in <assets_dir>/fonts; NULL = cli_assets_dir() */
@@ -65,6 +67,11 @@ ExportOptions export_options_default(void);
 /* The options a figure was made with (panel, size, scale, UI scale, theme); other
  * fields keep their values. */
 void export_options_from_state(ExportOptions *opt, const FigureState *fs);
+
+/* The UI scale the figure is drawn at: for a lesson slide or a single panel the
+ * slide's (viz_slide_ui_scale of the logical size, times ui_scale), for the frame
+ * ui_scale itself. opt must have its defaults filled in (width, height). */
+float export_effective_ui_scale(const ExportOptions *opt);
 
 /* Tight RGBA pixels (pitch w*4), owned. */
 typedef struct ExportImage {
@@ -98,6 +105,11 @@ int export_render_contact_sheet(const Session *s, const VizView *view, const Exp
 /* 1 + the highest leading number of a visible file name ("0007-...") in dir; 1 for an
  * empty or missing folder. */
 int export_next_number(const char *dir);
+
+/* The SHA-256 of the weights the session loaded (through cache, which may be NULL):
+ * 0 with hex filled, 1 when model.safetensors changed on disk after loading (err says so;
+ * then nothing names these weights), -1 on a random model or a read error. */
+int export_weights_sha256(const Session *s, Sha256Cache *cache, char hex[SHA256_HEX_LEN + 1], ErrorMsg *err);
 
 /* Creates dir and its parents if missing (mode 0755). Errors: a path component is a
  * file, permission denied... */

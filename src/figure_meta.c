@@ -13,6 +13,7 @@
 
 #include "file_read.h"
 #include "frame_fill.h"
+#include "utf8.h"
 #include "version.h"
 
 /* ---- a growable string (owner: the caller frees .data) --------------------------- */
@@ -119,16 +120,24 @@ void figure_meta_free(FigureMeta *m) {
     memset(m, 0, sizeof *m);
 }
 
-/* Adds one entry; the value is copied. Plain (is_json 0) values are made printable
- * ASCII ('?' for anything else) so they can never turn a tEXt chunk into iTXt. */
+/* Adds one entry; the value is copied. Plain (is_json 0) values keep every printable
+ * character, UTF-8 included (a folder named "modèl" stays "modèl": png_encode writes
+ * such a value as iTXt, ASCII as tEXt); control characters and bytes that are not
+ * UTF-8 become '?', one per byte. */
 static int meta_add(FigureMeta *m, const char *key, const char *value, int is_json) {
     if (m->n >= FIGURE_META_MAX) return -1;
     size_t n = strlen(value);
     char *v = malloc(n + 1);
     if (!v) return -1;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)value[i];
-        v[i] = (c >= 0x20 && c < 0x7F) ? (char)c : '?';
+    const uint8_t *u = (const uint8_t *)value;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp = 0;
+        size_t k = u[i] >= 0x80 ? utf8_decode_one(u + i, n - i, &cp) : 1;
+        int keep = k > 1 ? (cp >= 0xA0) : (k == 1 && u[i] >= 0x20 && u[i] < 0x7F); /* no C0, DEL, C1 */
+        if (k == 0) k = 1;
+        if (keep) memcpy(v + i, u + i, k);
+        else memset(v + i, '?', k);
+        i += k;
     }
     v[n] = '\0';
     m->values[m->n] = v;
@@ -241,6 +250,11 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
     rc |= meta_addf(m, "inferscope:top_p", 1, "%.9g", (double)s->settings.top_p);
     rc |= meta_addf(m, "inferscope:greedy", 1, "%d", s->settings.greedy ? 1 : 0);
     rc |= meta_addf(m, "inferscope:seed", 1, "%llu", (unsigned long long)s->seed);
+    if (s->trace.ablation.n_off) {
+        char abl[1024];
+        if (gpt2_ablation_format(&s->trace.ablation, abl, sizeof abl) >= sizeof abl) rc = -1;
+        else rc |= meta_add(m, "inferscope:ablate", abl, 0);
+    }
 
     rc |= meta_add(m, "inferscope:theme", th->name, 0);
     rc |= meta_addf(m, "inferscope:scale", 1, "%d", in->scale);
@@ -255,6 +269,9 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
     rc |= meta_addf(m, "inferscope:highlight_panel", 1, "%d", v->highlight_panel);
     rc |= meta_addf(m, "inferscope:highlight_token", 1, "%d", v->highlight_token);
     rc |= meta_addf(m, "inferscope:highlight_bar", 1, "%d", v->highlight_bar);
+    char axis[32];
+    viz_axis_describe(v->prob_axis, v->prob_axis_max, axis, sizeof axis);
+    rc |= meta_add(m, "inferscope:prob_axis", axis, 0);
     free(str.data);
     if (rc) {
         figure_meta_free(m);
@@ -347,10 +364,15 @@ static int get_text(const PngTextChunks *t, const char *what, const char *key, c
     if (need(t, what, key, &v, err)) return -1;
     size_t n = strlen(v);
     if (n >= cap) return error_set(err, "%s: %s: value of %zu bytes is too long (at most %zu)", what, key, n, cap - 1);
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)v[i] < 0x20 || (unsigned char)v[i] >= 0x7F)
-            return error_set(err, "%s: %s: byte 0x%02x at %zu is not printable ASCII", what, key,
-                             (unsigned char)v[i], i);
+    /* printable characters, UTF-8 included (what meta_add writes) */
+    const uint8_t *u = (const uint8_t *)v;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp = u[i];
+        size_t k = u[i] >= 0x80 ? utf8_decode_one(u + i, n - i, &cp) : 1;
+        if (k == 0 || cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0))
+            return error_set(err, "%s: %s: byte 0x%02x at %zu is not a printable UTF-8 character", what, key, u[i], i);
+        i += k;
+    }
     memcpy(buf, v, n + 1);
     return 0;
 }
@@ -519,6 +541,7 @@ static int parse_json_string(const char *what, const char *key, const char *v, u
 int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out, ErrorMsg *err) {
     memset(out, 0, sizeof *out);
     FigureState *fs = out;
+    fs->settings = sampler_settings_default(); /* settings a figure does not record stay neutral */
     const char *v;
     long x;
     unsigned long *arr = NULL;
@@ -669,6 +692,16 @@ int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out
         fs->seed = (uint64_t)sd;
     }
 
+    /* optional (only figures with parts switched off have it); its numbers are checked
+     * against the model when applied, the characters here */
+    if (png_text_find(t, "inferscope:ablate")) {
+        if (get_text(t, what, "inferscope:ablate", fs->ablate, sizeof fs->ablate, err)) goto fail;
+        if (!fs->ablate[0] || strspn(fs->ablate, "0123456789.,abeilmnpt") != strlen(fs->ablate)) {
+            error_set(err, "%s: inferscope:ablate: '%.40s' is not a list like 0.3,1.attn,2.mlp", what, fs->ablate);
+            goto fail;
+        }
+    }
+
     if (get_text(t, what, "inferscope:theme", name, sizeof name, err)) goto fail;
     if (theme_parse(name, &fs->theme)) {
         error_set(err, "%s: inferscope:theme: unknown theme '%s' (light or dark)", what, name);
@@ -703,6 +736,12 @@ int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out
         get_int(t, what, "inferscope:highlight_token", -1, np - 1, &fs->view.highlight_token, err) ||
         get_int(t, what, "inferscope:highlight_bar", 0, SESSION_TOP_N, &fs->view.highlight_bar, err))
         goto fail;
+    /* the probability axis (figures from before it was recorded: the automatic one) */
+    const char *axis = png_text_find(t, "inferscope:prob_axis");
+    if (axis && viz_axis_parse(axis, &fs->view.prob_axis, &fs->view.prob_axis_max) != 0) {
+        error_set(err, "%s: inferscope:prob_axis: '%.40s' is not auto, log or linear N", what, axis);
+        goto fail;
+    }
     return 0;
 fail:
     free(arr);
@@ -750,6 +789,18 @@ int figure_state_apply(const FigureState *fs, Session *s, VizView *view, ErrorMs
             return error_set(err, "figure: token id %d at position %zu is outside the vocabulary [0, %d)",
                              fs->ids[i], i, session_vocab(s));
     if (session_set_settings(s, &fs->settings, err)) return -1;
+    {
+        Gpt2Ablation ab = {0}; /* empty unless the figure switched parts off */
+        ErrorMsg e2 = {{0}};
+        int rc = fs->ablate[0] ? gpt2_ablation_parse(&ab, cfg, fs->ablate, &e2) : 0;
+        if (rc)
+            error_set(err, "figure: inferscope:ablate: %s",
+                      strncmp(e2.text, "--ablate: ", 10) == 0 ? e2.text + 10 : e2.text);
+        else
+            rc = session_set_ablation(s, &ab, err);
+        gpt2_ablation_free(&ab);
+        if (rc) return -1;
+    }
     s->seed = fs->seed; /* refreshed by the prompt below */
 
     /* the prompt: the text when it gives the same ids (then the BPE replay works) */

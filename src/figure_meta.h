@@ -26,6 +26,9 @@
  *   inferscope:colormap, inferscope:color_range
  *   inferscope:temperature, inferscope:top_k, inferscope:top_p, inferscope:greedy,
  *   inferscope:seed
+ *   inferscope:ablate     the parts switched off, canonical SPEC ("0.3,1.mlp",
+ *                         gpt2_ablation.h); written only when something is off, so a
+ *                         figure of the whole model is byte-identical to before it existed
  *   inferscope:theme, inferscope:scale, inferscope:ui_scale, inferscope:size (logical WxH)
  *   inferscope:top_n, inferscope:hide_sink, inferscope:selected_token,
  *   inferscope:bpe_step, inferscope:hide_probs, inferscope:highlight_panel,
@@ -87,6 +90,7 @@ int figure_meta_json(const FigureMeta *m, char **out, size_t *len, ErrorMsg *err
 typedef struct FigureState {
     char software[64];
     char model[128];
+    char ablate[1024];         /* canonical SPEC of the parts switched off, "" = none */
     char model_sha256[65];     /* "" when the figure said "unknown" */
     uint8_t *prompt;           /* owned, decoded UTF-8 (NUL-terminated), NULL if none */
     size_t prompt_len;
@@ -127,7 +131,8 @@ void figure_state_free(FigureState *fs);
  * prompt (the text when it tokenizes to the recorded prompt ids, so the BPE replay is
  * there too; else the ids), then every generated token replayed with its recorded
  * dice (session_step when the sampler picks it again, session_force otherwise), the
- * pending dice, and the view (layer, head, top_n...). Afterwards session_ids() equals
+ * pending dice, and the view (layer, head, top_n...). The recorded ablation (none when
+ * the figure has no inferscope:ablate) is switched on first. Afterwards session_ids() equals
  * fs->ids exactly. Errors (sequence longer than the session's context, an id outside
  * the vocabulary, a layer/head the model does not have) return -1 with err; the
  * session is then valid but may hold part of the state. The branch number is not

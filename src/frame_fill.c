@@ -15,6 +15,8 @@ VizView frame_default_view(void) {
     v.highlight_panel = -1;
     v.highlight_token = -1;
     v.top_n = 15;
+    v.prob_axis = VIZ_AXIS_AUTO;
+    v.prob_axis_max = 1.0f;
     return v;
 }
 

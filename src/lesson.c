@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_read.h"
+#include "frame.h"
 #include "utf8.h"
 
 static const char *const PANEL_NAMES[LPANEL_COUNT] = {"frame", "tokens", "attention", "probs", "text"};
@@ -28,7 +30,12 @@ const char *lesson_panel_name(int panel) {
 
 void lesson_free(Lesson *l) {
     if (!l) return;
-    for (size_t i = 0; i < l->n_dir; i++) free(l->dir[i].text);
+    lesson_replay_free(l);
+    for (size_t i = 0; i < l->n_dir; i++) {
+        free(l->dir[i].text);
+        free(l->dir[i].claim);
+        free(l->dir[i].ids);
+    }
     free(l->dir);
     free(l->beat_end);
     memset(l, 0, sizeof *l);
@@ -43,7 +50,7 @@ typedef struct Parser {
 } Parser;
 
 static int fail(Parser *p, const char *fmt, const char *a) {
-    char msg[300];
+    char msg[440];
     snprintf(msg, sizeof msg, fmt, a);
     return error_set(p->err, "%s:%d: %s", p->path, p->line, msg);
 }
@@ -76,10 +83,25 @@ static int end_beat(Parser *p) {
     return 0;
 }
 
+/* 1 if the quote at s[q] is escaped: an odd number of backslashes right before it. */
+static int quote_escaped(const char *s, size_t q) {
+    size_t k = 0;
+    while (k < q && s[q - 1 - k] == '\\') k++;
+    return k % 2 == 1;
+}
+
 /* Decodes TEXT: surrounding double quotes are removed (so spaces at the ends can be
- * kept, e.g. force " time"), and inside quotes \n \t \" \\ are escapes. */
+ * kept, e.g. force " time"), and inside quotes \n \t \" \\ are escapes. A text that
+ * starts with a quote must close it: `prompt "Once upon` is a mistake, not a prompt
+ * with a quote in it. When the quote closes before the end (`caption "Hi" she said`),
+ * the text is taken as written, quotes and all. */
 static int parse_text(Parser *p, const char *s, size_t n, char **out, size_t *out_len) {
-    int quoted = n >= 2 && s[0] == '"' && s[n - 1] == '"';
+    int quoted = n >= 2 && s[0] == '"' && s[n - 1] == '"' && !quote_escaped(s, n - 1);
+    if (!quoted && n >= 1 && s[0] == '"') {
+        int closes = 0;
+        for (size_t q = 1; q < n && !closes; q++) closes = s[q] == '"' && !quote_escaped(s, q);
+        if (!closes) return fail(p, "the text starts with a quote (\") that is never closed%s", "");
+    }
     if (quoted) { s++; n -= 2; }
     char *t = malloc(n + 1);
     if (!t) return fail(p, "out of memory%s", "");
@@ -129,6 +151,193 @@ static int parse_double(Parser *p, const char *arg, double lo, double hi, const 
     return 0;
 }
 
+/* ---- expect CLAIM (lesson.h LessonExpect; checked by lesson_expect.c) ---- */
+
+static void skip_spaces(const char *s, size_t n, size_t *i) {
+    while (*i < n && (s[*i] == ' ' || s[*i] == '\t')) (*i)++;
+}
+
+/* The next argument of s[*i..n): a quoted text (escapes decoded; the quote must
+ * close) or a run of non-space bytes. 0 with *out malloc'd, 1 at the end, -1 error. */
+static int next_arg(Parser *p, const char *s, size_t n, size_t *i, char **out, size_t *out_len) {
+    skip_spaces(s, n, i);
+    if (*i >= n) return 1;
+    size_t a = *i, e = a;
+    if (s[a] == '"') {
+        e = a + 1;
+        while (e < n && !(s[e] == '"' && !quote_escaped(s, e))) e++;
+        if (e >= n) return fail(p, "the text starts with a quote (\") that is never closed%s", "");
+        e++;
+    } else {
+        while (e < n && s[e] != ' ' && s[e] != '\t') e++;
+    }
+    *i = e;
+    return parse_text(p, s + a, e - a, out, out_len) ? -1 : 0;
+}
+
+static const char *const CMP_NAMES[] = {">=", "<=", ">", "<", "="};
+
+static int parse_cmp(Parser *p, const char *w, int *cmp) {
+    for (int c = 0; c < 5; c++)
+        if (strcmp(w, CMP_NAMES[c]) == 0) { *cmp = c; return 0; }
+    if (strcmp(w, "==") == 0) { *cmp = LCMP_EQ; return 0; }
+    return fail(p, "expect: '%s' is not a comparison (>=, <=, >, <, =)", w);
+}
+
+/* Reads the words of an expect claim into w[0..*nw) (malloc'd each). */
+static int split_claim(Parser *p, const char *s, size_t n, char **w, size_t *wl, int max, int *nw) {
+    size_t i = 0;
+    *nw = 0;
+    for (;;) {
+        char *t;
+        size_t tl;
+        int r = next_arg(p, s, n, &i, &t, &tl);
+        if (r < 0) return -1;
+        if (r > 0) return 0;
+        if (*nw == max) { free(t); return fail(p, "expect: too many words in the claim%s", ""); }
+        w[*nw] = t;
+        wl[(*nw)++] = tl;
+    }
+}
+
+/* "#640" -> by id; else TEXT (the token's exact bytes). */
+static int parse_token_arg(Parser *p, LessonDirective *d, char *w, size_t wl) {
+    if (wl >= 2 && w[0] == '#' && w[1] >= '0' && w[1] <= '9') {
+        d->flag = 1;
+        return parse_long(p, w + 1, 0, 1000000, "expect #id", &d->n);
+    }
+    if (wl == 0) return fail(p, "expect: the token text is empty%s", "");
+    d->text = malloc(wl + 1);
+    if (!d->text) return fail(p, "out of memory%s", "");
+    memcpy(d->text, w, wl + 1);
+    d->text_len = wl;
+    return 0;
+}
+
+/* ids TEXT 7454,2402,257,640: the list, comma-separated, no spaces. */
+static int parse_ids(Parser *p, LessonDirective *d, const char *text, size_t tl, const char *list) {
+    if (tl == 0) return fail(p, "expect ids: the text is empty%s", "");
+    size_t cap = 1;
+    for (const char *c = list; *c; c++) cap += *c == ',';
+    d->ids = malloc(cap * sizeof *d->ids);
+    d->text = malloc(tl + 1);
+    if (!d->ids || !d->text) return fail(p, "out of memory%s", "");
+    memcpy(d->text, text, tl + 1);
+    d->text_len = tl;
+    const char *c = list;
+    for (;;) {
+        char num[16];
+        size_t n = strcspn(c, ",");
+        if (n == 0 || n >= sizeof num) return fail(p, "expect ids: '%s' is not a list like 7454,2402,257", list);
+        memcpy(num, c, n);
+        num[n] = 0;
+        long v;
+        if (parse_long(p, num, 0, 1000000, "expect ids: an id", &v)) return -1;
+        d->ids[d->n_ids++] = (int)v;
+        if (!c[n]) return 0;
+        c += n + 1;
+    }
+}
+
+static const char EXPECT_FORMS[] =
+    "next TEXT | prob TEXT OP X | pick TEXT | chosen TEXT | text TEXT | token POS TEXT | "
+    "tokens TEXT OP N | ids TEXT A,B,C | kept OP N | top N OP X | repeats [OP] N | "
+    "attention L H QUERY KEY OP X | attention L H prev|first OP X | attention L H prev|first strongest";
+
+static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *wl, int nw) {
+    static const char *const KINDS[] = {"next", "prob", "chosen", "text", "tokens", "kept",
+                                        "repeats", "attention", "token", "ids", "pick", "top"};
+    /* words including the kind; -1: checked below */
+    static const int ARGS[] = {2, 4, 2, -1, 4, 3, -1, -1, 3, 3, 2, 4};
+    int k = -1;
+    for (int i = 0; i < 12; i++)
+        if (strcmp(w[0], KINDS[i]) == 0) k = i;
+    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, pick, chosen, text, token, tokens, ids, kept, top, repeats, attention)", w[0]);
+    d->kind = k;
+    if (ARGS[k] > 0 && nw != ARGS[k]) return fail(p, "expect takes: %s", EXPECT_FORMS);
+    switch ((LessonExpect)k) {
+    case LEXP_NEXT: case LEXP_CHOSEN: case LEXP_PICK: return parse_token_arg(p, d, w[1], wl[1]);
+    case LEXP_IDS: return parse_ids(p, d, w[1], wl[1], w[2]);
+    case LEXP_TOP:
+        if (parse_long(p, w[1], 1, LESSON_TOP_MAX, "expect top", &d->n) || parse_cmp(p, w[2], &d->cmp)) return -1;
+        return parse_double(p, w[3], 0.0, 1.0, "expect top", &d->x);
+    case LEXP_TOKEN:
+        if (parse_long(p, w[1], 0, 100000, "expect token position", &d->arg[0])) return -1;
+        return parse_token_arg(p, d, w[2], wl[2]);
+    case LEXP_PROB:
+        if (parse_token_arg(p, d, w[1], wl[1]) || parse_cmp(p, w[2], &d->cmp)) return -1;
+        return parse_double(p, w[3], 0.0, 1.0, "expect prob", &d->x);
+    case LEXP_TOKENS:
+        if (wl[1] == 0) return fail(p, "expect tokens: the text is empty%s", "");
+        d->text = malloc(wl[1] + 1);
+        if (!d->text) return fail(p, "out of memory%s", "");
+        memcpy(d->text, w[1], wl[1] + 1);
+        d->text_len = wl[1];
+        if (parse_cmp(p, w[2], &d->cmp)) return -1;
+        if (parse_long(p, w[3], 0, 1000000, "expect tokens", &d->n)) return -1;
+        d->x = (double)d->n;
+        return 0;
+    case LEXP_KEPT:
+        if (parse_cmp(p, w[1], &d->cmp) || parse_long(p, w[2], 0, 10000000, "expect kept", &d->n)) return -1;
+        d->x = (double)d->n;
+        return 0;
+    case LEXP_REPEATS: /* repeats N (= repeats >= N) | repeats OP N */
+        if (nw == 2) {
+            d->cmp = LCMP_GE;
+            if (parse_long(p, w[1], 1, 100000, "expect repeats", &d->n)) return -1;
+        } else if (nw == 3) {
+            if (parse_cmp(p, w[1], &d->cmp) || parse_long(p, w[2], 0, 100000, "expect repeats", &d->n)) return -1;
+        } else {
+            return fail(p, "expect takes: %s", EXPECT_FORMS);
+        }
+        d->x = (double)d->n;
+        return 0;
+    case LEXP_ATTENTION: {
+        int agg = nw >= 4 && (strcmp(w[3], "prev") == 0 || strcmp(w[3], "first") == 0);
+        int strongest = agg && nw == 5 && strcmp(w[4], "strongest") == 0;
+        if (!(agg && (nw == 6 || strongest)) && !(!agg && nw == 7)) return fail(p, "expect takes: %s", EXPECT_FORMS);
+        if (parse_long(p, w[1], 0, 100000, "expect attention layer", &d->arg[0]) ||
+            parse_long(p, w[2], 0, 100000, "expect attention head", &d->arg[1]))
+            return -1;
+        if (agg) {
+            d->arg[2] = strcmp(w[3], "prev") == 0 ? LATT_PREV : LATT_FIRST;
+            if (strongest) { d->cmp = LCMP_STRONGEST; return 0; }
+            if (parse_cmp(p, w[4], &d->cmp)) return -1;
+            return parse_double(p, w[5], 0.0, 1.0, "expect attention", &d->x);
+        }
+        if (parse_long(p, w[3], 0, 100000, "expect attention query", &d->arg[2]) ||
+            parse_long(p, w[4], 0, 100000, "expect attention key", &d->arg[3]) || parse_cmp(p, w[5], &d->cmp))
+            return -1;
+        return parse_double(p, w[6], 0.0, 1.0, "expect attention", &d->x);
+    }
+    case LEXP_TEXT: break; /* parsed by the caller: the rest of the line */
+    }
+    return 0;
+}
+
+static int parse_expect(Parser *p, const char *arg, size_t alen, LessonDirective *d) {
+    d->claim = malloc(alen + 1);
+    if (!d->claim) return fail(p, "out of memory%s", "");
+    memcpy(d->claim, arg, alen);
+    d->claim[alen] = 0;
+    /* `expect text TEXT`: the rest of the line is one text, as for caption */
+    if (alen > 5 && memcmp(arg, "text", 4) == 0 && (arg[4] == ' ' || arg[4] == '\t')) {
+        size_t i = 4;
+        skip_spaces(arg, alen, &i);
+        d->kind = LEXP_TEXT;
+        return parse_text(p, arg + i, alen - i, &d->text, &d->text_len);
+    }
+    enum { MAXW = 8 };
+    char *w[MAXW];
+    size_t wl[MAXW];
+    int nw = 0;
+    int rc = split_claim(p, arg, alen, w, wl, MAXW, &nw);
+    if (rc == 0 && nw == 0) rc = fail(p, "'expect' needs a claim%s", "");
+    if (rc == 0) rc = parse_expect_words(p, d, w, wl, nw);
+    for (int i = 0; i < nw; i++) free(w[i]);
+    return rc;
+}
+
 typedef struct OpName {
     const char *name;
     LessonOp op;
@@ -143,7 +352,8 @@ static const OpName OPS[] = {
     {"force", LOP_FORCE, 2},     {"reroll", LOP_REROLL, 0}, {"layer", LOP_LAYER, 2},
     {"head", LOP_HEAD, 2},       {"panel", LOP_PANEL, 2},   {"caption", LOP_CAPTION, 2},
     {"highlight", LOP_HIGHLIGHT, 2}, {"bpe", LOP_BPE, 2},   {"ask", LOP_ASK, 2},
-    {"reveal", LOP_REVEAL, 0},   {"pause", LOP_PAUSE, 0},
+    {"reveal", LOP_REVEAL, 0},   {"pause", LOP_PAUSE, 0},   {"axis", LOP_AXIS, 2},
+    {"expect", LOP_EXPECT, 2},
 };
 
 static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
@@ -247,11 +457,20 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
         *open_ask = 0;
         if (end_beat(p)) return -1; /* reveal starts a new beat */
         break;
+    case LOP_AXIS: {
+        VizProbAxis a;
+        float mx;
+        if (viz_axis_parse(abuf, &a, &mx)) return fail(p, "axis takes auto, log or linear N (N percent, e.g. 100), not '%s'", abuf);
+        d.kind = (int)a;
+        d.x = mx;
+        break;
+    }
+    case LOP_EXPECT: rc = parse_expect(p, arg, alen, &d); break;
     case LOP_HOME: case LOP_REROLL: case LOP_PAUSE: break;
     }
-    if (rc) { free(d.text); return -1; }
+    if (rc) { free(d.text); free(d.claim); free(d.ids); return -1; }
     if (op->op == LOP_PAUSE) return end_beat(p);
-    if (push_dir(p, d)) { free(d.text); return -1; }
+    if (push_dir(p, d)) { free(d.text); free(d.claim); free(d.ids); return -1; }
     return 0;
 }
 
@@ -260,6 +479,11 @@ int lesson_parse(Lesson *out, const char *path, const char *text, size_t len, Er
     snprintf(out->path, sizeof out->path, "%s", path);
     Parser p = {.path = path, .err = err, .l = out};
     int open_ask = 0, have_prompt = 0;
+    /* a byte-order mark (Windows editors write one) is not part of the first line */
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        text += 3;
+        len -= 3;
+    }
     size_t bad = len; /* offset of the first invalid UTF-8 byte, len if none */
     utf8_validate((const uint8_t *)text, len, &bad);
     size_t i = 0;
@@ -295,18 +519,12 @@ fail:
 
 int lesson_load(Lesson *out, const char *path, ErrorMsg *err) {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) return error_set(err, "%s: cannot open: %s", path, strerror(errno));
-    /* lessons are small; refuse anything absurd instead of reading it all */
-    enum { MAX_LESSON = 1 << 20 };
-    char *buf = malloc(MAX_LESSON + 1);
-    if (!buf) { fclose(f); return error_set(err, "%s: out of memory", path); }
-    size_t n = fread(buf, 1, MAX_LESSON + 1, f);
-    int rerr = ferror(f);
-    fclose(f);
-    if (rerr) { free(buf); return error_set(err, "%s: read error (is it a directory?)", path); }
-    if (n > MAX_LESSON) { free(buf); return error_set(err, "%s: larger than 1 MiB, not a lesson file", path); }
-    int rc = lesson_parse(out, path, buf, n, err);
+    /* a FIFO or a device in place of the lesson is refused at once (file_read.h);
+     * lessons are small: refuse anything absurd instead of reading it all */
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    if (file_read_all(path, (size_t)1 << 20, &buf, &n, err)) return -1;
+    int rc = lesson_parse(out, path, (const char *)buf, n, err);
     free(buf);
     return rc;
 }

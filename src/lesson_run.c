@@ -1,11 +1,25 @@
 /* lesson_run.c — replaying lesson directives on a Session (see lesson_run.h). */
 #include "lesson_run.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "frame_fill.h"
+#include "lesson_expect.h"
+
+/* A `model` path as written in the lesson, taken relative to the lesson file's own
+ * folder (so a lesson finds its model whatever the current directory is). */
+static void resolve_model_path(const Lesson *l, const char *path, char *out, size_t cap) {
+    const char *slash = strrchr(l->path, '/');
+    if (path[0] == '/' || !slash) {
+        snprintf(out, cap, "%s", path);
+        return;
+    }
+    snprintf(out, cap, "%.*s/%s", (int)(slash - l->path), l->path, path);
+}
 
 void lesson_model_dir(const Lesson *l, const char *bundled_dir, char *dir, size_t dir_cap,
                       char *note, size_t note_cap) {
@@ -14,19 +28,21 @@ void lesson_model_dir(const Lesson *l, const char *bundled_dir, char *dir, size_
     for (size_t i = 0; i < l->n_dir; i++) {
         const LessonDirective *d = &l->dir[i];
         if (d->op != LOP_MODEL) continue;
+        if (note_cap) note[0] = 0;
         if (strcmp(d->text, "bundled") == 0) {
             snprintf(dir, dir_cap, "%s", bundled_dir);
             continue;
         }
-        char probe[1200];
-        snprintf(probe, sizeof probe, "%s/model.safetensors", d->text);
+        char path[1024], probe[1100];
+        resolve_model_path(l, d->text, path, sizeof path);
+        snprintf(probe, sizeof probe, "%s/model.safetensors", path);
         struct stat st;
-        if (d->flag && stat(probe, &st) != 0) {
+        if (d->flag && (stat(probe, &st) != 0 || !S_ISREG(st.st_mode))) {
             snprintf(dir, dir_cap, "%s", bundled_dir);
-            snprintf(note, note_cap, "%s is not downloaded (run `make gpt2`): showing the bundled model instead",
+            snprintf(note, note_cap, "%s is not downloaded (make gpt2): showing the bundled model",
                      d->text);
         } else {
-            snprintf(dir, dir_cap, "%s", d->text);
+            snprintf(dir, dir_cap, "%s", path);
         }
     }
 }
@@ -73,20 +89,34 @@ static int check_index(const Lesson *l, const LessonDirective *d, long v, int n,
     return fail_at(l, d, err, m);
 }
 
-/* Applies directive d. in_beat: d belongs to the beat being shown (captions etc.). */
-static int apply(const Lesson *l, const LessonDirective *d, int in_beat, Session *s, VizView *view,
-                 LessonBeatView *bv, const char **last_question, int *have_prompt, ErrorMsg *err) {
+/* What the directives before a point leave behind besides the session and view. */
+typedef struct RunState {
+    const char *last_question; /* the latest `ask` (a `reveal` shows it again) */
+    int have_prompt;           /* a `prompt` line has run */
+    size_t prompt_dir;         /* index of that directive, SIZE_MAX = none yet */
+} RunState;
+
+/* Applies directive d (of the beat being built: its captions, question and
+ * highlights go to bv and view). */
+static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBeatView *bv, RunState *rs,
+                 ErrorMsg *err) {
+    const LessonDirective *d = &l->dir[di];
     ErrorMsg e;
     SamplerSettings set = s->settings;
     const Gpt2Config *cfg = &s->model.config;
-    if (!*have_prompt && (d->op == LOP_STEP || d->op == LOP_BACK || d->op == LOP_HOME || d->op == LOP_FORCE ||
-                          d->op == LOP_REROLL || d->op == LOP_BPE))
+    if (!rs->have_prompt && (d->op == LOP_STEP || d->op == LOP_BACK || d->op == LOP_HOME || d->op == LOP_FORCE ||
+                             d->op == LOP_REROLL || d->op == LOP_BPE))
         return fail_at(l, d, err, "this needs a prompt first: put a 'prompt' line before it");
     switch (d->op) {
     case LOP_TITLE: case LOP_MODEL: case LOP_PAUSE: break;
+    case LOP_EXPECT:
+        if (!rs->have_prompt && d->kind != LEXP_TOKENS && d->kind != LEXP_IDS) return fail_at(l, d, err, "this needs a prompt first: put a 'prompt' line before it");
+        if (lesson_expect_check(l, d, s, view, err)) return -1;
+        break;
     case LOP_PROMPT:
         if (session_set_prompt(s, (const uint8_t *)d->text, d->text_len, &e)) return fail_at(l, d, err, e.text);
-        *have_prompt = 1;
+        rs->have_prompt = 1;
+        rs->prompt_dir = di;
         view->selected_token = -1;
         break;
     case LOP_SEED: session_set_seed(s, (uint64_t)d->n); break;
@@ -119,8 +149,9 @@ static int apply(const Lesson *l, const LessonDirective *d, int in_beat, Session
         view->head = (int)d->n;
         break;
     case LOP_PANEL: view->focus = (VizPanel)d->kind; break;
+    case LOP_AXIS: view->prob_axis = (VizProbAxis)d->kind, view->prob_axis_max = (float)d->x; break;
     case LOP_CAPTION:
-        if (in_beat && bv->n_captions < LESSON_MAX_CAPTIONS) bv->captions[bv->n_captions++] = d->text;
+        if (bv->n_captions < LESSON_MAX_CAPTIONS) bv->captions[bv->n_captions++] = d->text;
         break;
     case LOP_HIGHLIGHT:
         view->highlight_panel = -1;
@@ -147,59 +178,238 @@ static int apply(const Lesson *l, const LessonDirective *d, int in_beat, Session
         view->bpe_step = -1;
         break;
     case LOP_ASK:
-        *last_question = d->text;
-        if (in_beat) {
-            bv->question = d->text;
-            view->hide_probs = 1;
-        }
+        rs->last_question = d->text;
+        bv->question = d->text;
+        view->hide_probs = 1;
         break;
     case LOP_REVEAL:
-        if (in_beat) {
-            bv->question = *last_question;
-            view->hide_probs = 0;
-        }
+        bv->question = rs->last_question;
+        view->hide_probs = 0;
         break;
     }
     return 0;
 }
 
-int lesson_goto_beat(const Lesson *l, int k, Session *s, VizView *view, LessonBeatView *bv, ErrorMsg *err) {
+/* ---- the replay cache: the state at the end of every beat shown so far ----
+ * Beat k is rebuilt from the snapshot of beat k (session_restore: only the tokens
+ * that differ from what the trace holds are stepped, and the redo rows make even
+ * that free when they are still there), never by replaying beats 0..k. Branch
+ * token arrays are immutable blobs shared by consecutive snapshots when unchanged,
+ * so a long lesson costs memory in proportion to what its beats change. */
+typedef struct BeatSnap {
+    int has_state;             /* 0: no prompt had run (the session was shown as it was) */
+    int n_branches, cur, n_pos, n_prompt;
+    int branch_blob[SESSION_MAX_BRANCHES]; /* index into LessonReplay.blob per branch */
+    const uint8_t *prompt;     /* borrowed from the lesson (or the replay's pre_prompt) */
+    size_t prompt_len;
+    uint32_t pending_salt;
+    SamplerSettings settings;
+    uint64_t seed;
+    VizView view;
+    const char *captions[LESSON_MAX_CAPTIONS]; /* the beat's captions as written */
+    int n_captions;
+    const char *question;
+    RunState rs;
+} BeatSnap;
+
+typedef struct LessonReplay LessonReplay;
+struct LessonReplay {
+    const Session *owner;      /* the session the snapshots were taken on */
+    BeatSnap *snap;            /* (n_snap) beats 0 .. n_snap-1 */
+    size_t n_snap, cap_snap;
+    SessionBranch *blob;       /* (n_blob) owned immutable branch copies */
+    size_t n_blob, cap_blob;
+    uint8_t *pre_prompt;       /* the session's prompt before the lesson's first `prompt` */
+    size_t pre_prompt_len;
+    LessonReplayStats stats;
+};
+
+void lesson_replay_free(Lesson *l) {
+    LessonReplay *r = l ? l->replay : NULL;
+    if (!r) return;
+    for (size_t i = 0; i < r->n_blob; i++) {
+        free(r->blob[i].ids);
+        free(r->blob[i].salt);
+        free(r->blob[i].forced);
+    }
+    free(r->blob);
+    free(r->snap);
+    free(r->pre_prompt);
+    free(r);
+    l->replay = NULL;
+}
+
+LessonReplayStats lesson_replay_stats(const Lesson *l) {
+    LessonReplayStats z = {0};
+    return l->replay ? l->replay->stats : z;
+}
+
+static int same_branch(const SessionBranch *a, const SessionBranch *b) {
+    return a->len == b->len && memcmp(a->ids, b->ids, (size_t)a->len * sizeof *a->ids) == 0 &&
+           memcmp(a->salt, b->salt, (size_t)a->len * sizeof *a->salt) == 0 &&
+           memcmp(a->forced, b->forced, (size_t)a->len) == 0;
+}
+
+/* Index of an immutable copy of b: the previous snapshot's blob for this branch
+ * slot when equal, else a new copy. -1 when out of memory. */
+static int blob_for(LessonReplay *r, const BeatSnap *prev, int slot, const SessionBranch *b) {
+    if (prev && prev->has_state && slot < prev->n_branches && same_branch(&r->blob[prev->branch_blob[slot]], b))
+        return prev->branch_blob[slot];
+    if (r->n_blob == r->cap_blob) {
+        size_t nc = r->cap_blob ? r->cap_blob * 2 : 16;
+        SessionBranch *nb = realloc(r->blob, nc * sizeof *nb);
+        if (!nb) return -1;
+        r->blob = nb;
+        r->cap_blob = nc;
+    }
+    size_t n = b->len > 0 ? (size_t)b->len : 1;
+    SessionBranch c = {.ids = malloc(n * sizeof *c.ids), .salt = malloc(n * sizeof *c.salt), .forced = malloc(n),
+                       .len = b->len, .cap = b->len};
+    if (!c.ids || !c.salt || !c.forced) {
+        free(c.ids);
+        free(c.salt);
+        free(c.forced);
+        return -1;
+    }
+    memcpy(c.ids, b->ids, (size_t)b->len * sizeof *c.ids);
+    memcpy(c.salt, b->salt, (size_t)b->len * sizeof *c.salt);
+    memcpy(c.forced, b->forced, (size_t)b->len);
+    r->blob[r->n_blob] = c;
+    r->stats.branch_copies++;
+    return (int)r->n_blob++;
+}
+
+static int take_snapshot(const Lesson *l, LessonReplay *r, const Session *s, const VizView *view,
+                         const LessonBeatView *bv, const RunState *rs, ErrorMsg *err) {
+    if (r->n_snap == r->cap_snap) {
+        size_t nc = r->cap_snap ? r->cap_snap * 2 : 16;
+        BeatSnap *ns = realloc(r->snap, nc * sizeof *ns);
+        if (!ns) return error_set(err, "%s: out of memory", l->path);
+        r->snap = ns;
+        r->cap_snap = nc;
+    }
+    const BeatSnap *prev = r->n_snap ? &r->snap[r->n_snap - 1] : NULL;
+    BeatSnap sn = {.view = *view, .rs = *rs, .settings = s->settings, .seed = s->seed,
+                   .n_captions = bv->n_captions, .question = bv->question};
+    memcpy(sn.captions, bv->captions, sizeof sn.captions);
+    sn.has_state = s->n_branches > 0;
+    if (sn.has_state) {
+        sn.n_branches = s->n_branches;
+        sn.cur = s->cur;
+        sn.n_pos = session_len(s);
+        sn.n_prompt = s->n_prompt;
+        sn.pending_salt = s->pending_salt;
+        if (rs->prompt_dir != SIZE_MAX) {
+            sn.prompt = (const uint8_t *)l->dir[rs->prompt_dir].text;
+            sn.prompt_len = l->dir[rs->prompt_dir].text_len;
+        } else if (s->prompt) {
+            if (!r->pre_prompt) {
+                r->pre_prompt = malloc(s->prompt_len + 1);
+                if (!r->pre_prompt) return error_set(err, "%s: out of memory", l->path);
+                memcpy(r->pre_prompt, s->prompt, s->prompt_len);
+                r->pre_prompt_len = s->prompt_len;
+            }
+            sn.prompt = r->pre_prompt;
+            sn.prompt_len = r->pre_prompt_len;
+        }
+        for (int i = 0; i < s->n_branches; i++) {
+            sn.branch_blob[i] = blob_for(r, prev, i, &s->branch[i]);
+            if (sn.branch_blob[i] < 0) return error_set(err, "%s: out of memory", l->path);
+        }
+    }
+    r->snap[r->n_snap++] = sn;
+    return 0;
+}
+
+/* Shows snapshot k: the session restored, view and beat overlay as they were. */
+static int restore_snapshot(const Lesson *l, LessonReplay *r, size_t k, Session *s, VizView *view,
+                            LessonBeatView *bv, RunState *rs, ErrorMsg *err) {
+    const BeatSnap *sn = &r->snap[k];
+    ErrorMsg e;
+    if (sn->has_state) {
+        SessionBranch br[SESSION_MAX_BRANCHES];
+        for (int i = 0; i < sn->n_branches; i++) br[i] = r->blob[sn->branch_blob[i]];
+        SessionState st = {.prompt = sn->prompt, .prompt_len = sn->prompt_len, .branch = br,
+                           .n_branches = sn->n_branches, .cur = sn->cur, .n_pos = sn->n_pos,
+                           .n_prompt = sn->n_prompt, .pending_salt = sn->pending_salt,
+                           .settings = sn->settings, .seed = sn->seed};
+        if (session_restore(s, &st, &e)) return error_set(err, "%s: beat %zu: %s", l->path, k + 1, e.text);
+    } else {
+        session_set_settings(s, &sn->settings, &e);
+        session_set_seed(s, sn->seed);
+    }
+    *view = sn->view;
+    memset(bv, 0, sizeof *bv);
+    memcpy(bv->captions, sn->captions, sizeof bv->captions);
+    bv->n_captions = sn->n_captions;
+    bv->question = sn->question;
+    *rs = sn->rs;
+    r->stats.restores++;
+    return 0;
+}
+
+/* Runs beats n_snap .. k from the last snapshot (or a clean start), one snapshot per beat. */
+static int run_beats(const Lesson *l, LessonReplay *r, size_t k, Session *s, VizView *view, LessonBeatView *bv,
+                     ErrorMsg *err) {
+    RunState rs = {.last_question = NULL, .have_prompt = 0, .prompt_dir = SIZE_MAX};
+    int rc = 0;
+    session_batch_begin(s);
+    if (r->n_snap) {
+        rc = restore_snapshot(l, r, r->n_snap - 1, s, view, bv, &rs, err);
+    } else {
+        /* a clean start: default settings, seed 0, default view */
+        SamplerSettings def = sampler_settings_default();
+        ErrorMsg e;
+        session_set_settings(s, &def, &e);
+        session_set_seed(s, 0);
+        *view = frame_default_view();
+    }
+    for (size_t j = r->n_snap; rc == 0 && j <= k; j++) {
+        /* per-beat overlay and view state start fresh */
+        memset(bv, 0, sizeof *bv);
+        view->highlight_panel = -1;
+        view->highlight_token = -1;
+        view->highlight_bar = 0;
+        view->hide_probs = 0;
+        for (size_t i = j ? l->beat_end[j - 1] : 0; rc == 0 && i < l->beat_end[j]; i++) {
+            rc = apply(l, i, s, view, bv, &rs, err);
+            r->stats.directives_applied++;
+        }
+        if (rc == 0) rc = take_snapshot(l, r, s, view, bv, &rs, err);
+    }
+    session_batch_end(s);
+    return rc;
+}
+
+int lesson_goto_beat(Lesson *l, int k, Session *s, VizView *view, LessonBeatView *bv, ErrorMsg *err) {
     if (k < 0 || (size_t)k >= l->n_beats) return error_set(err, "%s: there is no beat %d (it has %zu)", l->path, k + 1, l->n_beats);
+    if (l->replay && l->replay->owner != s) lesson_replay_free(l);
+    if (!l->replay) {
+        l->replay = calloc(1, sizeof *l->replay);
+        if (!l->replay) return error_set(err, "%s: out of memory", l->path);
+        l->replay->owner = s;
+    }
+    LessonReplay *r = l->replay;
     char note[sizeof bv->note];
     snprintf(note, sizeof note, "%s", bv->note);
-    memset(bv, 0, sizeof *bv);
+    int keep_top_n = view->top_n;
+    RunState rs;
+    int rc = (size_t)k < r->n_snap ? restore_snapshot(l, r, (size_t)k, s, view, bv, &rs, err)
+                                   : run_beats(l, r, (size_t)k, s, view, bv, err);
+    if (keep_top_n > 0) view->top_n = keep_top_n;
     snprintf(bv->note, sizeof bv->note, "%s", note);
     bv->beat = k;
     bv->n_beats = (int)l->n_beats;
     snprintf(bv->beat_label, sizeof bv->beat_label, "%d / %zu", k + 1, l->n_beats);
-
-    /* a clean start every time: default settings, seed 0, default view */
-    SamplerSettings def = sampler_settings_default();
-    ErrorMsg e;
-    session_set_settings(s, &def, &e);
-    session_set_seed(s, 0);
-    int keep_top_n = view->top_n;
-    *view = frame_default_view();
-    if (keep_top_n > 0) view->top_n = keep_top_n;
-
-    size_t start = k ? l->beat_end[k - 1] : 0, end = l->beat_end[k];
-    const char *last_question = NULL;
-    int have_prompt = 0;
-    for (size_t i = 0; i < end; i++) {
-        if (i == start) {
-            /* per-beat view state starts fresh */
-            view->highlight_panel = -1;
-            view->highlight_token = -1;
-            view->highlight_bar = 0;
-            view->hide_probs = 0;
-        }
-        if (apply(l, &l->dir[i], i >= start, s, view, bv, &last_question, &have_prompt, err)) return -1;
-    }
-    return 0;
+    return rc;
 }
 
-int lesson_check(const Lesson *l, Session *s, VizView *view, LessonBeatView *bv, ErrorMsg *err) {
-    /* the last beat replays every directive, so one pass checks them all */
-    if (lesson_goto_beat(l, (int)l->n_beats - 1, s, view, bv, err)) return -1;
+int lesson_check(Lesson *l, Session *s, VizView *view, LessonBeatView *bv, ErrorMsg *err) {
+    /* from scratch every time: the lesson runs, and its claims are checked, once per beat */
+    lesson_replay_free(l);
+    if (lesson_goto_beat(l, (int)l->n_beats - 1, s, view, bv, err)) {
+        lesson_replay_free(l);
+        return -1;
+    }
     return lesson_goto_beat(l, 0, s, view, bv, err);
 }

@@ -1,7 +1,7 @@
 /* lesson_run.h — plays a parsed lesson (lesson.h) on a Session: going to beat k
- * rebuilds the exact state at the end of that beat by replaying every directive from
- * the start (seeded, so PageUp rewinds exactly and an export of beat k is always the
- * same picture). Captions, highlights and the open question belong to one beat.
+ * rebuilds the exact state at the end of that beat, the same as replaying every
+ * directive from the start (seeded, so PageUp rewinds exactly and an export of beat k
+ * is always the same picture), from a snapshot taken when the beat first ran. Captions, highlights and the open question belong to one beat.
  * Not the window: the presenter keys live in the app, the PNGs in export.c. */
 #ifndef LESSON_RUN_H
 #define LESSON_RUN_H
@@ -27,19 +27,33 @@ typedef struct LessonBeatView {
 
 /* Which model directory the lesson wants: "bundled" -> bundled_dir; a PATH; with
  * "or-bundled", the bundled model when PATH has no model.safetensors (and a note
- * saying so plainly). No `model` line = bundled. Relative paths are taken as given
- * (relative to the current directory). */
+ * saying so plainly). No `model` line = bundled. A relative PATH is relative to the
+ * folder of the lesson file (l->path), not to the current directory. */
 void lesson_model_dir(const Lesson *l, const char *bundled_dir, char *dir, size_t dir_cap,
                       char *note, size_t note_cap);
 
-/* Rebuilds session + view at the end of beat k (0 <= k < n_beats). On error returns -1
- * with "FILE:LINE: problem" (e.g. a layer the model lacks, a force text that is not one
- * token, a full context); the session is then in an unspecified but valid state. */
-int lesson_goto_beat(const Lesson *l, int k, Session *s, VizView *view, LessonBeatView *bv,
+/* Rebuilds session + view at the end of beat k (0 <= k < n_beats), exactly as
+ * replaying the lesson from its start would. Beats already run are restored from
+ * their snapshot (work in proportion to what differs from the screen, not to k);
+ * beats not run yet are run from the last snapshot. On error returns -1 with
+ * "FILE:LINE: problem" (e.g. a layer the model lacks, a force text that is not one
+ * token, a full context); the session is then in an unspecified but valid state. The
+ * snapshots belong to session s (another session starts them afresh). */
+int lesson_goto_beat(Lesson *l, int k, Session *s, VizView *view, LessonBeatView *bv,
                      ErrorMsg *err);
 
-/* Runs every beat once, so a lesson with an error is reported before it is shown
- * (never opened half-way). Leaves the session at beat 0. */
-int lesson_check(const Lesson *l, Session *s, VizView *view, LessonBeatView *bv, ErrorMsg *err);
+/* Runs every beat once from a clean start, so a lesson with an error is reported
+ * before it is shown (never opened half-way), and keeps the snapshots. Leaves the
+ * session at beat 0. */
+int lesson_check(Lesson *l, Session *s, VizView *view, LessonBeatView *bv, ErrorMsg *err);
+
+/* What the replay has done since the cache was (re)built: for tests that hold the
+ * "work in proportion to the beat" promise without timing anything. */
+typedef struct LessonReplayStats {
+    long directives_applied;   /* lesson lines run */
+    long restores;             /* beats shown from a snapshot */
+    long branch_copies;        /* token arrays stored (unchanged branches are shared) */
+} LessonReplayStats;
+LessonReplayStats lesson_replay_stats(const Lesson *l);
 
 #endif

@@ -12,8 +12,11 @@
 #include "gpt2_forward.h"
 #include "gpt2_memory.h"
 #include "gpt2_weights_check.h"
+#include "kernels.h"
+#include "logit_kl.h"
 #include "model_vocab.h"
 #include "rng.h"
+#include "token_stats.h"
 
 static double now_ms(void) {
     struct timespec ts;
@@ -21,20 +24,7 @@ static double now_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* splitmix64 finaliser: turns (seed, pos, salt) into a well-mixed 64-bit seed so
- * neighbouring positions get unrelated dice. */
-static uint64_t mix64(uint64_t z) {
-    z += 0x9E3779B97F4A7C15ULL;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-double session_dice(uint64_t seed, int pos, uint32_t salt) {
-    Rng r;
-    rng_seed(&r, mix64(seed ^ mix64(((uint64_t)(uint32_t)pos << 32) | salt)));
-    return rng_uniform(&r);
-}
+double session_dice(uint64_t seed, int pos, uint32_t salt) { return rng_dice(seed, pos, salt); }
 
 static void branch_free(SessionBranch *b) {
     free(b->ids);
@@ -58,27 +48,124 @@ static int branch_reserve(SessionBranch *b, int cap) {
     return 0;
 }
 
-/* Recomputes the records shown for the current position: the pending draw (next) and
- * the draw that chose the newest token (prev). Sampler only, no forward pass. */
-static void refresh_records(Session *s) {
-    ErrorMsg err;
+static void refresh_original(Session *s);
+
+/* The records shown for the current position: the pending draw (next) and the draw
+ * that chose the newest token (prev). Sampler only, no forward pass (but see
+ * refresh_original while parts are switched off). */
+static void compute_next(Session *s) {
     int n = s->trace.n_pos;
     s->has_next = 0;
-    s->has_prev = 0;
+    s->stale &= ~1;
     s->next_err.text[0] = 0;
-    if (n <= 0) return;
+    ErrorMsg err;
     /* gpt2_logits_at: kept, cached or recomputed when a trace budget dropped them */
-    const float *logits = gpt2_logits_at(&s->model, &s->trace, n - 1, &err);
-    if (logits && n < s->trace.max_pos)
-        s->has_next = sampler_run(&s->sampler, &s->settings, logits, session_dice(s->seed, n, s->pending_salt),
-                                  s->top_n, &s->next, &s->next_err) == 0;
-    if (n - 1 >= s->n_prompt) {
+    const float *logits = n > 0 ? gpt2_logits_at(&s->model, &s->trace, n - 1, &err) : NULL;
+    if (logits && n < s->trace.max_pos) {
+        s->n_sampler_runs++;
+        s->has_next = sampler_run(&s->sampler, &s->settings, logits, s->trace.ids, (size_t)n,
+                                  session_dice(s->seed, n, s->pending_salt), s->top_n, &s->next,
+                                  &s->next_err) == 0;
+    }
+    refresh_original(s); /* p_orig and the KL are of this next distribution */
+}
+
+static void compute_prev(Session *s) {
+    ErrorMsg err;
+    int n = s->trace.n_pos;
+    s->has_prev = 0;
+    s->stale &= ~2;
+    if (n - 1 >= s->n_prompt && n >= 2) {
         const float *pl = gpt2_logits_at(&s->model, &s->trace, n - 2, &err);
         const SessionBranch *b = &s->branch[s->cur];
-        if (pl)
-            s->has_prev = sampler_run(&s->sampler, &s->settings, pl,
+        if (pl) {
+            s->n_sampler_runs++;
+            s->has_prev = sampler_run(&s->sampler, &s->settings, pl, s->trace.ids, (size_t)(n - 1),
                                       session_dice(s->seed, n - 1, b->salt[n - 1]), s->top_n, &s->prev, &err) == 0;
+        }
     }
+}
+
+/* Brings s->orig to the tokens of the trace (the prompt as one prefill, then one step per
+ * token, as the trace itself was computed). -1 when memory runs out. */
+static int sync_original(Session *s, ErrorMsg *err) {
+    Gpt2Trace *o = &s->orig, *t = &s->trace;
+    if (!o->mem && gpt2_trace_init(o, &s->model.config, t->max_pos, t->capture, err)) return -1;
+    int n = t->n_pos, common = 0;
+    while (common < o->n_pos && common < n && o->ids[common] == t->ids[common]) common++;
+    gpt2_trace_truncate(o, common);
+    if (common == 0 && n > 0) {
+        common = s->n_prompt < n ? s->n_prompt : n;
+        if (gpt2_prefill(&s->model, o, t->ids, (size_t)common, err)) return -1;
+    }
+    for (int p = common; p < n; p++)
+        if (gpt2_step(&s->model, o, t->ids[p], err)) return -1;
+    return 0;
+}
+
+/* The comparison with the original model while parts are switched off: keeps s->orig in
+ * step and fills ablation_kl, next_p_orig, next_chosen_p_orig, orig_top_id. */
+static void refresh_original(Session *s) {
+    ErrorMsg err;
+    s->ablation_kl = -1;
+    s->orig_top_id = -1;
+    if (s->trace.ablation.n_off == 0 || !s->track_original) {
+        gpt2_trace_free(&s->orig);
+        return;
+    }
+    if (sync_original(s, &err)) {
+        gpt2_trace_free(&s->orig); /* switching off will re-run instead */
+        return;
+    }
+    const int n = s->trace.n_pos;
+    const size_t V = (size_t)s->n_vocab; /* as the sampler: padding rows are no tokens */
+    const float *lo = gpt2_trace_logits(&s->orig, n - 1), *la = gpt2_trace_logits(&s->trace, n - 1);
+    TokenStat st;
+    if (!s->has_next || !lo || !la || token_stat(lo, V, 0, &st)) return;
+    for (int i = 0; i < s->next.n; i++) s->next_p_orig[i] = exp((double)lo[s->next.rows[i].id] - st.logsumexp);
+    s->next_chosen_p_orig = exp((double)lo[s->next.chosen.id] - st.logsumexp);
+    int id;
+    float v;
+    kern_topk(&id, &v, lo, V, 1);
+    s->orig_top_id = id;
+    s->ablation_kl = logits_kl(lo, la, V);
+}
+
+/* Brings both records up to date, or (inside a batch) marks them for the batch end. */
+static void refresh_records(Session *s) {
+    if (s->batch) {
+        s->stale = 3;
+        return;
+    }
+    compute_next(s);
+    compute_prev(s);
+}
+
+void session_batch_begin(Session *s) { s->batch++; }
+
+void session_batch_end(Session *s) {
+    if (s->batch > 0) s->batch--;
+    if (s->batch == 0 && s->stale) {
+        compute_next(s);
+        compute_prev(s);
+    }
+}
+
+void session_sync_records(Session *s) {
+    if (s->stale & 1) compute_next(s);
+    if (s->stale & 2) compute_prev(s);
+}
+
+/* Row q of the trace was (re)written: picks at positions after it were made from
+ * logits that may have changed. */
+static void picks_forget_after(Session *s, int q) {
+    if (!s->pick) return;
+    for (int p = q + 1 < 0 ? 0 : q + 1; p < s->trace.max_pos; p++) s->pick[p].valid = 0;
+}
+
+static int same_settings(const SamplerSettings *a, const SamplerSettings *b) {
+    return a->temperature == b->temperature && a->top_k == b->top_k && a->top_p == b->top_p &&
+           a->greedy == b->greedy;
 }
 
 /* The pending salt for position n_pos: the branch's if it already has that position. */
@@ -108,6 +195,11 @@ int session_open_cfg(Session *s, const char *model_dir, const char *tok_dir, con
     int max_pos = cfg->max_pos;
     unsigned capture = cfg->capture;
     if (gpt2_model_load_as(&s->model, model_dir, cfg->weights, err)) goto fail;
+    {
+        char wpath[1100];
+        snprintf(wpath, sizeof wpath, "%s/model.safetensors", s->model.dir);
+        file_identity(wpath, &s->weights_loaded);
+    }
     if (model_vocab_open(&s->tok, model_dir, s->model.config.vocab_size, tok_dir, s->vocab_desc,
                          sizeof s->vocab_desc, err))
         goto fail;
@@ -124,9 +216,17 @@ int session_open_cfg(Session *s, const char *model_dir, const char *tok_dir, con
     if (gpt2_trace_init(&s->trace, &s->model.config, max_pos, plan.capture, err)) goto fail;
     /* the sampler sees only the first n_vocab logits: padding rows never get probability */
     if (sampler_init(&s->sampler, s->n_vocab, err)) goto fail;
+    s->pick = calloc((size_t)max_pos, sizeof *s->pick);
+    if (!s->pick) {
+        error_set(err, "out of memory");
+        goto fail;
+    }
     s->settings = sampler_settings_default();
     s->top_n = SESSION_TOP_N;
     s->last_step_ms = -1;
+    s->track_original = 1;
+    s->ablation_kl = -1;
+    s->orig_top_id = -1;
     return 0;
 fail:
     session_free(s);
@@ -138,8 +238,10 @@ void session_free(Session *s) {
     for (int i = 0; i < s->n_branches; i++) branch_free(&s->branch[i]);
     tok_encoding_free(&s->prompt_enc);
     free(s->prompt);
+    free(s->pick);
     sampler_free(&s->sampler);
     gpt2_trace_free(&s->trace);
+    gpt2_trace_free(&s->orig);
     tok_free(&s->tok);
     gpt2_model_free(&s->model);
     memset(s, 0, sizeof *s);
@@ -175,19 +277,32 @@ static int start_prompt(Session *s, const int *ids, size_t n, ErrorMsg *err) {
         branch_free(&b);
         return error_set(err, "out of memory");
     }
-    double t0 = now_ms();
-    if (gpt2_prefill(&s->model, &s->trace, ids, n, err) || check_logits(s, err)) {
-        branch_free(&b);
-        /* the trace was emptied: restore the previous branch's tokens if there was one */
-        if (s->n_branches) {
-            const SessionBranch *old = &s->branch[s->cur];
-            ErrorMsg e2;
-            gpt2_prefill(&s->model, &s->trace, old->ids, (size_t)s->n_prompt, &e2);
+    /* the same prompt as the last prefill, rows still intact: nothing to recompute */
+    int reuse = (int)n == s->prefill_len && s->memo_len >= (int)n &&
+                memcmp(s->trace.ids, ids, n * sizeof *ids) == 0;
+    if (reuse) {
+        if (s->trace.n_pos > (int)n) gpt2_trace_truncate(&s->trace, (int)n);
+        else gpt2_trace_regrow(&s->trace, (int)n);
+    } else {
+        double t0 = now_ms();
+        s->memo_len = s->prefill_len = 0;
+        picks_forget_after(s, -1);
+        gpt2_trace_truncate(&s->orig, 0); /* the original starts again from this prefill */
+        if (gpt2_prefill(&s->model, &s->trace, ids, n, err) || check_logits(s, err)) {
+            branch_free(&b);
+            /* the trace was emptied: restore the previous branch's tokens if there was one */
+            if (s->n_branches) {
+                const SessionBranch *old = &s->branch[s->cur];
+                ErrorMsg e2;
+                if (gpt2_prefill(&s->model, &s->trace, old->ids, (size_t)s->n_prompt, &e2) == 0)
+                    s->memo_len = s->prefill_len = s->n_prompt;
+            }
+            return -1;
         }
-        return -1;
+        s->last_step_ms = now_ms() - t0;
+        s->n_steps++;
+        s->memo_len = s->prefill_len = (int)n;
     }
-    s->last_step_ms = now_ms() - t0;
-    s->n_steps++;
     for (int i = 0; i < s->n_branches; i++) branch_free(&s->branch[i]);
     memcpy(b.ids, ids, n * sizeof *ids);
     memset(b.salt, 0, n * sizeof *b.salt);
@@ -250,17 +365,29 @@ int session_set_prompt_ids(Session *s, const int *ids, size_t n, ErrorMsg *err) 
     return 0;
 }
 
-/* Runs the forward step for token id at the current position and updates records. */
+/* Puts token id at the current position and updates the records: from the redo rows
+ * when the trace still holds this very token there (no work, the same bits), else by
+ * one forward step. */
 static int forward_one(Session *s, int id, ErrorMsg *err) {
-    double t0 = now_ms();
-    if (gpt2_step(&s->model, &s->trace, id, err)) return -1;
-    if (check_logits(s, err)) { /* undo the step: the screen keeps the last good state */
-        gpt2_trace_truncate(&s->trace, s->trace.n_pos - 1);
-        refresh_records(s);
-        return -1;
+    int pos = s->trace.n_pos;
+    if (pos < s->memo_len && s->trace.ids[pos] == id) {
+        gpt2_trace_regrow(&s->trace, pos + 1);
+    } else {
+        double t0 = now_ms();
+        if (gpt2_step(&s->model, &s->trace, id, err)) return -1;
+        /* row pos now holds the new token: redo rows from pos on and the picks made
+         * from them are gone, whether the step turns out good or not */
+        if (pos < s->memo_len) s->memo_len = pos;
+        picks_forget_after(s, pos);
+        if (check_logits(s, err)) { /* undo the step: the screen keeps the last good state */
+            gpt2_trace_truncate(&s->trace, s->trace.n_pos - 1);
+            refresh_records(s);
+            return -1;
+        }
+        s->last_step_ms = now_ms() - t0;
+        s->n_steps++;
+        if (pos <= s->memo_len) s->memo_len = pos + 1;
     }
-    s->last_step_ms = now_ms() - t0;
-    s->n_steps++;
     sync_pending_salt(s);
     refresh_records(s);
     return 0;
@@ -328,14 +455,20 @@ int session_step(Session *s, ErrorMsg *err) {
     int pos = s->trace.n_pos;
     const SessionBranch *b = &s->branch[s->cur];
     int id, forced = 0;
+    SessionPick *pk = &s->pick[pos];
     if (b->len > pos && b->forced[pos]) {
         id = b->ids[pos]; /* the user's own choice is replayed as it was */
         forced = 1;
+    } else if (pk->valid && pk->seed == s->seed && pk->salt == s->pending_salt &&
+               same_settings(&pk->settings, &s->settings)) {
+        id = pk->id; /* the same logits, settings and dice as last time: the same pick */
     } else {
+        if (s->stale & 1) compute_next(s);
         if (!s->has_next)
             return error_set(err, "no next-token distribution at position %d%s%s", pos, s->next_err.text[0] ? ": " : "",
                              s->next_err.text);
         id = s->next.chosen.id;
+        *pk = (SessionPick){.seed = s->seed, .salt = s->pending_salt, .settings = s->settings, .id = id, .valid = 1};
     }
     return append_token(s, id, forced, err);
 }
@@ -372,6 +505,9 @@ int session_switch_branch(Session *s, int k, ErrorMsg *err) {
     while (common < n && common < t->len && s->trace.ids[common] == t->ids[common]) common++;
     if (common == 0) return error_set(err, "branch %d does not share the prompt", k + 1);
     gpt2_trace_truncate(&s->trace, common);
+    /* gpt2_extend computes rows another way than step by step: not redo rows */
+    if (s->memo_len > common) s->memo_len = common;
+    picks_forget_after(s, common - 1);
     double t0 = now_ms();
     if (t->len > common &&
         gpt2_extend(&s->model, &s->trace, t->ids + common, (size_t)(t->len - common), err))
@@ -390,6 +526,68 @@ int session_set_settings(Session *s, const SamplerSettings *set, ErrorMsg *err) 
     return 0;
 }
 
+/* Runs the tokens ids[0..n) into the trace again (after its mask changed). */
+/* The redo memory after the mask changed: every remembered pick was made from other
+ * logits, and rows [0, n_pos) are on the one path (session.h) only when they are the
+ * original's (switching off) or the prompt's own prefill; a re-run of prompt and
+ * generated tokens as one prefill is the same math in another summation order. */
+static void memo_after_mask(Session *s, int on_the_path) {
+    const int n = s->trace.n_pos;
+    picks_forget_after(s, -1);
+    if (on_the_path || n == s->n_prompt) {
+        s->memo_len = n;
+        s->prefill_len = n < s->n_prompt ? n : s->n_prompt;
+    } else {
+        s->memo_len = s->prefill_len = 0;
+    }
+}
+
+static int rerun(Session *s, const int *ids, int n, ErrorMsg *err) {
+    if (n == 0) return 0;
+    double t0 = now_ms();
+    int rc = gpt2_prefill(&s->model, &s->trace, ids, (size_t)n, err) || check_logits(s, err) ? -1 : 0;
+    s->last_step_ms = now_ms() - t0;
+    s->n_steps++;
+    return rc;
+}
+
+int session_set_ablation(Session *s, const Gpt2Ablation *ab, ErrorMsg *err) {
+    if (gpt2_ablation_equal(&s->trace.ablation, ab)) return 0;
+    const int whole_now = s->trace.ablation.n_off == 0, whole_next = !ab || ab->n_off == 0;
+    int rc = 0, on_the_path = 0;
+    if (whole_next && s->orig.mem && s->orig.n_pos == s->trace.n_pos) {
+        /* switching off: the original, kept in step, becomes the trace again */
+        gpt2_trace_free(&s->trace);
+        s->trace = s->orig;
+        memset(&s->orig, 0, sizeof s->orig);
+        on_the_path = 1;
+    } else if (whole_now && s->track_original && s->trace.n_pos > 0) {
+        /* switching on: keep the trace as it is for the comparison, run a new one */
+        Gpt2Trace t = {0};
+        if (gpt2_trace_init(&t, &s->model.config, s->trace.max_pos, s->trace.capture, err)) return -1;
+        if (gpt2_trace_set_ablation(&t, ab, err)) {
+            gpt2_trace_free(&t);
+            return -1;
+        }
+        gpt2_trace_free(&s->orig);
+        s->orig = s->trace;
+        s->trace = t;
+        rc = rerun(s, s->orig.ids, s->orig.n_pos, err);
+    } else {
+        const int n = s->trace.n_pos;
+        int *ids = malloc(((size_t)n + 1) * sizeof *ids); /* the trace forgets them: keep a copy */
+        if (!ids) return error_set(err, "out of memory");
+        memcpy(ids, s->trace.ids, (size_t)n * sizeof *ids);
+        rc = gpt2_trace_set_ablation(&s->trace, ab, err);
+        if (rc == 0) rc = rerun(s, ids, n, err);
+        free(ids);
+    }
+    memo_after_mask(s, on_the_path);
+    sync_pending_salt(s);
+    refresh_records(s);
+    return rc;
+}
+
 void session_set_seed(Session *s, uint64_t seed) {
     s->seed = seed;
     refresh_records(s);
@@ -405,4 +603,106 @@ int session_text(const Session *s, int from, int to, uint8_t **out, size_t *len,
     int rc = tok_decode(&s->tok, ids, (size_t)(to - from), out, len, err);
     free(ids);
     return rc;
+}
+
+void session_get_state(const Session *s, SessionState *st) {
+    *st = (SessionState){.prompt = s->prompt, .prompt_len = s->prompt_len, .branch = s->branch,
+                         .n_branches = s->n_branches, .cur = s->cur, .n_pos = s->trace.n_pos,
+                         .n_prompt = s->n_prompt, .pending_salt = s->pending_salt,
+                         .settings = s->settings, .seed = s->seed};
+}
+
+/* 1 if the session already runs st's prompt, with its rows intact from the prefill. */
+static int same_prompt(const Session *s, const SessionState *st) {
+    if (s->n_branches == 0 || s->n_prompt != st->n_prompt || s->prefill_len != s->n_prompt ||
+        s->memo_len < s->n_prompt)
+        return 0;
+    if (memcmp(s->trace.ids, st->branch[st->cur].ids, (size_t)st->n_prompt * sizeof(int)) != 0) return 0;
+    if (!st->prompt) return s->prompt == NULL;
+    return s->prompt && s->prompt_len == st->prompt_len && memcmp(s->prompt, st->prompt, st->prompt_len) == 0;
+}
+
+/* Replaces the session's branches by deep copies of st's (copied first: st may
+ * point into the session itself). */
+static int install_branches(Session *s, const SessionState *st, ErrorMsg *err) {
+    SessionBranch copy[SESSION_MAX_BRANCHES];
+    memset(copy, 0, sizeof copy);
+    for (int i = 0; i < st->n_branches; i++) {
+        const SessionBranch *from = &st->branch[i];
+        if (branch_reserve(&copy[i], from->len + 64)) {
+            for (int j = 0; j <= i; j++) branch_free(&copy[j]);
+            return error_set(err, "out of memory");
+        }
+        memcpy(copy[i].ids, from->ids, (size_t)from->len * sizeof *from->ids);
+        memcpy(copy[i].salt, from->salt, (size_t)from->len * sizeof *from->salt);
+        memcpy(copy[i].forced, from->forced, (size_t)from->len);
+        copy[i].len = from->len;
+    }
+    for (int i = 0; i < s->n_branches; i++) branch_free(&s->branch[i]);
+    memcpy(s->branch, copy, (size_t)st->n_branches * sizeof copy[0]);
+    s->n_branches = st->n_branches;
+    s->cur = st->cur;
+    return 0;
+}
+
+int session_restore(Session *s, const SessionState *st, ErrorMsg *err) {
+    if (st->n_branches < 1 || st->n_branches > SESSION_MAX_BRANCHES || st->cur < 0 || st->cur >= st->n_branches)
+        return error_set(err, "restore: %d branches, current %d: not a session state", st->n_branches, st->cur);
+    const SessionBranch *tb = &st->branch[st->cur];
+    if (st->n_prompt < 1 || st->n_pos < st->n_prompt || st->n_pos > tb->len || st->n_pos > s->trace.max_pos)
+        return error_set(err, "restore: %d tokens on screen do not fit the branch of %d or the context of %d",
+                         st->n_pos, tb->len, s->trace.max_pos);
+    if (sampler_settings_validate(&st->settings, err)) return -1;
+    session_batch_begin(s);
+    int rc = 0;
+    if (!same_prompt(s, st)) {
+        rc = st->prompt ? session_set_prompt(s, st->prompt, st->prompt_len, err)
+                        : session_set_prompt_ids(s, tb->ids, (size_t)st->n_prompt, err);
+        if (rc == 0 && s->n_prompt != st->n_prompt)
+            rc = error_set(err, "restore: the prompt gives %d tokens, the state has %d", s->n_prompt, st->n_prompt);
+    }
+    if (rc == 0) rc = install_branches(s, st, err);
+    if (rc == 0) {
+        /* keep the longest prefix the trace still holds (redo rows included), step the rest */
+        const int *want = s->branch[s->cur].ids;
+        int lim = s->memo_len < st->n_pos ? s->memo_len : st->n_pos, common = 0;
+        while (common < lim && s->trace.ids[common] == want[common]) common++;
+        if (common < s->trace.n_pos) gpt2_trace_truncate(&s->trace, common);
+        for (int p = s->trace.n_pos; p < st->n_pos && rc == 0; p++) rc = forward_one(s, want[p], err);
+    }
+    if (rc == 0) {
+        s->settings = st->settings;
+        s->seed = st->seed;
+        s->pending_salt = st->pending_salt;
+    }
+    s->stale = 3;
+    session_batch_end(s);
+    return rc;
+}
+
+double session_probe_step_ms(Session *s, int probes) {
+    enum { MAX_PROBES = 15 };
+    int n = s->trace.n_pos;
+    if (n <= 0 || n >= s->trace.max_pos || probes < 1) return -1.0;
+    if (probes > MAX_PROBES) probes = MAX_PROBES;
+    if (s->stale & 1) compute_next(s);
+    int id = s->has_next ? s->next.rows[0].id : s->trace.ids[n - 1];
+    double t[MAX_PROBES];
+    ErrorMsg err;
+    for (int i = 0; i < probes; i++) {
+        double t0 = now_ms();
+        if (gpt2_step(&s->model, &s->trace, id, &err)) return -1.0;
+        t[i] = now_ms() - t0;
+        gpt2_trace_truncate(&s->trace, n);
+    }
+    /* row n now holds the probe token: it is a redo row for it, later ones are not */
+    if (n <= s->memo_len) s->memo_len = n + 1;
+    picks_forget_after(s, n);
+    for (int i = 1; i < probes; i++) /* insertion sort: at most 15 values */
+        for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
+            double x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    return t[probes / 2];
 }

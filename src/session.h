@@ -22,6 +22,7 @@
 #include "gpt2_model.h"
 #include "gpt2_trace.h"
 #include "sampler.h"
+#include "sha256_file.h"
 #include "tokenizer.h"
 
 /* One token sequence: the prompt followed by generated/forced tokens. */
@@ -35,6 +36,16 @@ typedef struct SessionBranch {
 #define SESSION_MAX_BRANCHES 64
 #define SESSION_TOP_N 20
 
+/* The sampler's pick for one position, remembered with what it depended on (the
+ * logits of the row before are covered by the redo rule, see Session.memo_len). */
+typedef struct SessionPick {
+    uint64_t seed;
+    uint32_t salt;
+    SamplerSettings settings;
+    int id;
+    int valid;
+} SessionPick;
+
 typedef struct Session {
     Gpt2Model model;            /* owned */
     Tokenizer tok;              /* owned: GPT-2's, the model's own, or ids only (model_vocab.h) */
@@ -44,6 +55,8 @@ typedef struct Session {
     char vocab_desc[192];       /* one line on which vocabulary this is (info, window) */
     char trace_note[256];       /* what the trace keeps and, under a budget, what it dropped */
     unsigned trace_dropped;     /* GPT2_CAP_* bits the budget dropped (GPT2_CAP_LEAN: patterns) */
+    FileIdentity weights_loaded; /* model.safetensors as it was when loaded (stat right
+                                 * after the load): a figure hashes only that file */
     Gpt2Trace trace;            /* owned: activations + KV cache of positions [0, n_pos) */
     Sampler sampler;            /* owned scratch */
     SamplerSettings settings;   /* current sampler settings (validated) */
@@ -66,7 +79,32 @@ typedef struct Session {
     ErrorMsg next_err;          /* why has_next is 0 when the context is not full (the sampler's
                                  * message, e.g. non-finite logits) */
     double last_step_ms;        /* wall time of the last forward pass (ms), -1 = none */
-    int n_steps;                /* forward steps run since open (for stats) */
+    int n_steps;                /* forward passes actually run since open (for stats) */
+    long n_sampler_runs;        /* sampler passes over the vocabulary since open (stats) */
+
+    /* Redo memory, exact by construction: rows [0, memo_len) of the trace hold what the
+     * one path every session takes (a prefill of the prompt, then one gpt2_step per
+     * token) computed for trace.ids[0..memo_len), also past n_pos after stepping back;
+     * rows [0, prefill_len) came from that prefill. Stepping over the same token again,
+     * or setting the same prompt again, reuses those rows instead of recomputing them:
+     * the same bits, no forward pass. pick[p] remembers the sampler's choice at p. */
+    int memo_len, prefill_len;
+    SessionPick *pick;          /* (trace.max_pos) owned */
+    int batch;                  /* > 0 inside session_batch_begin/end */
+    int stale;                  /* records waiting for session_batch_end: 1 next, 2 prev */
+
+    /* Ablation (gpt2_ablation.h): the parts switched off are trace.ablation. While that
+     * is not empty and track_original is set, `orig` holds the same tokens run through
+     * the whole model, kept in step with the trace (a second forward pass per token), so
+     * the original distribution can be shown beside the ablated one, and switching off is
+     * instant and gives back the original numbers bit for bit. */
+    Gpt2Trace orig;             /* owned; unallocated unless ablated and tracked */
+    int track_original;         /* 1 (default); 0 saves the second pass (switching off re-runs) */
+    double ablation_kl;         /* KL(original || ablated) of the next-token distributions in
+                                 * nats; -1 when nothing is switched off or not tracked */
+    double next_p_orig[SAMPLER_MAX_SHOW]; /* the original's p_raw of next.rows[i] */
+    double next_chosen_p_orig;  /* the original's p_raw of next.chosen */
+    int orig_top_id;            /* the original's most likely next token (-1: none) */
 } Session;
 
 /* How to open a session (session_config_default(): context min(NP, 1024), capture
@@ -80,6 +118,20 @@ typedef struct SessionConfig {
 } SessionConfig;
 
 SessionConfig session_config_default(void);
+
+/* The logical state of a session, without the model and the trace: what
+ * session_restore needs to rebuild exactly the same screen. All borrowed. */
+typedef struct SessionState {
+    const uint8_t *prompt;          /* prompt text (NULL: the prompt was given as ids) */
+    size_t prompt_len;
+    const SessionBranch *branch;    /* (n_branches) */
+    int n_branches, cur;
+    int n_pos;                      /* tokens on screen: a prefix of branch[cur] */
+    int n_prompt;                   /* the first n_prompt tokens of every branch */
+    uint32_t pending_salt;
+    SamplerSettings settings;
+    uint64_t seed;
+} SessionState;
 
 /* Loads the model (model_dir) and its vocabulary (model_vocab_open: the model folder's own
  * tokenizer files, else the GPT-2 tokenizer in tok_dir, else ids only), and sizes the trace
@@ -119,8 +171,38 @@ int session_switch_branch(Session *s, int k, ErrorMsg *err);
 /* Validates and applies new settings; only the sampler runs again (same logits,
  * same dice). On error nothing changes. */
 int session_set_settings(Session *s, const SamplerSettings *set, ErrorMsg *err);
+/* Switches parts of the model off (gpt2_ablation.h; NULL or an empty mask = none) and
+ * runs the tokens on screen again under the new mask (one prefill): the same tokens, the
+ * ablated distributions (the pending draw keeps its dice). With track_original the trace
+ * as it was moves to s->orig, and switching off moves it back: the original numbers bit
+ * for bit, without a forward pass. On error (a mask for another model, out of memory)
+ * nothing changes. */
+int session_set_ablation(Session *s, const Gpt2Ablation *ab, ErrorMsg *err);
 /* New seed: the pending draw and all future draws change; past tokens stay. */
 void session_set_seed(Session *s, uint64_t seed);
+
+/* Times `probes` one-token forward steps at the current position (the likeliest next
+ * token, or the newest one again) and forgets them: the screen is unchanged and the
+ * redo rows and remembered picks stay correct. Median ms, or -1 when the context is
+ * full or probes < 1. For captions that show the cost of a token (lesson_facts.c). */
+double session_probe_step_ms(Session *s, int probes);
+
+/* A batch of changes (a lesson beat, a restore): inside it the records (next, prev)
+ * are not recomputed after every change, only once at session_batch_end. Nests. */
+void session_batch_begin(Session *s);
+void session_batch_end(Session *s);
+/* Brings next/prev up to date now, also inside a batch (for a check that reads them). */
+void session_sync_records(Session *s);
+
+/* The session's state as borrowed pointers (valid until the session changes). */
+void session_get_state(const Session *s, SessionState *st);
+/* Makes the session show exactly state st (taken from this session or one on the
+ * same model): the prompt is run again only if it differs, the tokens that differ
+ * from what the trace holds are stepped (reusing redo rows), then the settings, seed
+ * and dice. The result is bit for bit what the original sequence of calls gave. On
+ * error (out of memory, bad settings) returns -1; the session is valid but its state
+ * unspecified. */
+int session_restore(Session *s, const SessionState *st, ErrorMsg *err);
 
 /* Number of real tokens (the sampler's and the viewer's vocabulary). */
 static inline int session_vocab(const Session *s) { return s->n_vocab; }
@@ -131,7 +213,7 @@ static inline const int *session_ids(const Session *s) { return s->trace.ids; }
 /* Tokens generated after the prompt. */
 static inline int session_step_index(const Session *s) { return s->trace.n_pos - s->n_prompt; }
 
-/* The dice for position pos with salt: u in [0, 1) from (seed, pos, salt). */
+/* The dice for position pos with salt: rng_dice (engine/rng.h), the one rule. */
 double session_dice(uint64_t seed, int pos, uint32_t salt);
 
 /* Decodes tokens [from, to) of the screen into malloc'd bytes (caller frees). */

@@ -65,19 +65,29 @@ done:
     return rc;
 }
 
-int sha256_file_cached(Sha256Cache *c, const char *path, const char **hex, ErrorMsg *err) {
+int file_identity(const char *path, FileIdentity *id) {
     struct stat st;
-    if (stat(path, &st) != 0) {
+    memset(id, 0, sizeof *id);
+    if (stat(path, &st) != 0) return -1;
+    *id = (FileIdentity){.size = (uint64_t)st.st_size, .ino = (uint64_t)st.st_ino, .dev = (uint64_t)st.st_dev,
+                         .mtime_s = (int64_t)st.st_mtim.tv_sec, .mtime_ns = (int64_t)st.st_mtim.tv_nsec, .valid = 1};
+    return 0;
+}
+
+int file_identity_same(const FileIdentity *a, const FileIdentity *b) {
+    return a->valid && b->valid && a->size == b->size && a->ino == b->ino && a->dev == b->dev &&
+           a->mtime_s == b->mtime_s && a->mtime_ns == b->mtime_ns;
+}
+
+int sha256_file_cached(Sha256Cache *c, const char *path, const char **hex, ErrorMsg *err) {
+    FileIdentity now;
+    if (file_identity(path, &now) != 0) {
         c->valid = 0;
         return error_set(err, "%s: cannot open for hashing: %s", path, strerror(errno));
     }
     size_t plen = strlen(path);
     int fits = plen < sizeof c->path;
-    /* the file is "the same" when path, size, mtime and inode all match: a rewrite in
-     * place changes mtime, a replacement by rename changes the inode */
-    if (fits && c->valid && strcmp(c->path, path) == 0 && c->size == (uint64_t)st.st_size &&
-        c->ino == (uint64_t)st.st_ino && c->dev == (uint64_t)st.st_dev &&
-        c->mtime_s == (int64_t)st.st_mtim.tv_sec && c->mtime_ns == (int64_t)st.st_mtim.tv_nsec) {
+    if (fits && c->valid && strcmp(c->path, path) == 0 && file_identity_same(&c->id, &now)) {
         *hex = c->hex;
         return 0;
     }
@@ -86,11 +96,7 @@ int sha256_file_cached(Sha256Cache *c, const char *path, const char **hex, Error
     *hex = c->hex;
     if (!fits) return 0;
     memcpy(c->path, path, plen + 1);
-    c->size = (uint64_t)st.st_size;
-    c->ino = (uint64_t)st.st_ino;
-    c->dev = (uint64_t)st.st_dev;
-    c->mtime_s = (int64_t)st.st_mtim.tv_sec;
-    c->mtime_ns = (int64_t)st.st_mtim.tv_nsec;
+    c->id = now;
     c->valid = 1;
     return 0;
 }

@@ -18,11 +18,24 @@
  * with err naming the file (cannot open, is a folder, read error, crypto failure). */
 int sha256_file(const char *path, char hex[SHA256_HEX_LEN + 1], ErrorMsg *err);
 
+/* Which file a path named at one moment: a rewrite in place changes mtime, a
+ * replacement by rename changes the inode. */
+typedef struct FileIdentity {
+    uint64_t size, ino, dev;
+    int64_t mtime_s, mtime_ns;
+    int valid;                       /* 1 once filled */
+} FileIdentity;
+
+/* Fills *id from stat(path). Returns 0, or -1 (id->valid 0) when path cannot be stat'ed. */
+int file_identity(const char *path, FileIdentity *id);
+
+/* 1 if a and b are both valid and name the same unchanged file. */
+int file_identity_same(const FileIdentity *a, const FileIdentity *b);
+
 /* The remembered hash of one file. Zero-initialise; needs no free. */
 typedef struct Sha256Cache {
     char path[1024];                 /* the file hashed ("" = empty cache) */
-    uint64_t size, ino, dev;         /* identity of the file when it was hashed */
-    int64_t mtime_s, mtime_ns;
+    FileIdentity id;                 /* identity of the file when it was hashed */
     char hex[SHA256_HEX_LEN + 1];    /* its SHA-256 */
     int valid;                       /* 1 once hex holds a hash of path */
 } Sha256Cache;

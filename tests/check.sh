@@ -29,3 +29,16 @@ summary() {
   echo "$1: $_pass passed, $_fail failed"
   [ "$_fail" -eq 0 ]
 }
+# window_test_setup NAME   for window tests under Xvfb: skips (a note, the summary,
+#                          exit 0) when xvfb-run, xdotool or ImageMagick are missing; sets
+#                          SLOW, the factor for waits (6 under ASan, whose X11/GL paths
+#                          report false leaks: SDL-HEADLESS.md).
+window_test_setup() {
+  if ! command -v xvfb-run >/dev/null || ! command -v xdotool >/dev/null || [ ! -x /usr/bin/import ]; then
+    echo "$1: skipped: xvfb-run, xdotool or ImageMagick missing (scripts/install-deps.sh --test)"
+    summary "$1"
+    exit 0
+  fi
+  SLOW=1
+  case "$BUILD" in *asan*) export ASAN_OPTIONS=detect_leaks=0; SLOW=6 ;; esac
+}

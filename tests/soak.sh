@@ -8,13 +8,22 @@
 #   SOAK_MINUTES=5     how long to drive the window (decimals allowed: 0.5)
 #   SOAK_MODEL=DIR     model folder (default: the reference tiny model, context 128)
 #   SOAK_OUT=DIR       keep the CSV and logs there (default: a temp folder, removed)
+#   SOAK_LESSON=FILE   the lesson paged through in the second run (default
+#                      lessons/04-sampling.lesson; SOAK_LESSON= skips that run)
+#   SOAK_SEED=N        seed of the random keys and clicks (default 1; printed)
+#
+# Two runs, each its own process judged on its own: the free window (two thirds of the
+# time) and presenter mode on a lesson (one third: PageDown through every beat, back,
+# Home, and the same random keys, which page too).
 #
 # One round of keys (repeated until the time is up): Home, step to the end of the
 # context (and past it: the "context full" messages), Left x10, force ranks 2 and 3
 # (new branches) and click a probability bar, Tab through branches, T/K/P with Up/Down,
 # G twice, R, L/H with Up/Down, S, ? twice, D, Ctrl+plus/minus, F, F11 twice, a resize to
 # 1024x640 and back, E (export, waited
-# for) and, every third round, a new prompt typed into the editor (a fresh branch set).
+# for), every third round a new prompt typed into the editor (a fresh branch set), and
+# in every round 60 random keys (any key of the table but quit, the editor and F11)
+# and 3 clicks at random places: over 2,000 random keys in 10 minutes.
 # RSS (VmRSS of /proc/PID/status) is sampled every 5 s into rss.csv (t_s,rss_kb).
 set -u
 cd "$(dirname "$0")/.."
@@ -27,7 +36,8 @@ SAMPLE_S=5 # seconds between RSS samples
 # round), rc (its exit status after q), alive (1 if alive at the end), rounds,
 # e_presses, figs/ (the exports), wait.log (timeouts, failed keys), state.json.
 if [ "${1:-}" = "--inner" ]; then
-  out=$2 BIN=$3 MODEL=$4 SECS=$5 SLOW=$6
+  out=$2 BIN=$3 MODEL=$4 SECS=$5 SLOW=$6 MODE=$7 LESSON=$8 SEED=$9
+  RANDOM=$SEED # bash's generator: the same keys for the same seed
   APP_PID= SAMPLER_PID=
   cleanup() {
     [ -n "$SAMPLER_PID" ] && kill "$SAMPLER_PID" 2>/dev/null
@@ -36,12 +46,13 @@ if [ "${1:-}" = "--inner" ]; then
   trap cleanup EXIT
   trap 'exit 143' INT TERM # the EXIT trap then kills the app and the sampler
   hits="$out/app.hits"
+  if [ "$MODE" = lesson ]; then source_args=(--lesson "$LESSON"); else source_args=(--model "$MODEL" --seed 7); fi
   # INFERSCOPE_HITS_OUT: the app writes its state line ("state n_pos=.. help=..") after
   # each frame, so the script waits for what it expects instead of sleeping blindly.
   # INFERSCOPE_TIMINGS: one line of frame/step timings on stderr at exit (expected).
   SDL_VIDEODRIVER=x11 SDL_RENDER_DRIVER=software SDL_FRAMEBUFFER_ACCELERATION=0 \
     INFERSCOPE_HITS_OUT="$hits" INFERSCOPE_TIMINGS=1 \
-    "$BIN" --model "$MODEL" --seed 7 --size 1280x720 --state-out "$out/state.json" \
+    "$BIN" "${source_args[@]}" --size 1280x720 --state-out "$out/state.json" \
     --export-dir "$out/figs" >"$out/app.out" 2>"$out/app.err" &
   APP_PID=$!
   t0=$(date +%s)
@@ -89,6 +100,38 @@ if [ "${1:-}" = "--inner" ]; then
   bar() { awk -v r="$1" 'NR > 1 && NF == 7 && $1 == 1 && $3 == r { print int($4 + $6 / 2), int($5 + $7 / 2); exit }' "$hits"; }
   n_png() { find "$out/figs" -name '*.png' 2>/dev/null | wc -l; }
   keys() { local i; for ((i = 0; i < $2; i++)); do printf '%s ' "$1"; done; } # "k k k" ($2 times)
+  # random keys: any key of the table but q / Esc (quit), Enter (the editor) and F11
+  # (its own check); then 3 clicks anywhere; then help and blank back off, so the
+  # barrier works. Counts into random_keys.
+  pool=(space Right Left Home Prior Next 1 2 3 4 5 6 7 8 9 Tab t k p l h Up Down s a g r d f b question
+        ctrl+equal ctrl+minus shift+e e)
+  random_keys=0
+  random_burst() {
+    local ks=() i
+    for ((i = 0; i < 60; i++)); do ks+=("${pool[RANDOM % ${#pool[@]}]}"); done
+    press "${ks[@]}"
+    random_keys=$((random_keys + 60))
+    for ((i = 0; i < 3; i++)); do
+      xdotool mousemove --window "$WID" $((RANDOM % 1280)) $((RANDOM % 720)) click 1 2>>"$out/xdotool.err"
+    done
+    sleep 0.5
+    [ "$(field help)" = 1 ] && press question
+    [ "$(field blank)" = 1 ] && press b
+    barrier
+  }
+  # presenter mode: every beat forward (PageDown / space / Right in turn), two back, Home
+  lesson_round() {
+    local k=0 nextkeys=(Next space Right) i
+    press Home && wait_state ' beat=0 ' || return 1
+    while :; do
+      press "${nextkeys[k % 3]}"
+      for i in $(seq 1 $((100 * SLOW))); do [ "$(field beat)" = $((k + 1)) ] && break; sleep 0.1; done
+      [ "$(field beat)" = $((k + 1)) ] || break # the last beat: "that was the last beat"
+      k=$((k + 1))
+    done
+    echo "$k" >"$out/last_beat"
+    press Prior Left && wait_state " beat=$((k > 1 ? k - 2 : 0)) "
+  }
 
   wait_state '^state n_pos=[0-9]+ ' || exit 1 # the first frame
   # the context the session was sized for: min(n_positions, 1024) (session_open)
@@ -101,6 +144,16 @@ if [ "${1:-}" = "--inner" ]; then
   while [ $(($(date +%s) - t0)) -lt "$SECS" ]; do
     kill -0 "$APP_PID" 2>/dev/null || break
     rounds=$((rounds + 1))
+    if [ "$MODE" = lesson ]; then
+      lesson_round || break
+      random_burst
+      press F11 && wait_state ' full=1 ' && press F11 && wait_state ' full=0 '
+      xdotool windowsize "$WID" 1024 640 2>>"$out/xdotool.err" && wait_state ' size=1024x640'
+      xdotool windowsize "$WID" 1280 720 2>>"$out/xdotool.err" && wait_state ' size=1280x720'
+      barrier || break
+      echo "$(($(date +%s) - t0)) s round $rounds: $(state)" >>"$out/rounds.log"
+      continue
+    fi
     # rewind to the prompt
     press Home && barrier || break
     # step to the end of the context, in batches the app's input queue (64) can hold
@@ -159,10 +212,12 @@ if [ "${1:-}" = "--inner" ]; then
         [ "$(field editing)" = 1 ] && press Escape
       fi
     fi
+    random_burst
     barrier || break
     echo "$(($(date +%s) - t0)) s round $rounds: $(state)" >>"$out/rounds.log"
   done
   echo "$rounds" >"$out/rounds"
+  echo "$random_keys" >"$out/random_keys"
   echo "$e_presses" >"$out/e_presses"
 
   # the end: alive? last RSS sample, then quit and a bounded wait for a clean exit
@@ -197,7 +252,6 @@ done
 SECS=$(awk -v m="$MINUTES" 'BEGIN { s = int(m * 60 + 0.5); if (m + 0 == m && s >= 10) print s }')
 [ -n "$SECS" ] || { echo "soak: SOAK_MINUTES=$MINUTES: expected a number of minutes >= 0.2" >&2; exit 2; }
 # the baseline: the samples of the 30 s after the first minute (half the run if shorter)
-BASE_T=60; [ "$BASE_T" -gt $((SECS / 2)) ] && BASE_T=$((SECS / 2))
 
 SLOW=1 JUDGE_RSS=1
 case "$BUILD" in *asan*)
@@ -208,16 +262,29 @@ case "$BUILD" in *asan*)
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}; SLOW=6; JUDGE_RSS=0 ;;
 esac
 
+
+LESSON=${SOAK_LESSON-lessons/04-sampling.lesson}
+SEED=${SOAK_SEED:-1}
+[[ "$SEED" =~ ^[0-9]+$ ]] || { echo "soak: SOAK_SEED=$SEED: expected a whole number" >&2; exit 2; }
+[ -z "$LESSON" ] || [ -f "$LESSON" ] || { echo "soak: SOAK_LESSON=$LESSON: no such lesson file" >&2; exit 2; }
 if [ -n "${SOAK_OUT:-}" ]; then
-  out=$SOAK_OUT; mkdir -p "$out" || exit 2
-  rm -rf "$out/figs" "$out"/{rss.csv,app.out,app.err,rc,alive,rounds,rounds.log,e_presses,wait.log,xdotool.err,state.json,app.hits}
+  top=$SOAK_OUT; mkdir -p "$top" || exit 2
 else
-  out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+  top=$(mktemp -d); trap 'rm -rf "$top"' EXIT
 fi
 
-echo "soak: $BIN on $MODEL for $MINUTES min (RSS every ${SAMPLE_S} s, baseline at ${BASE_T} s)"
+# run_soak MODE SECS: one app process driven for SECS seconds (MODE free or lesson),
+# judged on its own; returns non-zero when a criterion fails
+run_soak() {
+local MODE=$1 SECS=$2 out="$top/$1"
+rm -rf "$out"; mkdir -p "$out" || return 2
+# the baseline: the samples of the 30 s after the first minute (half the run if shorter)
+local BASE_T=60; [ "$BASE_T" -gt $((SECS / 2)) ] && BASE_T=$((SECS / 2))
+pct= base= last=
+
+echo "soak ($MODE): $BIN on $([ "$MODE" = lesson ] && echo "$LESSON" || echo "$MODEL") for $((SECS / 60)).$((SECS % 60 * 10 / 60)) min (RSS every ${SAMPLE_S} s, baseline at ${BASE_T} s)"
 timeout $((SECS + 300 * SLOW)) xvfb-run -a -s '-screen 0 1280x800x24' \
-  bash "$0" --inner "$out" "$BIN" "$MODEL" "$SECS" "$SLOW" >"$out/inner.out" 2>&1
+  bash "$0" --inner "$out" "$BIN" "$MODEL" "$SECS" "$SLOW" "$MODE" "$LESSON" "$SEED" >"$out/inner.out" 2>&1
 inner_rc=$?
 [ "$inner_rc" -eq 0 ] || echo "soak: the driver exited with status $inner_rc (124 = outer timeout)"
 
@@ -285,7 +352,12 @@ others=$(grep -Eavi 'error|sanitizer|runtime error|segmentation|segfault|abort|a
 [ -n "$others" ] && printf '        stderr: %s\n' "$others"
 e_presses=$(cat "$out/e_presses" 2>/dev/null || echo 0)
 n_png=$(find "$out/figs" -name '*.png' -size +1k 2>/dev/null | wc -l)
-crit "every E made a PNG ($n_png PNGs for $e_presses presses)" "$([ "$n_png" -ge 1 ] && [ "$n_png" -ge "$e_presses" ] && echo 1)"
+if [ "$MODE" = free ]; then
+  crit "every E made a PNG ($n_png PNGs for $e_presses presses)" "$([ "$n_png" -ge 1 ] && [ "$n_png" -ge "$e_presses" ] && echo 1)"
+else
+  crit "paged through every beat (the last one reached: $(cat "$out/last_beat" 2>/dev/null || echo none)); $n_png slides exported by random E" \
+    "$([ "$(cat "$out/last_beat" 2>/dev/null || echo 0)" -ge 1 ] && echo 1)"
+fi
 if [ -s "$out/wait.log" ]; then
   echo "  note: $(wc -l <"$out/wait.log") waits timed out (the app was slow or a key was lost):"
   head -n 3 "$out/wait.log" | sed 's/^/        /'
@@ -294,6 +366,20 @@ if [ "$fails" -ne 0 ] || [ "$inner_rc" -ne 0 ]; then
   echo "driver output (last lines):"; tail -n 10 "$out/inner.out" | sed 's/^/        /'
   echo "app stderr (last lines):"; tail -n 10 "$out/app.err" | sed 's/^/        /'
 fi
-echo "soak: $rounds rounds in $MINUTES min, $n_samples RSS samples, baseline ${base:-?} kB," \
+echo "soak ($MODE): $rounds rounds, $(cat "$out/random_keys" 2>/dev/null || echo 0) random keys (seed $SEED), $n_samples RSS samples, baseline ${base:-?} kB," \
   "end ${last:-?} kB (${pct:-?}%), floor ${trend:-?}, max $max_rss kB, $n_png exports, $fails criteria failed"
 [ "$fails" -eq 0 ] && [ "$inner_rc" -eq 0 ]
+}
+
+# two thirds of the time the free window, one third presenter mode (if a lesson is given)
+if [ -n "$LESSON" ]; then free_s=$((SECS * 2 / 3)); else free_s=$SECS; fi
+status=0
+run_soak free "$free_s" || status=1
+if [ -n "$LESSON" ]; then run_soak lesson $((SECS - free_s)) || status=1; fi
+keys_total=$(( $(cat "$top/free/random_keys" 2>/dev/null || echo 0) + $(cat "$top/lesson/random_keys" 2>/dev/null || echo 0) ))
+# a full soak (10 minutes or more) must have pressed 2,000 random keys
+if [ "$SECS" -ge 600 ] && [ "$keys_total" -lt 2000 ]; then
+  echo "  FAIL  $keys_total random keys in $MINUTES min (want >= 2,000: the app was too slow to drive)"; status=1
+fi
+echo "soak: $MINUTES min in all, $keys_total random keys (seed $SEED): $([ "$status" = 0 ] && echo PASS || echo FAIL)"
+exit "$status"

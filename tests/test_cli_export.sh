@@ -126,7 +126,19 @@ check "sheet names" [ -f "$T/s/0001-step-00-attention-all-heads.png" ] && [ -f "
 check "sheet provenance" python3 -c "$PYREAD"'
 t, size = chunks(sys.argv[1])
 assert t["inferscope:contact_sheet"] == "all layers" and t["inferscope:tensor"] == "blocks.*.attn.hook_pattern"
-assert size == (4 * 480, 44 + 2 * 440), size  # cells at least 480x440
+assert size == (160 + 4 * 240, 220 + 2 * 264), size  # cells at least 240x264, + labels and header
 ' "$T/s/0002-step-01-attention-all-heads.png"
+
+# --ablate: the figures show the model with those parts off and their provenance says which
+# (canonical order); a figure of the whole model has no inferscope:ablate at all
+run --prompt "Once upon a time" --ablate 1.mlp,0.1 --panel probs --size 480x300 --out "$T/ab" >/dev/null
+check "export --ablate: inferscope:ablate is the canonical SPEC" python3 -c "$PYREAD"'
+t, _ = chunks(sys.argv[1]); assert t.get("inferscope:ablate") == "0.1,1.mlp", t.get("inferscope:ablate")
+t, _ = chunks(sys.argv[2]); assert "inferscope:ablate" not in t, t["inferscope:ablate"]
+' "$T/ab/0001-step-00-probs.png" "$T/u/0001-step-00-tokens.png"
+check "export --ablate: a block the model lacks" err_is "--ablate: '9\.mlp': block 9 does not exist" \
+  --prompt "Hi" --ablate 9.mlp --out "$T/x"
+check "export --ablate with --lesson is refused, not ignored" err_is "--ablate does not apply to --lesson" \
+  --lesson lessons/01-what-is-inference.lesson --ablate 0.1 --out "$T/x"
 
 summary test_cli_export

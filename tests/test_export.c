@@ -259,7 +259,7 @@ static void test_round_trip(void) {
     if (open_session(&s)) return;
     if (open_session(&t)) { session_free(&s); return; }
     ErrorMsg err = {{0}};
-    SamplerSettings set = {.temperature = 0.8f, .top_k = 40, .top_p = 0.9f, .greedy = 0};
+    SamplerSettings set = {.temperature = 0.8f, .top_k = 40, .top_p = 0.9f, .greedy = 0, .repetition_penalty = 1.0f};
     CHECK(session_set_settings(&s, &set, &err) == 0, "settings: %s", err.text);
     session_set_seed(&s, 12345678901234ULL);
     /* UTF-8 beyond Latin-1 (é, —, emoji) must survive the ASCII-only tEXt chunks */
@@ -523,6 +523,7 @@ static void test_failures(void) {
     ExportOptions ok = small_opts(dir, VIZ_PANEL_TEXT, 320, 200);
     CHECK(export_png(&s, &v, &ok, path, sizeof path, &err) == 0 && strstr(path, "/0001-step-00-text.png"),
           "next export after the crash: %s %s", path, err.text);
+    CHECK(count_visible(dir, &hidden) == 1 && hidden == 0, "the next export swept the crash's temporary (%d)", hidden);
     rm_dir(dir);
 
     /* disk full: one clear line naming the path, nothing left behind */
@@ -605,8 +606,9 @@ static void test_numbering(void) {
     figure_state_free(&fs);
     ExportImage img = {0};
     CHECK(export_render_contact_sheet(&s, &v, &o, -1, &img, &err) == 0, "all-layers sheet: %s", err.text);
-    /* tiny: 2 layers x 4 heads, cells at least 480x440 logical */
-    CHECK(img.w == 1920 && img.h == 44 + 2 * 440, "sheet size %dx%d", img.w, img.h);
+    /* tiny: 2 layers x 4 heads asked at 960x540: grown so each cell holds a heatmap of at
+     * least 240x264 logical px, plus the sheet's label columns (160) and header (220) */
+    CHECK(img.w == 160 + 4 * 240 && img.h == 220 + 2 * 264, "sheet size %dx%d", img.w, img.h);
     export_image_free(&img);
     CHECK(export_contact_sheet(&s, &v, &o, 7, path, sizeof path, &err) == -1 && strstr(err.text, "layer 7"),
           "missing layer: %s", err.text);
@@ -616,6 +618,7 @@ static void test_numbering(void) {
 
 int main(void) {
     setenv("SDL_VIDEODRIVER", "dummy", 1);
+    setenv("INFERSCOPE_FALLBACK_FONTS", "", 1); /* goldens: the same fonts on every machine */
     setenv("SDL_RENDER_DRIVER", "software", 1);
     snprintf(model_dir, sizeof model_dir, "%s/models/tiny", check_ref_dir());
     snprintf(tok_dir, sizeof tok_dir, "assets/tokenizer");

@@ -323,7 +323,7 @@ static void test_vectors(const Gpt2Model *m, const char *file) {
 
     /* the logit lens at the last depth is the model's own output */
     LogitLens lens = {0};
-    if (logit_lens_init(&lens, &m->config, &err) == 0) {
+    if (logit_lens_init(&lens, &m->config, m->config.vocab_size, &err) == 0) {
         int lid[10];
         float lp[10];
         int got = logit_lens_topk(&lens, m, &tr, m->config.n_layer, (int)T - 1, 10, lid, lp, &err);
@@ -577,7 +577,7 @@ static void test_logit_lens(const Gpt2Model *m) {
     LogitLens lens = {0};
     double *lg = malloc(V * sizeof(double));
     if (!ids || !lg || gpt2_trace_init(&tr, &m->config, (int)T, GPT2_CAP_RESID, &err) ||
-        gpt2_prefill(m, &tr, ids, T, &err) || logit_lens_init(&lens, &m->config, &err)) {
+        gpt2_prefill(m, &tr, ids, T, &err) || logit_lens_init(&lens, &m->config, m->config.vocab_size, &err)) {
         CHECK(0, "lens setup: %s", err.text);
         goto done;
     }

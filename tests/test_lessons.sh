@@ -50,4 +50,42 @@ check "window refuses a bad lesson before opening: exit 2" [ "$rc" -eq 2 ]
 check "window: the message names the file" grep -q "bad_no_reveal.lesson:4: the file ends with a question" "$tmp/e4"
 "$BIN" export --lesson "$tmp/missing.lesson" --out "$tmp/bad" >"$tmp/e5" 2>&1; rc=$?
 check "missing lesson file: exit 2" bash -c '[ "$1" -eq 2 ] && grep -q "missing.lesson: cannot open" "$2"' _ "$rc" "$tmp/e5"
+# issue 22: a lesson's model path is relative to the lesson file, not to the current
+# folder: a model beside the lesson is found from anywhere (no false "not downloaded")
+mkdir -p "$tmp/course/lessons" "$tmp/course/models"
+ln -s "$PWD/assets/models/stories16m" "$tmp/course/models/gpt2-124M"
+printf 'model ../models/gpt2-124M or-bundled\nprompt Once upon a time\n' >"$tmp/course/lessons/s.lesson"
+abs_bin=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+(cd / && "$abs_bin" export --lesson "$tmp/course/lessons/s.lesson" --out "$tmp/rel" >"$tmp/e6" 2>&1); rc=$?
+check "lesson model beside the lesson, run from /: exit 0" [ "$rc" -eq 0 ]
+check "lesson model beside the lesson: no false 'not downloaded' note" bash -c '! grep -q "not downloaded" "$1"' _ "$tmp/e6"
+(cd "$tmp/course/lessons" && "$abs_bin" export --lesson s.lesson --out "$tmp/rel2" >"$tmp/e7" 2>&1); rc=$?
+check "lesson given by a bare file name: model still found" bash -c '[ "$1" -eq 0 ] && ! grep -q "not downloaded" "$2"' _ "$rc" "$tmp/e7"
+rm "$tmp/course/models/gpt2-124M"
+(cd / && "$abs_bin" export --lesson "$tmp/course/lessons/s.lesson" --out "$tmp/rel3" >"$tmp/e8" 2>&1); rc=$?
+check "no model beside the lesson: the fallback note names it" \
+  bash -c '[ "$1" -eq 0 ] && grep -q "../models/gpt2-124M is not downloaded" "$2"' _ "$rc" "$tmp/e8"
+
+# issue 22: an unclosed quote is an error (exit 2, FILE:LINE), a BOM is accepted
+printf 'prompt "Once upon\n' >"$tmp/quote.lesson"
+"$BIN" export --lesson "$tmp/quote.lesson" --out "$tmp/bad" >"$tmp/e9" 2>&1; rc=$?
+check "unclosed quote: exit 2 with file:line" \
+  bash -c '[ "$1" -eq 2 ] && grep -q "quote.lesson:1: the text starts with a quote" "$2"' _ "$rc" "$tmp/e9"
+printf '\xef\xbb\xbftitle BOM\nprompt Once upon a time\n' >"$tmp/bom.lesson"
+"$BIN" export --lesson "$tmp/bom.lesson" --out "$tmp/bom" >"$tmp/e10" 2>&1; rc=$?
+check "UTF-8 BOM at the start: accepted (exit $rc: $(head -c 200 "$tmp/e10"))" [ "$rc" -eq 0 ]
+# issue 14: a false claim stops the lesson like a syntax error, in export and window
+"$BIN" export --lesson tests/fixtures/lessons/bad_expect.lesson --out "$tmp/bad" >"$tmp/e11" 2>&1; rc=$?
+check "false expect: exit 2" [ "$rc" -eq 2 ]
+check "false expect: FILE:LINE: expect failed: CLAIM (measured: M)" grep -q \
+  'bad_expect.lesson:4: expect failed: prob " time" < 0.5 (measured: 0.9996[0-9]* for " time" (id 640))' "$tmp/e11"
+check "false expect: one line, no figures" bash -c '[ "$(wc -l <"$1")" -eq 1 ] && [ ! -e "$2" ]' _ "$tmp/e11" "$tmp/bad"
+"$BIN" --lesson tests/fixtures/lessons/bad_expect.lesson >"$tmp/e12" 2>&1; rc=$?
+check "window refuses a lesson with a false claim: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "window: names file, line and measurement" grep -q 'bad_expect.lesson:4: expect failed' "$tmp/e12"
+# every shipped lesson backs its captions with at least three claims
+for f in lessons/*.lesson; do
+  n=$(grep -c '^[[:space:]]*expect[[:space:]]' "$f")
+  check "$(basename "$f"): $n expect lines (>= 3)" [ "$n" -ge 3 ]
+done
 summary test_lessons

@@ -92,6 +92,36 @@ l_pad=$("$BIN" eval --model "$tmp/padded" "$tmp/text.txt" 2>/dev/null | tail -n 
 check "padded: eval scores over the real vocabulary: same loss as tiny ($l_pad / $l_tiny)" \
   bash -c '[ -n "$1" ] && [ "$1" = "$2" ]' _ "$l_pad" "$l_tiny"
 
+# the lens and attribution rank the tokens that exist: padded == tiny (the first 50,257 rows
+# are the same), although the padding rows would top every layer if they were let in
+"$BIN" lens --model "$tmp/padded" --ids "$IDS30" --top 32 --json >"$tmp/plens.json" 2>&1
+"$BIN" lens --model "$TINY" --ids "$IDS30" --top 32 --json >"$tmp/tlens.json" 2>&1
+check "padded: lens shows only real tokens, every layer as on tiny (ids, p within 1e-6)" python3 - \
+  "$tmp/plens.json" "$tmp/tlens.json" <<'EOF2'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert len(a["layers"]) == len(b["layers"]) == 3, (len(a["layers"]), len(b["layers"]))
+for la, lb in zip(a["layers"], b["layers"]):
+    ia, ib = [t["id"] for t in la["top"]], [t["id"] for t in lb["top"]]
+    assert len(ia) == 32 and max(ia) < 50257 and ia == ib, (la["layer"], ia, ib)
+    for ta, tb in zip(la["top"], lb["top"]):
+        assert abs(ta["p"] - tb["p"]) <= 1e-6, (ta, tb)
+    assert la["final_rank"] == lb["final_rank"] and abs(la["final_p"] - lb["final_p"]) <= 1e-6, (la, lb)
+assert a["layers"][-1]["top"][0]["id"] == 48186, a["layers"][-1]["top"][0]
+EOF2
+"$BIN" attribute --model "$tmp/padded" --ids "$IDS30" --json >"$tmp/patt.json" 2>&1
+"$BIN" attribute --model "$TINY" --ids "$IDS30" --json >"$tmp/tatt.json" 2>&1
+check "padded: attribution of the model's own top token (a real one) as on tiny (1e-4)" python3 - \
+  "$tmp/patt.json" "$tmp/tatt.json" <<'EOF2'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert a["target"] == b["target"] == 48186, (a["target"], b["target"])
+assert abs(a["total"] - b["total"]) <= 1e-4 * max(1.0, abs(b["total"])), (a["total"], b["total"])
+EOF2
+"$BIN" attribute --model "$tmp/padded" --ids "$IDS30" --target-id 50300 >"$tmp/pattbad.out" 2>&1; rc=$?
+check "padded: attribute refuses a padding row as target (exit 2, names the real vocabulary)" \
+  bash -c '[ "$1" -eq 2 ] && grep -q "target-id 50300 is outside the vocabulary 0..50256" "$2"' _ "$rc" "$tmp/pattbad.out"
+
 # ---- transformer. prefix, untied lm_head, attention-mask buffers ---------------------------
 python3 "$F" rename "$TINY" "$tmp/hf"
 "$BIN" info --json "$tmp/hf" >"$tmp/hinfo.json" 2>&1; rc=$?

@@ -108,6 +108,91 @@ static void test_prompt_and_steps(void) {
     session_free(&t);
 }
 
+/* Redo rows: stepping over the same tokens again, or setting the same prompt again,
+ * runs no forward pass and leaves exactly (bit for bit) what a session that never
+ * stepped back computes; a different token recomputes from there on. */
+static void test_redo(void) {
+    Session s, t;
+    if (open_session(&s, 0) || open_session(&t, 0)) return;
+    ErrorMsg err = {{0}};
+    session_set_seed(&s, 7);
+    session_set_seed(&t, 7);
+    session_set_prompt(&s, PROMPT, sizeof PROMPT - 1, &err);
+    session_set_prompt(&t, PROMPT, sizeof PROMPT - 1, &err);
+    for (int i = 0; i < 30; i++) session_step(&t, &err);
+    for (int i = 0; i < 12; i++) session_step(&s, &err);
+    session_home(&s);
+    int f = s.n_steps;
+    long r = s.n_sampler_runs;
+    for (int i = 0; i < 12; i++) session_step(&s, &err);
+    CHECK(s.n_steps == f, "12 tokens again: %d forward passes", s.n_steps - f);
+    CHECK(s.n_sampler_runs - r == 24, "no pick to redo either: only the shown records (%ld runs)", s.n_sampler_runs - r);
+    CHECK(session_set_prompt(&s, PROMPT, sizeof PROMPT - 1, &err) == 0 && s.n_steps == f && session_len(&s) == 4,
+          "the same prompt again: no prefill");
+    for (int i = 0; i < 30; i++) session_step(&s, &err);
+    CHECK(s.n_steps == f + 18, "only the 18 new tokens were computed (%d)", s.n_steps - f);
+    CHECK(memcmp(session_ids(&s), session_ids(&t), 34 * sizeof(int)) == 0, "same tokens as the straight run");
+    int same = 1;
+    for (int p = 0; p < 34; p++)
+        same &= memcmp(gpt2_trace_logits(&s.trace, p), gpt2_trace_logits(&t.trace, p),
+                       (size_t)s.model.config.vocab_size * sizeof(float)) == 0;
+    CHECK(same, "redo rows are bit for bit the straight run's logits");
+    CHECK(memcmp(s.next.rows, t.next.rows, (size_t)s.next.n * sizeof s.next.rows[0]) == 0, "the same next record");
+    /* another token at position 10: recomputed, and later rows are no longer redo rows */
+    session_back(&s, 24);
+    int other = session_ids(&t)[10] == 13 ? 14 : 13;
+    f = s.n_steps;
+    session_force(&s, other, &err);
+    CHECK(s.n_steps == f + 1 && s.memo_len == 11, "a different token is computed (memo %d)", s.memo_len);
+    session_back(&s, 1);
+    session_force(&s, session_ids(&t)[10], &err);
+    CHECK(s.n_steps == f + 2, "and the old token again too: its row was overwritten");
+    /* a timing probe at position 4 overwrites row 4 (with the likeliest token): the
+     * redo rows after it must not be reused */
+    session_home(&s);
+    int probe_id = s.next.rows[0].id;
+    CHECK(session_probe_step_ms(&s, 3) >= 0 && session_len(&s) == 4, "probe leaves 4 tokens on screen");
+    CHECK(s.memo_len == 5, "only row 4 (the probe token) is a redo row now: %d", s.memo_len);
+    f = s.n_steps;
+    session_step(&s, &err);
+    session_step(&s, &err);
+    CHECK(session_ids(&s)[4] != probe_id || s.n_steps >= f + 1, "steps after a probe are computed");
+    CHECK(memcmp(session_ids(&s), session_ids(&t), 6 * sizeof(int)) == 0 &&
+              memcmp(gpt2_trace_logits(&s.trace, 5), gpt2_trace_logits(&t.trace, 5),
+                     (size_t)s.model.config.vocab_size * sizeof(float)) == 0,
+          "and equal the straight run bit for bit");
+    /* a prompt that differs: the prefill runs */
+    f = s.n_steps;
+    const uint8_t other_prompt[] = "Once upon a";
+    session_set_prompt(&s, other_prompt, sizeof other_prompt - 1, &err);
+    CHECK(s.n_steps == f + 1, "a shorter prompt is prefilled again (rows of a longer prefill differ)");
+    /* batch: records computed once at the end, and the same as without a batch */
+    session_set_prompt(&t, PROMPT, sizeof PROMPT - 1, &err);
+    r = t.n_sampler_runs;
+    session_batch_begin(&t);
+    SamplerSettings hot = sampler_settings_default();
+    hot.temperature = 1.5f;
+    session_set_settings(&t, &hot, &err);
+    session_set_seed(&t, 99);
+    for (int i = 0; i < 5; i++) session_step(&t, &err);
+    session_batch_end(&t);
+    Session u;
+    if (open_session(&u, 0) == 0) {
+        session_set_prompt(&u, PROMPT, sizeof PROMPT - 1, &err);
+        session_set_settings(&u, &hot, &err);
+        session_set_seed(&u, 99);
+        for (int i = 0; i < 5; i++) session_step(&u, &err);
+        CHECK(memcmp(session_ids(&t), session_ids(&u), 9 * sizeof(int)) == 0 && t.next.u == u.next.u &&
+                  memcmp(t.next.rows, u.next.rows, (size_t)t.next.n * sizeof t.next.rows[0]) == 0 &&
+                  t.prev.chosen.id == u.prev.chosen.id,
+              "a batch gives the same tokens and records");
+        session_free(&u);
+    }
+    CHECK(t.n_sampler_runs - r <= 7, "a batch of 5 steps: %ld sampler runs", t.n_sampler_runs - r);
+    session_free(&s);
+    session_free(&t);
+}
+
 static void test_errors(void) {
     Session s;
     if (open_session(&s, 8)) return;
@@ -140,6 +225,7 @@ static void test_errors(void) {
 int main(void) {
     snprintf(model_dir, sizeof model_dir, "%s/models/tiny", check_ref_dir());
     test_prompt_and_steps();
+    test_redo();
     test_errors();
     return check_summary("test_session");
 }

@@ -21,17 +21,32 @@ if [ "${1:-}" = "--inner" ]; then
       INFERSCOPE_HITS_OUT="$out/$name.hits" "$BIN" --model "$model" --seed 3 --size 1280x720 \
       --state-out "$out/$name.json" "$@" >"$out/$name.log" 2>&1 &
     local pid=$! wid
-    wid=$(timeout $((10 * SLOW)) xdotool search --sync --name '^inferscope' | head -n 1)
+    wid=$(timeout $((40 * SLOW)) xdotool search --sync --name '^inferscope' | head -n 1)
     if [ -n "$wid" ]; then
       for _ in $(seq 1 $((300 * SLOW))); do [ -s "$out/$name.hits" ] && break; sleep 0.1; done
+      # the window drawing the first frame (a window found earlier may have been a
+      # transient one SDL replaced: keys sent to it are lost, "BadWindow")
+      wid=$(xdotool search --name '^inferscope' | tail -n 1)
       sleep 0.3
-      xdotool key --window "$wid" --delay 30 space space space
-      for _ in $(seq 1 $((300 * SLOW))); do head -n 1 "$out/$name.hits" | grep -q "n_pos=$want " && break; sleep 0.1; done
+      # one Space per step, sent again when a step does not show within 5 s (a key
+      # lost while the machine is overloaded), never more steps than asked
+      local n=$((want - 3)) k i
+      for ((k = n + 1; k <= want; k++)); do
+        for i in $(seq 1 $((300 * SLOW))); do
+          [ $(((i - 1) % (50 * SLOW))) -eq 0 ] && xdotool key --window "$wid" space
+          head -n 1 "$out/$name.hits" | grep -q "n_pos=$k " && break
+          sleep 0.1
+        done
+      done
       sleep 0.3
       /usr/bin/import -window root "$out/$name.png"
-      xdotool key --window "$wid" q
     fi
-    for _ in $(seq 1 $((300 * SLOW))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    # q, again every 5 s while the app is still there
+    for i in $(seq 1 $((300 * SLOW))); do
+      kill -0 "$pid" 2>/dev/null || break
+      [ -n "$wid" ] && [ $(((i - 1) % (50 * SLOW))) -eq 0 ] && xdotool key --window "$wid" q 2>/dev/null
+      sleep 0.1
+    done
     kill "$pid" 2>/dev/null
     wait "$pid"; echo $? >"$out/$name.rc"
   }

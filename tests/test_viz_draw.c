@@ -6,11 +6,13 @@
  * golden tests/golden/viz_draw_scene.png (INFERSCOPE_UPDATE_GOLDEN=1 to rewrite). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "check.h"
 #include "draw.h"
 #include "golden.h"
 #include "offscreen.h"
+#include "token_label.h"
 #include "viz.h"
 
 #define SCENE_W 720
@@ -318,7 +320,7 @@ static void test_text_api(void) {
     }
     size_t live = 0;
     for (size_t i = 0; i < (size_t)VIZ_TEXT_CACHE_SETS * VIZ_TEXT_CACHE_WAYS; i++)
-        if (viz.cache[i].texture) live++;
+        if (viz.cache[i].tex.mono) live++;
     CHECK(live <= (size_t)VIZ_TEXT_CACHE_SETS * VIZ_TEXT_CACHE_WAYS && live > 800,
           "cache holds %zu textures (bounded)", live);
     CHECK(!viz.has_error, "no errors: %s", viz.last_error.text);
@@ -334,7 +336,7 @@ static void test_text_api(void) {
     int h2 = viz_line_height(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY);
     CHECK(h2 >= 2 * h1 - 2 && h2 <= 2 * h1 + 2, "line height %d → %d", h1, h2);
     CHECK(viz_px(&viz, 8) == 16 && viz_px(&viz, 0.2f) == 0 && viz_px(&viz, 1) == 2, "viz_px at scale 2");
-    CHECK(viz.cache[0].texture == NULL, "cache emptied on rescale");
+    CHECK(viz.cache[0].tex.mono == NULL, "cache emptied on rescale");
     CHECK(viz_set_scale(&viz, 3.0f, 1.0f, &err) == -1 && strstr(err.text, "UI scale 3"), "scale 3 rejected: %s",
           err.text);
     CHECK(viz.scale == 2.0f, "rejected scale leaves the old one");
@@ -377,9 +379,84 @@ static void test_errors(void) {
     offscreen_free(&zoff);
 }
 
+/* The fallback chain: a complete emoji or CJK character is drawn by a fallback font
+ * (colour emoji on their own layer, scaled to the line), a label keeps the character
+ * when some installed font has it and shows bytes for part of one; without fallbacks
+ * (or with a missing file) the byte view stays. Display sizes are cached per size. */
+static void test_fallback_fonts(void) {
+    Offscreen off = {0};
+    ErrorMsg err = {{0}};
+    if (offscreen_create(&off, 400, 100, &err) != 0) {
+        CHECK(0, "offscreen: %s", err.text);
+        return;
+    }
+    const char *emoji = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
+    const char *cjk = "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf";
+    struct stat st;
+    int have_emoji = stat(emoji, &st) == 0, have_cjk = stat(cjk, &st) == 0;
+    Viz viz = {0};
+    setenv("INFERSCOPE_FALLBACK_FONTS", VIZ_FALLBACK_DEFAULT, 1);
+    CHECK(viz_init(&viz, off.renderer, ASSETS, 1.0f, 1.0f, THEME_LIGHT, &err) == 0, "viz: %s", err.text);
+    CHECK(viz.n_fallback == have_emoji + have_cjk, "%d fallback fonts opened (%d installed)", viz.n_fallback,
+          have_emoji + have_cjk);
+    char lab[TOKEN_LABEL_CAP];
+    token_label_bytes_ex((const uint8_t *)"\xF0\x9F", 2, 0, viz_glyph_provided, &viz, lab, sizeof lab);
+    CHECK(strcmp(lab, "<f0 9f>") == 0, "part of an emoji stays bytes: %s", lab);
+    if (have_emoji) {
+        CHECK(viz_glyph_provided(&viz, 0x1F409), "the chain has the dragon");
+        token_label_bytes_ex((const uint8_t *)"\xF0\x9F\x90\x89", 4, 0, viz_glyph_provided, &viz, lab, sizeof lab);
+        CHECK(strcmp(lab, "\xF0\x9F\x90\x89") == 0, "a complete emoji is kept as the character: %s", lab);
+        int lh = viz_line_height(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY);
+        int w = viz_text_width(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, "\xF0\x9F\x90\x89");
+        /* the 136x128 strike scaled to the line: about one line height wide, not 136 px */
+        CHECK(w >= lh - 3 && w <= lh + 4, "emoji width %d for a %d px line", w, lh);
+        VizTextLayers t;
+        CHECK(viz_text_layers(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, "a \xF0\x9F\x90\x89 b", &t) == 0 && t.mono &&
+                  t.color && t.h == lh,
+              "text with an emoji: a colour layer, the line's height (%d)", t.h);
+        TextStyle ts = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = {0, 0, 0, 255}};
+        draw_fill_rect(&viz, (Rect){0, 0, 400, 100}, (SDL_Color){255, 255, 255, 255});
+        draw_text(&viz, 10, 10, "\xF0\x9F\x90\x89", &ts, NULL);
+        uint8_t px[400 * 100 * 4];
+        size_t colour = 0;
+        if (offscreen_read_rgba(&off, px, sizeof px, &err) == 0)
+            for (size_t i = 0; i < 400 * 100; i++) {
+                int r = px[i * 4], g = px[i * 4 + 1], b = px[i * 4 + 2];
+                int mx = r > g ? (r > b ? r : b) : (g > b ? g : b), mn = r < g ? (r < b ? r : b) : (g < b ? g : b);
+                if (mx - mn > 60) colour++;
+            }
+        CHECK(colour > 40, "the dragon is drawn in colour, not tinted black (%zu colourful pixels)", colour);
+    }
+    if (have_cjk) {
+        int w = viz_text_width(&viz, VIZ_FONT_MONO, VIZ_TEXT_TITLE, "\xE4\xB8\xAD");
+        CHECK(viz_glyph_provided(&viz, 0x4E2D) && w > 8, "CJK from the fallback (%d px)", w);
+    }
+    /* display sizes: cached per pixel size, so two sizes in one frame stay right */
+    viz_set_display_px(&viz, 100);
+    int w100 = viz_text_width(&viz, VIZ_FONT_SANS, VIZ_TEXT_DISPLAY, "abc");
+    TextStyle ds = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_DISPLAY, .color = {0, 0, 0, 255}};
+    int d100 = 0, d50 = 0;
+    draw_text(&viz, 0, 0, "abc", &ds, &d100);
+    viz_set_display_px(&viz, 50);
+    draw_text(&viz, 0, 0, "abc", &ds, &d50);
+    CHECK(d100 == w100 && d50 > 0 && d50 < d100 * 2 / 3, "display sizes: %d px at 100, %d at 50", d100, d50);
+    CHECK(viz_set_display_px(&viz, 100000) == VIZ_DISPLAY_PX_MAX, "display size clamped");
+    viz_free(&viz);
+    /* no fallbacks (or a missing file): the dragon's label is its bytes */
+    setenv("INFERSCOPE_FALLBACK_FONTS", "/no/such/font.ttf", 1);
+    CHECK(viz_init(&viz, off.renderer, ASSETS, 1.0f, 1.0f, THEME_LIGHT, &err) == 0 && viz.n_fallback == 0,
+          "a missing fallback file is skipped");
+    token_label_bytes_ex((const uint8_t *)"\xF0\x9F\x90\x89", 4, 0, viz_glyph_provided, &viz, lab, sizeof lab);
+    CHECK(strcmp(lab, "<f0 9f 90 89>") == 0, "without an emoji font: bytes (%s)", lab);
+    viz_free(&viz);
+    setenv("INFERSCOPE_FALLBACK_FONTS", "", 1);
+    offscreen_free(&off);
+}
+
 int main(void) {
     /* headless and deterministic: never let SDL pick a GL/X11 path */
     setenv("SDL_VIDEODRIVER", "dummy", 1);
+    setenv("INFERSCOPE_FALLBACK_FONTS", "", 1); /* goldens: the same fonts on every machine */
     setenv("SDL_RENDER_DRIVER", "software", 1);
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         fprintf(stderr, "SDL_Init: %s\n", SDL_GetError());
@@ -389,6 +466,7 @@ int main(void) {
     test_scene();
     test_text_api();
     test_errors();
+    test_fallback_fonts();
     SDL_Quit();
     return check_summary("test_viz_draw");
 }

@@ -462,6 +462,7 @@ static void test_help_real_keys(void) {
 
 int main(void) {
     setenv("SDL_VIDEODRIVER", "dummy", 1);
+    setenv("INFERSCOPE_FALLBACK_FONTS", "", 1); /* goldens: the same fonts on every machine */
     char model_dir[512];
     snprintf(model_dir, sizeof model_dir, "%s/models/tiny", check_ref_dir());
     Session s;

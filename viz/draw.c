@@ -22,6 +22,21 @@ static int set_color(Viz *viz, SDL_Color c) {
     return 0;
 }
 
+int draw_panel_pad(const Viz *viz) {
+    int a = viz_gx(viz, 10), b = viz_px(viz, 6);
+    return a > b ? a : b;
+}
+
+Rect draw_panel_inner(const Viz *viz, Rect r) { return rect_inset(r, draw_panel_pad(viz)); }
+
+int draw_panel_begin(Viz *viz, Rect r, Rect *inner) {
+    int rc = draw_set_clip(viz, &r);
+    rc |= draw_fill_rect(viz, r, viz->theme->panel);
+    rc |= draw_rect_outline(viz, r, viz->theme->panel_border, 1);
+    *inner = draw_panel_inner(viz, r);
+    return rc ? -1 : 0;
+}
+
 int draw_set_clip(Viz *viz, const Rect *clip) {
     SDL_Rect r;
     if (clip) r = to_sdl(*clip);
@@ -149,9 +164,10 @@ int draw_text(Viz *viz, int x, int y, const char *utf8, const TextStyle *style, 
         text = fitted;
         if (!*text) return 0;
     }
-    int w, h;
-    SDL_Texture *tex = viz_text_texture(viz, style->font, style->size, text, &w, &h);
-    if (!tex) return viz->has_error ? -1 : 0;
+    VizTextLayers t;
+    if (viz_text_layers(viz, style->font, style->size, text, &t) != 0) return -1;
+    if (!t.mono) return 0;
+    int w = t.w;
     int line_h = viz_line_height(viz, style->font, style->size);
     int tx = style->halign == VIZ_ALIGN_CENTER ? x - w / 2
              : style->halign == VIZ_ALIGN_RIGHT ? x - w
@@ -160,12 +176,24 @@ int draw_text(Viz *viz, int x, int y, const char *utf8, const TextStyle *style, 
              : style->valign == VIZ_ALIGN_BASELINE ? y - viz_ascent(viz, style->font, style->size)
              : style->valign == VIZ_ALIGN_BOTTOM   ? y - line_h
                                                    : y;
-    SDL_SetTextureColorMod(tex, style->color.r, style->color.g, style->color.b);
-    SDL_SetTextureAlphaMod(tex, style->color.a);
-    SDL_Rect dst = {tx, ty, w, h};
-    if (SDL_RenderCopy(viz->renderer, tex, NULL, &dst) != 0)
-        return viz_fail(viz, "text copy: %s", SDL_GetError());
+    if (draw_text_layers(viz, &t, tx, ty, style->color, 0.0) != 0) return -1;
     if (drawn_w) *drawn_w = w;
+    return 0;
+}
+
+int draw_text_layers(Viz *viz, const VizTextLayers *t, int x, int y, SDL_Color color, double angle) {
+    if (!t->mono) return 0;
+    SDL_Rect dst = {x, y, t->w, t->h};
+    SDL_SetTextureColorMod(t->mono, color.r, color.g, color.b);
+    SDL_SetTextureAlphaMod(t->mono, color.a);
+    if (SDL_RenderCopyEx(viz->renderer, t->mono, NULL, &dst, angle, NULL, SDL_FLIP_NONE) != 0)
+        return viz_fail(viz, "text copy: %s", SDL_GetError());
+    /* colour glyphs keep their colours; only the text's opacity applies */
+    if (t->color) {
+        SDL_SetTextureAlphaMod(t->color, color.a);
+        if (SDL_RenderCopyEx(viz->renderer, t->color, NULL, &dst, angle, NULL, SDL_FLIP_NONE) != 0)
+            return viz_fail(viz, "text copy: %s", SDL_GetError());
+    }
     return 0;
 }
 
@@ -211,6 +239,111 @@ int draw_text_on_cell(Viz *viz, Rect cell, SDL_Color fill, const char *utf8, Viz
     TextStyle s = {.font = font, .size = size, .color = color_text_on(fill),
                    .halign = VIZ_ALIGN_CENTER, .valign = VIZ_ALIGN_MIDDLE};
     return draw_text_in_rect(viz, rect_inset(cell, 1), utf8, &s);
+}
+
+int draw_hatch(Viz *viz, Rect r, Rect restore, int ox, int oy, int spacing, SDL_Color c) {
+    Rect clip = rect_intersect(r, restore);
+    if (clip.w <= 0 || clip.h <= 0 || spacing < 1) return 0;
+    if (draw_set_clip(viz, &clip) != 0) return -1;
+    /* lines x + y = d for d ≡ ox + oy (mod spacing), crossing r */
+    int dmin = r.x + r.y, dmax = r.x + r.w + r.y + r.h;
+    int phase = ((dmin - ox - oy) % spacing + spacing) % spacing;
+    int rc = 0;
+    for (int d = dmin - phase; d <= dmax && rc == 0; d += spacing)
+        rc = draw_line(viz, d - (r.y + r.h), r.y + r.h, d - r.y + 1, r.y - 1, c, 1);
+    if (draw_set_clip(viz, &restore) != 0) return -1;
+    return rc;
+}
+
+/* ---- wrapped text ------------------------------------------------------------ */
+
+size_t draw_wrap_line(Viz *viz, VizFont font, VizTextSize size, const char *text, int max_w, char *buf,
+                        size_t cap) {
+    size_t n = strcspn(text, "\n");
+    size_t best = 0; /* bytes of the longest prefix ending at a word end that fits */
+    for (size_t i = 1; i <= n && i < cap; i++) {
+        if (i < n && text[i] != ' ') continue; /* candidate breaks: before a space, at the end */
+        memcpy(buf, text, i);
+        buf[i] = '\0';
+        if (viz_text_width(viz, font, size, buf) > max_w) break;
+        best = i;
+    }
+    size_t used;
+    if (best == 0) { /* first word alone is too wide (or no room): cut it */
+        size_t w = strcspn(text, " \n");
+        if (w >= cap) w = cap - 1;
+        char word[512];
+        size_t wl = w < sizeof word ? w : sizeof word - 1;
+        memcpy(word, text, wl);
+        word[wl] = '\0';
+        draw_fit_text(viz, font, size, word, max_w, buf, cap);
+        used = w;
+    } else {
+        buf[best] = '\0';
+        used = best;
+    }
+    while (text[used] == ' ') used++;
+    if (text[used] == '\n') used++;
+    return used > 0 ? used : (text[0] ? 1 : 0);
+}
+
+int draw_count_lines(Viz *viz, VizFont font, VizTextSize size, const char *text, int max_w, int max_lines) {
+    int lines = 0;
+    char buf[512];
+    while (*text && lines < max_lines) {
+        text += draw_wrap_line(viz, font, size, text, max_w, buf, sizeof buf);
+        lines++;
+    }
+    return lines;
+}
+
+int draw_wrapped_text(Viz *viz, Rect area, const char *text, const TextStyle *st, int line_h, int max_lines) {
+    int rc = 0, line = 0;
+    char buf[512];
+    while (*text && line < max_lines) {
+        text += draw_wrap_line(viz, st->font, st->size, text, area.w, buf, sizeof buf);
+        Rect lr = {area.x, area.y + line * line_h, area.w, line_h};
+        rc |= draw_text_in_rect(viz, lr, buf, st);
+        line++;
+    }
+    return rc;
+}
+
+int draw_fit_wrapped_px(Viz *viz, VizFont font, const char *text, int max_w, int max_h, int min_px, int max_px,
+                        int *lines) {
+    if (lines) *lines = 0;
+    if (!text || !*text || max_w <= 0 || max_h <= 0) return viz_set_display_px(viz, min_px);
+    /* lines and height shrink monotonically with the size: binary search the largest
+     * size whose wrap has no cut word and fits the height */
+    int lo = min_px, hi = max_px, best = min_px, best_lines = 0;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        viz_set_display_px(viz, mid);
+        int lh = viz_line_height(viz, font, VIZ_TEXT_DISPLAY);
+        int n = draw_count_lines(viz, font, VIZ_TEXT_DISPLAY, text, max_w, 1000);
+        int widest_word_fits = 1;
+        const char *t = text;
+        while (*t && widest_word_fits) { /* a word wider than the line would be cut */
+            size_t w = strcspn(t, " \n");
+            char word[256];
+            size_t wl = w < sizeof word - 1 ? w : sizeof word - 1;
+            memcpy(word, t, wl);
+            word[wl] = '\0';
+            if (wl && viz_text_width(viz, font, VIZ_TEXT_DISPLAY, word) > max_w) widest_word_fits = 0;
+            t += w;
+            while (*t == ' ' || *t == '\n') t++;
+        }
+        if (widest_word_fits && n * lh <= max_h) {
+            best = mid;
+            best_lines = n;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    viz_set_display_px(viz, best);
+    if (lines) *lines = best_lines ? best_lines : draw_count_lines(viz, font, VIZ_TEXT_DISPLAY, text, max_w, 1000);
+    return best;
 }
 
 /* ---- colour bar --------------------------------------------------------------- */
@@ -331,15 +464,9 @@ int draw_axis_size(Viz *viz, VizSide side, double vmin, double vmax, int target_
 /* The axis title of a vertical axis reads bottom-to-top: the text texture is
  * rotated -90° around its centre (SDL_RenderCopyEx), so its on-screen box is h×w. */
 static int draw_rotated_label(Viz *viz, int cx, int cy, const char *label, SDL_Color color) {
-    int w, h;
-    SDL_Texture *tex = viz_text_texture(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, label, &w, &h);
-    if (!tex) return viz->has_error ? -1 : 0;
-    SDL_SetTextureColorMod(tex, color.r, color.g, color.b);
-    SDL_SetTextureAlphaMod(tex, color.a);
-    SDL_Rect dst = {cx - w / 2, cy - h / 2, w, h};
-    if (SDL_RenderCopyEx(viz->renderer, tex, NULL, &dst, -90.0, NULL, SDL_FLIP_NONE) != 0)
-        return viz_fail(viz, "rotated text: %s", SDL_GetError());
-    return 0;
+    VizTextLayers t;
+    if (viz_text_layers(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, label, &t) != 0) return -1;
+    return draw_text_layers(viz, &t, cx - t.w / 2, cy - t.h / 2, color, -90.0);
 }
 
 int draw_axis(Viz *viz, Rect plot, VizSide side, double vmin, double vmax, int target_ticks,

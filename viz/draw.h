@@ -40,6 +40,15 @@ typedef struct TextStyle {
     int max_width;      /* > 0: text wider than this is cut and ends in "…" */
 } TextStyle;
 
+/* The padding inside a panel's border: it grows with the UI scale, but slower than the
+ * text (10 px at 100 %, 15 at 250 %), so a large UI scale does not spend the room of the
+ * pictures on margins. draw_panel_inner is r inset by it. */
+int draw_panel_pad(const Viz *viz);
+Rect draw_panel_inner(const Viz *viz, Rect r);
+/* The start of every panel: clip to r (nothing a panel draws leaves it), fill it with
+ * the panel colour, outline it; *inner gets r inside the padding. Returns 0 or -1. */
+int draw_panel_begin(Viz *viz, Rect r, Rect *inner);
+
 /* Limits the following draws to clip (NULL = whole target). Not a stack: panels set
  * their rect and reset to NULL when done. */
 int draw_set_clip(Viz *viz, const Rect *clip);
@@ -56,6 +65,11 @@ int draw_line(Viz *viz, int x0, int y0, int x1, int y1, SDL_Color color, int thi
 /* Draws UTF-8 text anchored at (x, y) per style. *drawn_w (may be NULL) gets the
  * width actually drawn (after truncation), 0 for "". */
 int draw_text(Viz *viz, int x, int y, const char *utf8, const TextStyle *style, int *drawn_w);
+
+/* Copies rendered text (viz_text_layers) with its top-left at (x, y), tinted with
+ * color (the colour layer keeps its own colours), rotated by angle degrees around its
+ * centre (0 = upright, -90 = reading bottom to top). */
+int draw_text_layers(Viz *viz, const VizTextLayers *t, int x, int y, SDL_Color color, double angle);
 
 /* Text aligned inside r (left/centre/right × top/middle/bottom; BASELINE behaves as
  * MIDDLE here), cut with "…" to r.w (or style->max_width if smaller), clipped to r. */
@@ -74,6 +88,28 @@ int draw_text_on_cell(Viz *viz, Rect cell, SDL_Color fill, const char *utf8, Viz
  * buf = "" if not even "…" fits. */
 int draw_fit_text(Viz *viz, VizFont font, VizTextSize size, const char *utf8, int max_width,
                   char *buf, size_t cap);
+
+/* 45° hatch lines ("/") over r, clipped to r ∩ restore; the clip is then set to
+ * `restore` (draw_set_clip is not a stack). The phase is anchored at (ox, oy) so the
+ * hatching of neighbouring rects lines up into one pattern. For masked and cut marks:
+ * a pattern as well as a colour, never colour alone. */
+int draw_hatch(Viz *viz, Rect r, Rect restore, int ox, int oy, int spacing, SDL_Color c);
+
+/* Greedy word wrap: the next line of text that fits max_w pixels, copied into buf;
+ * returns the bytes of text it consumed (the spaces at the break and one '\n'
+ * included). A word wider than the line is cut between characters with "…". */
+size_t draw_wrap_line(Viz *viz, VizFont font, VizTextSize size, const char *text, int max_w, char *buf,
+                      size_t cap);
+/* Lines text needs at width max_w (at most max_lines). */
+int draw_count_lines(Viz *viz, VizFont font, VizTextSize size, const char *text, int max_w, int max_lines);
+/* Draws text wrapped into area, one line per line_h (aligned per st), at most max_lines. */
+int draw_wrapped_text(Viz *viz, Rect area, const char *text, const TextStyle *st, int line_h, int max_lines);
+/* The largest VIZ_TEXT_DISPLAY size in [min_px, max_px] at which text wraps into
+ * max_w × max_h without cutting a word (lines of the font's height). Leaves the display
+ * size set to it and returns it; *lines (may be NULL) gets the line count. min_px
+ * when nothing fits. For one-line texts set large on a slide. */
+int draw_fit_wrapped_px(Viz *viz, VizFont font, const char *text, int max_w, int max_h, int min_px, int max_px,
+                        int *lines);
 
 typedef enum VizSide { VIZ_SIDE_LEFT = 0, VIZ_SIDE_BOTTOM, VIZ_SIDE_RIGHT, VIZ_SIDE_TOP } VizSide;
 

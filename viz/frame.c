@@ -1,6 +1,8 @@
 /* frame.c — panel names and the hit-region list of frame.h. */
 #include "frame.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const PANEL_NAMES[VIZ_PANEL_COUNT] = {"frame", "tokens", "attention", "probs", "text"};
@@ -29,4 +31,38 @@ const VizHit *viz_hits_at(const VizHits *hits, int x, int y, VizHitKind kind) {
         if (rect_contains(h->r, x, y)) return h;
     }
     return NULL;
+}
+
+void viz_axis_describe(VizProbAxis a, float max, char *buf, size_t cap) {
+    if (a == VIZ_AXIS_LOG) snprintf(buf, cap, "log");
+    else if (a == VIZ_AXIS_LINEAR) snprintf(buf, cap, "linear %g", (double)max * 100.0);
+    else snprintf(buf, cap, "auto");
+}
+
+int viz_axis_parse(const char *s, VizProbAxis *a, float *max) {
+    if (!s) return -1;
+    while (*s == ' ') s++;
+    if (strcmp(s, "auto") == 0) {
+        *a = VIZ_AXIS_AUTO;
+        *max = 1.0f;
+        return 0;
+    }
+    if (strcmp(s, "log") == 0) {
+        *a = VIZ_AXIS_LOG;
+        *max = 1.0f;
+        return 0;
+    }
+    if (strncmp(s, "linear", 6) != 0) return -1;
+    s += 6;
+    while (*s == ' ' || *s == '=') s++;
+    double pct = 100.0;
+    if (*s) {
+        char *end;
+        pct = strtod(s, &end);
+        while (*end == ' ' || *end == '%') end++;
+        if (end == s || *end || !(pct > 0.0 && pct <= 100.0)) return -1;
+    }
+    *a = VIZ_AXIS_LINEAR;
+    *max = (float)(pct / 100.0);
+    return 0;
 }

@@ -35,6 +35,19 @@ const char *viz_panel_name(VizPanel p);
 /* The reverse; -1 if unknown. */
 int viz_panel_from_name(const char *name);
 
+/* How the probability bars are scaled. AUTO fits the longest candidate bar (the
+ * "all other tokens" bar may then run past the end: it is drawn broken, with its
+ * number); LINEAR is a fixed 0 … prob_axis_max, so slides that are compared share
+ * a scale; LOG spans 0.001 % … 100 % in decades, so the long tail and the top token
+ * both read on one axis. */
+typedef enum VizProbAxis { VIZ_AXIS_AUTO = 0, VIZ_AXIS_LINEAR, VIZ_AXIS_LOG, VIZ_AXIS_COUNT } VizProbAxis;
+
+/* "auto", "linear 100" (the percent at the end), "log". */
+void viz_axis_describe(VizProbAxis a, float max, char *buf, size_t cap);
+/* Parses "auto" | "log" | "linear" | "linear N" (N percent in (0, 100], default 100);
+ * returns 0 and sets *a, *max (a probability), or -1. */
+int viz_axis_parse(const char *s, VizProbAxis *a, float *max);
+
 /* View settings: what to show and how, chosen by the user (keys, mouse, lesson).
  * Plain values; the app owns them, panels read them. */
 typedef struct VizView {
@@ -52,7 +65,12 @@ typedef struct VizView {
     int show_help;          /* 1: key overlay on top */
     int top_n;              /* probability bars to show (e.g. 10..20) */
     int print;              /* 1: drawing a figure for print — no interaction hints */
-    int compact;            /* 1: attention heatmap + legend only (contact-sheet cells) */
+    int fill;               /* 1: the panel is shown alone (focus, figure, slide): its content
+                             * grows to fill it (texts set large, chips large, rows tall) */
+    int slide;              /* 1: a lesson slide: title band, figure, caption band; one panel
+                             * alone has no status line (an error still shows) */
+    VizProbAxis prob_axis;  /* scale of the probability bars */
+    float prob_axis_max;    /* VIZ_AXIS_LINEAR: the axis end, a probability in (0, 1] */
 } VizView;
 
 /* One row of the key overlay (`?`), taken from the app's key table so the help can

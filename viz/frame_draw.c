@@ -1,8 +1,9 @@
 /* frame_draw.c — draw_frame and draw_panel_figure (panels.h): the window's layout,
  * computed from the target size every frame (immediate mode, no stored geometry),
- * and the composition of the panels, the highlight border, the status line and the
- * overlays. It draws no data itself: each panel draws its own content, title and
- * legend. Not the app (no input handling) and not an exporter (no pixels read back). */
+ * and the composition of the panels, the highlight border, the status line, the
+ * lesson bands and the key help. It draws no data itself: each panel draws its own
+ * content, title and legend. Not the app (no input handling) and not an exporter (no
+ * pixels read back). */
 #include "panels.h"
 
 #include "draw.h"
@@ -15,24 +16,45 @@
 /* Width/height ratio above which the layout uses three columns instead of two
  * (ultra-wide screens and side-by-side projector setups). */
 #define FRAME_WIDE_ASPECT 2.2f
+/* The token strip and the text get what they need, within these fractions of the
+ * column, so the pictures (heatmap, bars) get the rest at every UI scale: the strip
+ * shows up to two rows of chips, the text 2 to 4 lines (then it scrolls). */
+#define TOKENS_MIN_FRAC 0.12f
+#define TOKENS_MAX_FRAC 0.28f
+#define TEXT_MIN_LINES 2
+#define TEXT_MAX_LINES 4
+#define TEXT_MIN_FRAC 0.16f
+#define TEXT_MAX_FRAC 0.34f
+
+/* The gap grows slower than the text (8 px at 100 %, 10 at 250 %): room for pictures. */
+static int frame_gap(const Viz *viz) {
+    int a = viz_gx(viz, FRAME_GAP), b = viz_px(viz, 4);
+    return a > b ? a : b;
+}
 
 typedef struct FrameLayout {
     Rect panel[VIZ_PANEL_COUNT]; /* indexed by VizPanel; [VIZ_PANEL_FRAME] = all panels */
     Rect status;
 } FrameLayout;
 
+static int clamp_frac(int want, int total, float lo, float hi) {
+    int a = (int)((float)total * lo), b = (int)((float)total * hi);
+    return want < a ? a : want > b ? b : want;
+}
+
 /* Carves r into the panels. Two columns on ordinary screens:
  *     tokens     | probs          the question (tokens) sits above the heads
  *     attention  | (probs)        (attention); the answer (probs) beside them,
  *                | text           the text so far under the answer
  * Three columns when the window is very wide: tokens over text | attention | probs.
- * Panel sizes are fractions of the window, so any size from 1024×640 to 4K works and
- * the UI scale only changes what fits inside each panel. */
-static FrameLayout frame_layout(const Viz *viz, Rect r, VizPanel focus, int with_status) {
+ * Column widths are fractions of the window; the strip and the text are as tall as
+ * their content needs (bounded), so the heatmap and the bars keep their room when the
+ * UI scale makes the text larger. */
+static FrameLayout frame_layout(Viz *viz, Rect r, const VizFrame *f, int with_status) {
     FrameLayout L;
     for (int i = 0; i < VIZ_PANEL_COUNT; i++) L.panel[i] = rect_make(r.x, r.y, 0, 0);
     L.status = rect_make(r.x, r.y, 0, 0);
-    int gap = viz_px(viz, FRAME_GAP);
+    int gap = frame_gap(viz);
     Rect area = rect_inset(r, gap);
     if (with_status) {
         /* one body line plus padding: the status line must stay legible at any scale */
@@ -41,47 +63,53 @@ static FrameLayout frame_layout(const Viz *viz, Rect r, VizPanel focus, int with
         rect_cut_bottom(&area, gap);
     }
     L.panel[VIZ_PANEL_FRAME] = area;
+    VizPanel focus = f->view.focus;
     if (focus > VIZ_PANEL_FRAME && focus < VIZ_PANEL_COUNT) {
         L.panel[focus] = area; /* one panel enlarged to the whole frame */
         return L;
     }
     Rect col[3];
     float aspect = area.h > 0 ? (float)area.w / (float)area.h : 1.0f;
-    if (aspect > FRAME_WIDE_ASPECT) {
+    int wide = aspect > FRAME_WIDE_ASPECT;
+    if (wide) {
         const float w3[3] = {0.30f, 0.36f, 0.34f};
         rect_split_cols(area, w3, 3, gap, col);
-        Rect left[2];
-        const float wl[2] = {0.45f, 0.55f};
-        rect_split_rows(col[0], wl, 2, gap, left);
-        L.panel[VIZ_PANEL_TOKENS] = left[0];
-        L.panel[VIZ_PANEL_TEXT] = left[1];
+    } else {
+        const float w2[2] = {0.56f, 0.44f};
+        rect_split_cols(area, w2, 2, gap, col);
+    }
+    int tok_max = (int)((float)col[0].h * TOKENS_MAX_FRAC);
+    int tok_h = clamp_frac(tokens_panel_height(viz, col[0].w, f, 2, tok_max), col[0].h, TOKENS_MIN_FRAC, TOKENS_MAX_FRAC);
+    Rect left = col[0];
+    L.panel[VIZ_PANEL_TOKENS] = rect_cut_top(&left, tok_h);
+    rect_cut_top(&left, gap);
+    if (wide) {
+        L.panel[VIZ_PANEL_TEXT] = left;
         L.panel[VIZ_PANEL_ATTENTION] = col[1];
         L.panel[VIZ_PANEL_PROBS] = col[2];
         return L;
     }
-    const float w2[2] = {0.56f, 0.44f};
-    rect_split_cols(area, w2, 2, gap, col);
-    Rect left[2], right[2];
-    const float wl[2] = {0.30f, 0.70f};
-    const float wr[2] = {0.70f, 0.30f};
-    rect_split_rows(col[0], wl, 2, gap, left);
-    rect_split_rows(col[1], wr, 2, gap, right);
-    L.panel[VIZ_PANEL_TOKENS] = left[0];
-    L.panel[VIZ_PANEL_ATTENTION] = left[1];
-    L.panel[VIZ_PANEL_PROBS] = right[0];
-    L.panel[VIZ_PANEL_TEXT] = right[1];
+    L.panel[VIZ_PANEL_ATTENTION] = left;
+    Rect right = col[1];
+    int text_h = clamp_frac(text_panel_height(viz, col[1].w, f, TEXT_MIN_LINES, TEXT_MAX_LINES), col[1].h,
+                            TEXT_MIN_FRAC, TEXT_MAX_FRAC);
+    L.panel[VIZ_PANEL_TEXT] = rect_cut_bottom(&right, text_h);
+    rect_cut_bottom(&right, gap);
+    L.panel[VIZ_PANEL_PROBS] = right;
     return L;
 }
 
-/* One panel by its enum, then the clip reset (panels set it and draw_set_clip is not
- * a stack). */
-static int draw_one_panel(Viz *viz, Rect r, const VizFrame *f, VizPanel p, VizHits *hits) {
+/* One panel by its enum (drawn with view.fill when it is alone), then the clip reset
+ * (panels set it and draw_set_clip is not a stack). */
+static int draw_one_panel(Viz *viz, Rect r, const VizFrame *f, VizPanel p, int alone, VizHits *hits) {
+    VizFrame g = *f;
+    g.view.fill = alone;
     int rc;
     switch (p) {
-    case VIZ_PANEL_TOKENS: rc = draw_tokens_panel(viz, r, f, hits); break;
-    case VIZ_PANEL_ATTENTION: rc = draw_attention_panel(viz, r, f, hits); break;
-    case VIZ_PANEL_PROBS: rc = draw_probs_panel(viz, r, f, hits); break;
-    case VIZ_PANEL_TEXT: rc = draw_text_panel(viz, r, f, hits); break;
+    case VIZ_PANEL_TOKENS: rc = draw_tokens_panel(viz, r, &g, hits); break;
+    case VIZ_PANEL_ATTENTION: rc = draw_attention_panel(viz, r, &g, hits); break;
+    case VIZ_PANEL_PROBS: rc = draw_probs_panel(viz, r, &g, hits); break;
+    case VIZ_PANEL_TEXT: rc = draw_text_panel(viz, r, &g, hits); break;
     default: rc = viz_fail(viz, "draw: panel %d is not a single panel", (int)p); break;
     }
     if (draw_set_clip(viz, NULL) != 0) rc = -1;
@@ -93,20 +121,21 @@ static int draw_layout(Viz *viz, Rect r, const VizFrame *f, VizHits *hits, int w
     const Theme *th = viz->theme;
     int rc = draw_set_clip(viz, NULL);
     rc |= draw_fill_rect(viz, r, th->background);
-    if (f->view.blank) return rc ? -1 : 0; /* presenter blanked the screen */
-    FrameLayout L = frame_layout(viz, r, f->view.focus, with_status);
+    FrameLayout L = frame_layout(viz, r, f, with_status);
+    int alone = f->view.focus > VIZ_PANEL_FRAME && f->view.focus < VIZ_PANEL_COUNT;
     for (int p = VIZ_PANEL_TOKENS; p < VIZ_PANEL_COUNT; p++) {
         Rect pr = L.panel[p];
         if (pr.w <= 0 || pr.h <= 0) continue;
         /* the panel's whole rect first: panels' own hits are looked up by kind, and
          * Shift+E / F find "the panel under the mouse" through these */
         viz_hits_add(hits, pr, VIZ_HIT_PANEL, p, 0);
-        rc |= draw_one_panel(viz, pr, f, (VizPanel)p, hits);
+        rc |= draw_one_panel(viz, pr, f, (VizPanel)p, alone, hits);
     }
     int hp = f->view.highlight_panel;
     if (hp > VIZ_PANEL_FRAME && hp < VIZ_PANEL_COUNT && L.panel[hp].w > 0) {
         /* drawn in the gap around the panel, so it covers none of the panel's content */
         int t = viz_px(viz, FRAME_HIGHLIGHT);
+        if (t > frame_gap(viz) - 1) t = frame_gap(viz) - 1; /* stays in the gap */
         rc |= draw_rect_outline(viz, rect_inset(L.panel[hp], -t), th->highlight, t);
     }
     if (with_status) {
@@ -119,16 +148,20 @@ static int draw_layout(Viz *viz, Rect r, const VizFrame *f, VizHits *hits, int w
 int draw_frame(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     if (!viz || !f) return -1;
     if (r.w <= 0 || r.h <= 0) return 0;
-    /* a lesson title gets its own band above the panels */
+    /* the whole target every frame: nothing of an earlier frame (an old caption, a
+     * closed overlay) can show through anything drawn later */
+    int rc = draw_set_clip(viz, NULL);
+    const SDL_Color black = {0, 0, 0, 255};
+    rc |= draw_fill_rect(viz, r, f->view.blank ? black : viz->theme->background);
+    if (f->view.blank) return rc ? -1 : 0; /* presenter blanked the screen: black */
+    /* the lesson bands above and below the figure, never over it */
     Rect body = r;
-    if (!f->view.blank) {
-        rect_cut_top(&body, lesson_overlay_top(viz, f));
-        rect_cut_bottom(&body, lesson_overlay_bottom(viz, f, r)); /* captions under, not over, the panels */
-    }
-    int rc = draw_layout(viz, body, f, hits, 1);
-    if (f->view.blank) return rc;
-    /* overlays on top of everything: the lesson narration, then the key help (the
-     * help must stay readable even during a lesson) */
+    rect_cut_top(&body, lesson_overlay_top(viz, f));
+    rect_cut_bottom(&body, lesson_overlay_bottom(viz, f, r));
+    int alone = f->view.focus > VIZ_PANEL_FRAME && f->view.focus < VIZ_PANEL_COUNT;
+    int with_status = !(f->view.slide && alone) || f->status_is_error;
+    rc |= draw_layout(viz, body, f, hits, with_status);
+    /* the narration, then the key help (which must stay readable even in a lesson) */
     rc |= draw_lesson_overlay(viz, r, f);
     rc |= draw_set_clip(viz, NULL);
     if (f->view.show_help) {
@@ -147,6 +180,20 @@ int draw_panel_figure(Viz *viz, Rect r, const VizFrame *f, VizPanel p, VizHits *
     rc |= draw_fill_rect(viz, r, viz->theme->background);
     Rect pr = rect_inset(r, viz_px(viz, FIGURE_MARGIN));
     viz_hits_add(hits, pr, VIZ_HIT_PANEL, (int)p, 0);
-    rc |= draw_one_panel(viz, pr, f, p, hits);
+    rc |= draw_one_panel(viz, pr, f, p, 1, hits);
     return rc ? -1 : 0;
+}
+
+int draw_enlarge_hint(Viz *viz, Rect panel, const VizFrame *f) {
+    if (!f || f->view.print || f->view.fill) return 0;
+    const char *hint = "F: enlarge";
+    int pad = viz_px(viz, 4);
+    int w = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_SMALL, hint) + 2 * pad;
+    int h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_SMALL) + pad;
+    Rect tag = {panel.x + panel.w - w - viz_px(viz, 1), panel.y + viz_px(viz, 1), w, h};
+    int rc = draw_fill_rect(viz, tag, viz->theme->accent);
+    TextStyle ts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_SMALL, .color = color_text_on(viz->theme->accent),
+                    .halign = VIZ_ALIGN_CENTER, .valign = VIZ_ALIGN_MIDDLE};
+    rc |= draw_text_in_rect(viz, tag, hint, &ts);
+    return rc;
 }

@@ -1,8 +1,15 @@
 /* panel_probs_layout.h — where draw_probs_panel puts each block of text, computed
  * from the panel's rect, the scale and the record before anything is drawn: the
  * same function the panel uses, exposed so a test can check at any window size and
- * UI scale that no two blocks overlap and none leaves the panel. Not a drawing API:
- * only rects and the strings chosen to fit them (long or short wording, or dropped). */
+ * UI scale that no two blocks overlap and none leaves the panel. Also the columns of a
+ * bar row and the probability axis (panel_probs_axis.c). Not a drawing API: only
+ * rects, widths and the strings chosen to fit them (long or short wording, or dropped).
+ *
+ * Room goes to the bars first: the bar column keeps at least the width it has at UI
+ * scale 100 % (the token labels are shortened instead, full text on hover), and the
+ * rows keep at least the height they have at 100 % when the panel is in the window's
+ * layout (the strip, the subtitle and the legend are dropped first, and the panel
+ * says "F: enlarge"). Shown alone (view.fill) the rows grow to fill the panel. */
 #ifndef VIZ_PANEL_PROBS_LAYOUT_H
 #define VIZ_PANEL_PROBS_LAYOUT_H
 
@@ -14,6 +21,15 @@
 /* Smallest row, logical pixels: one line of 14 px text (DejaVu: ascent + descent
  * = 17 px with the line gap, ink ~14 px) without touching its neighbours. */
 #define PROBS_MIN_ROW_PX 16
+/* Tallest row in the window's layout, logical pixels (alone, rows fill the panel). */
+#define PROBS_MAX_ROW_PX 34
+
+/* Widths of the columns of one bar row (pixels): rank, token label, bars, numbers. */
+typedef struct ProbsCols {
+    int rank_w, label_w, bar_w, nums_w;
+    int gap;     /* between label and bars, and bars and numbers */
+    int compact; /* 1: the numbers column holds the final probability only */
+} ProbsCols;
 
 typedef struct ProbsLayout {
     int too_small;                   /* 1: not even one bar fits: title + a message only */
@@ -26,16 +42,53 @@ typedef struct ProbsLayout {
     Rect rows;                       /* shown + 1 rows ("all other" last), row_h each */
     int row_h;
     int two_lines;                   /* 1: rows tall enough for a second line (id, stages) */
+    ProbsCols cols;                  /* the columns inside rows */
     Rect axis;                       /* probability axis under the rows, full panel width */
     int n_summary;                   /* 0..2 summary lines under the axis */
     Rect summary[2];
     char summary_text[2][PROBS_TEXT_CAP];
     int summary_is_chosen[2];        /* 1: the "chosen: … among all other" line */
     Rect strip;                      /* the draw (u on the cumulative strip), h = 0: dropped */
+    int dropped;                     /* 1: something was left out for room (the panel offers F) */
 } ProbsLayout;
 
 /* Fills *out for draw_probs_panel(viz, r, f, …) with f->rec set and bars not hidden.
  * Returns 0, or -1 when there is nothing to lay out (no record or tokenizer). */
 int probs_panel_layout(Viz *viz, Rect r, const VizFrame *f, ProbsLayout *out);
+
+/* The columns for `shown` candidate rows of f->rec across `width` pixels. */
+ProbsCols probs_columns(Viz *viz, const VizFrame *f, int width, int shown, int two_lines);
+
+/* "50,242": counts of tokens are read aloud in class, so group the digits. */
+void probs_fmt_count(long long n, char *buf, size_t cap);
+/* "Next token · T=0.8 · top-k 40": the title states the settings. */
+void probs_title(const SamplerRecord *rec, char *buf, size_t cap);
+
+/* The stage numbers under the final one: "T=1 35.9%" or "T=1 33.2% → T=0.8 40.1%". */
+void probs_stage_text(const SamplerRecord *rec, double p_raw, double p_temp, char *buf, size_t cap);
+
+/* ---- the probability axis (panel_probs_axis.c) ---- */
+
+typedef struct ProbsAxis {
+    VizProbAxis kind;
+    double xmax;     /* linear: the value at the end of the axis (a probability) */
+    double step_pct; /* linear: tick spacing in percent */
+    int decades;     /* log: the axis spans 10^-decades … 1 */
+} ProbsAxis;
+
+/* The axis for the view's choice: AUTO fits `longest` (the longest candidate bar,
+ * about `target` ticks), LINEAR ends at view.prob_axis_max, LOG spans 0.001 % … 100 %. */
+ProbsAxis probs_axis_for(const VizView *view, double longest, int target);
+/* Bar length in pixels for probability p on a bar column `w` wide (a probability > 0
+ * is never invisible; past the end is w: the caller marks it broken). */
+int probs_bar_len(const ProbsAxis *ax, double p, int w);
+/* 1 if p lies beyond the axis end (the bar is drawn broken, with its number). */
+int probs_past_axis(const ProbsAxis *ax, double p);
+/* Grid lines at the ticks across `bars` (before the bars, so the bars cover them). */
+void draw_probs_grid(Viz *viz, Rect bars, const ProbsAxis *ax);
+/* The axis line, ticks and labels along `axis` under the bar column `bars`; the title
+ * ("probability →", "probability, log scale →") in `title_col`, ending before the first
+ * label. Tick labels that would touch are skipped, the end label always stays. */
+void draw_probs_axis(Viz *viz, Rect bars, Rect axis, Rect title_col, const ProbsAxis *ax);
 
 #endif

@@ -16,6 +16,10 @@
  * UTF-8), coloured by position; below, the BPE replay of view.selected_token's word,
  * merge by merge (view.bpe_step merges applied). Hits: VIZ_HIT_TOKEN_CHIP. */
 int draw_tokens_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
+/* Height the tokens panel needs at width w: header, up to max_rows rows of chips, the
+ * BPE replay when a word is selected — with fewer rows, then without the header's key
+ * and legend, when that is more than max_h (the frame layout gives it that). */
+int tokens_panel_height(Viz *viz, int w, const VizFrame *f, int max_rows, int max_h);
 
 /* Attention: heatmap of pattern[view.layer][view.head] (query rows × key columns,
  * token labels on both axes, linear 0..1 colour scale with legend, masked cells
@@ -30,8 +34,18 @@ int draw_attention_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
  * Hits: VIZ_HIT_PROB_BAR. */
 int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
 
+/* A contact sheet: the attention heatmap of every head of layers [layer0, layer0 +
+ * n_layers) in one figure — one layer as a grid `cols` wide (0: the width that makes the
+ * heatmaps largest), several layers as one row per layer — with the title, one legend and the token labels drawn once for the sheet
+ * and one colour scale for every cell. f->view.layer/head is marked in the accent
+ * colour. Returns 0 or -1 (error recorded). */
+int draw_attention_sheet(Viz *viz, Rect r, const VizFrame *f, int layer0, int n_layers, int cols, const char *title);
+
 /* Generated text: prompt then generated tokens, the newest highlighted, wrapped. */
 int draw_text_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
+/* Height of a text panel at width w that shows f's text in min_lines..max_lines lines
+ * (more text scrolls): the frame layout gives it that. */
+int text_panel_height(Viz *viz, int w, const VizFrame *f, int min_lines, int max_lines);
 
 /* One status line: model and size, layer/head, sampler settings, seed, step, branch,
  * time of the last step; f->status (or an error, drawn as such) on the right. */
@@ -45,24 +59,33 @@ int draw_help_overlay(Viz *viz, Rect r, const VizFrame *f);
  * longer ones end in "…" because the window is too small even for small text). */
 int help_overlay_text_size(Viz *viz, Rect r, const VizFrame *f, int *shown_pct);
 
-/* Lesson overlay: title, caption lines (large, legible at projector distance), an
- * open question, the beat counter in the top-right corner. Draws nothing outside a
- * lesson (all fields NULL/0). */
+/* Lesson bands (panel_lesson.c): the title band on top (f->title), the caption band
+ * at the bottom — opaque — with the captions and, when the probability panel is not
+ * showing it, the question; the beat counter at the right end of a band. Draws
+ * nothing outside a lesson (all fields NULL/0). The figure goes between the bands. */
 int draw_lesson_overlay(Viz *viz, Rect r, const VizFrame *f);
 
 /* Height of the lesson title band draw_lesson_overlay puts on top of r (0 without a
  * title): layouts leave it free so the band never covers a panel's own title. */
 int lesson_overlay_top(const Viz *viz, const VizFrame *f);
-/* Height of the caption band at the bottom of r (0 without captions), likewise. */
+/* Height of the caption band at the bottom of r (0 without captions, question or, in
+ * a slide, a counter), likewise. */
 int lesson_overlay_bottom(Viz *viz, const VizFrame *f, Rect r);
 
-/* The whole window: layout from r's size, then every panel (or only view.focus,
- * enlarged), the highlight border, the status line and the overlays. Blank screen when
- * view.blank. Hits: each panel's rect as VIZ_HIT_PANEL plus the panels' own hits. */
+/* The whole window, and a lesson slide: the target cleared (black when view.blank,
+ * then nothing else), the lesson bands, between them the layout from the rect's size —
+ * every panel, or only view.focus enlarged (drawn with view.fill) — the highlight
+ * border, the status line (not on a one-panel slide unless it shows an error), the key
+ * help. Hits: each panel's rect as VIZ_HIT_PANEL plus the panels' own hits. */
 int draw_frame(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
 
-/* One panel alone as a print figure: background, the panel filling r with a margin,
- * no status line or overlays. p = VIZ_PANEL_FRAME is draw_frame without overlays. */
+/* One panel alone as a figure: background, the panel filling r with a margin and
+ * drawn with view.fill, no status line or overlays. p = VIZ_PANEL_FRAME is the
+ * window's layout with its status line, without overlays. */
 int draw_panel_figure(Viz *viz, Rect r, const VizFrame *f, VizPanel p, VizHits *hits);
+
+/* "F: enlarge" in the top-right corner of a panel that had to leave something out at
+ * this size and UI scale (window only: not in print or when already alone). */
+int draw_enlarge_hint(Viz *viz, Rect panel, const VizFrame *f);
 
 #endif

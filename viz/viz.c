@@ -1,9 +1,6 @@
-/* viz.c — the drawing context: font loading/scaling and the bounded text-texture
- * cache. Why a cache: rasterising a string with FreeType and uploading it costs ~50 µs,
- * and a frame redraws hundreds of identical labels; a fixed-size set-associative cache
- * keeps that cost near zero without ever growing (no unbounded memory in a long
- * classroom session). Why white textures: colour is applied at copy time with
- * SDL_SetTextureColorMod (exact: 255·c/255 = c), so one texture serves every colour. */
+/* viz.c — the drawing context: font loading and scaling, sizes (viz_px, viz_gx),
+ * font metrics, the frame's error slot. Rendering text into textures, the text cache
+ * and the fallback fonts are in viz_text.c. */
 #include "viz.h"
 
 #include <math.h>
@@ -24,6 +21,7 @@ static const float BASE_PX[VIZ_TEXT_SIZE_COUNT] = {
     [VIZ_TEXT_BODY] = 14.0f,
     [VIZ_TEXT_TITLE] = 18.0f,
     [VIZ_TEXT_CAPTION] = 26.0f,
+    [VIZ_TEXT_DISPLAY] = 48.0f, /* until viz_set_display_px */
 };
 
 static int font_px(float scale, VizTextSize size) {
@@ -38,17 +36,6 @@ static int check_scales(float ui_scale, float dpi_scale, ErrorMsg *err) {
         return error_set(err, "DPI scale %g is outside %g..%g", (double)dpi_scale,
                          (double)VIZ_DPI_SCALE_MIN, (double)VIZ_DPI_SCALE_MAX);
     return 0;
-}
-
-static void cache_clear(Viz *viz) {
-    if (viz->cache) {
-        for (size_t i = 0; i < (size_t)VIZ_TEXT_CACHE_SETS * VIZ_TEXT_CACHE_WAYS; i++) {
-            if (viz->cache[i].texture) SDL_DestroyTexture(viz->cache[i].texture);
-            viz->cache[i].texture = NULL;
-        }
-    }
-    if (viz->scratch) SDL_DestroyTexture(viz->scratch);
-    viz->scratch = NULL;
 }
 
 int viz_init(Viz *viz, SDL_Renderer *renderer, const char *assets_dir, float ui_scale,
@@ -72,7 +59,8 @@ int viz_init(Viz *viz, SDL_Renderer *renderer, const char *assets_dir, float ui_
         if (n < 0 || (size_t)n >= sizeof path)
             return error_set(err, "%s/fonts: path too long", assets_dir);
         for (int s = 0; s < VIZ_TEXT_SIZE_COUNT; s++) {
-            TTF_Font *font = TTF_OpenFont(path, font_px(viz->scale, (VizTextSize)s));
+            viz->size_px[s] = font_px(viz->scale, (VizTextSize)s);
+            TTF_Font *font = TTF_OpenFont(path, viz->size_px[s]);
             if (!font) return error_set(err, "%s: cannot open font (%s)", path, TTF_GetError());
             /* fixed hinting: the crispest on this FreeType, and golden images need
              * it not to depend on library defaults */
@@ -80,14 +68,17 @@ int viz_init(Viz *viz, SDL_Renderer *renderer, const char *assets_dir, float ui_
             viz->fonts[f][s] = font;
         }
     }
+    const char *chain = getenv("INFERSCOPE_FALLBACK_FONTS");
+    viz_fallback_open(viz, chain ? chain : VIZ_FALLBACK_DEFAULT);
     return 0;
 }
 
 void viz_free(Viz *viz) {
     if (!viz) return;
-    cache_clear(viz);
+    viz_text_cache_clear(viz);
     free(viz->cache);
     viz->cache = NULL;
+    viz_fallback_close(viz);
     for (int f = 0; f < VIZ_FONT_COUNT; f++)
         for (int s = 0; s < VIZ_TEXT_SIZE_COUNT; s++) {
             if (viz->fonts[f][s]) TTF_CloseFont(viz->fonts[f][s]);
@@ -101,15 +92,18 @@ void viz_free(Viz *viz) {
 int viz_set_scale(Viz *viz, float ui_scale, float dpi_scale, ErrorMsg *err) {
     if (check_scales(ui_scale, dpi_scale, err) != 0) return -1;
     float scale = ui_scale * dpi_scale;
-    for (int f = 0; f < VIZ_FONT_COUNT; f++)
-        for (int s = 0; s < VIZ_TEXT_SIZE_COUNT; s++)
-            if (viz->fonts[f][s] &&
-                TTF_SetFontSize(viz->fonts[f][s], font_px(scale, (VizTextSize)s)) != 0)
+    for (int s = 0; s < VIZ_TEXT_SIZE_COUNT; s++) {
+        if (s == VIZ_TEXT_DISPLAY) continue; /* absolute pixels, set by its users */
+        int px = font_px(scale, (VizTextSize)s);
+        for (int f = 0; f < VIZ_FONT_COUNT; f++)
+            if (viz->fonts[f][s] && TTF_SetFontSize(viz->fonts[f][s], px) != 0)
                 return error_set(err, "%s: cannot set size (%s)", FONT_FILES[f], TTF_GetError());
+        viz->size_px[s] = px;
+    }
     viz->ui_scale = ui_scale;
     viz->dpi_scale = dpi_scale;
     viz->scale = scale;
-    cache_clear(viz); /* every cached texture was rasterised at the old size */
+    viz_text_cache_clear(viz); /* every cached texture was rasterised at the old size */
     return 0;
 }
 
@@ -122,6 +116,36 @@ int viz_px(const Viz *viz, float logical) {
     long px = lroundf(logical * viz->scale);
     if (logical >= 1.0f && px < 1) px = 1;
     return (int)px;
+}
+
+float viz_slide_ui_scale(int w, int h, float factor) {
+    float fw = (float)w / 1920.0f, fh = (float)h / 1080.0f;
+    float s = 2.2f * (fw < fh ? fw : fh) * (factor > 0.0f ? factor : 1.0f);
+    if (!(s >= VIZ_UI_SCALE_MIN)) s = VIZ_UI_SCALE_MIN;
+    if (s > VIZ_UI_SCALE_MAX) s = VIZ_UI_SCALE_MAX;
+    /* in steps of 1/20, so a window resized by a pixel keeps its fonts */
+    return roundf(s * 20.0f) / 20.0f;
+}
+
+int viz_gx(const Viz *viz, float logical) {
+    long px = lroundf(logical * viz->dpi_scale);
+    if (logical >= 1.0f && px < 1) px = 1;
+    return (int)px;
+}
+
+int viz_set_display_px(Viz *viz, int px) {
+    if (px < VIZ_DISPLAY_PX_MIN) px = VIZ_DISPLAY_PX_MIN;
+    if (px > VIZ_DISPLAY_PX_MAX) px = VIZ_DISPLAY_PX_MAX;
+    if (px == viz->size_px[VIZ_TEXT_DISPLAY]) return px;
+    for (int f = 0; f < VIZ_FONT_COUNT; f++)
+        if (viz->fonts[f][VIZ_TEXT_DISPLAY] && TTF_SetFontSize(viz->fonts[f][VIZ_TEXT_DISPLAY], px) != 0)
+            viz_fail(viz, "%s: cannot set size %d (%s)", FONT_FILES[f], px, TTF_GetError());
+    viz->size_px[VIZ_TEXT_DISPLAY] = px;
+    return px;
+}
+
+int viz_text_px(const Viz *viz, VizTextSize size) {
+    return (int)size >= 0 && size < VIZ_TEXT_SIZE_COUNT ? viz->size_px[size] : 0;
 }
 
 TTF_Font *viz_font(const Viz *viz, VizFont font, VizTextSize size) {
@@ -138,94 +162,6 @@ int viz_line_height(const Viz *viz, VizFont font, VizTextSize size) {
 int viz_ascent(const Viz *viz, VizFont font, VizTextSize size) {
     TTF_Font *f = viz_font(viz, font, size);
     return f ? TTF_FontAscent(f) : 0;
-}
-
-int viz_text_width(const Viz *viz, VizFont font, VizTextSize size, const char *utf8) {
-    TTF_Font *f = viz_font(viz, font, size);
-    int w = 0, h = 0;
-    if (!f || !utf8 || !*utf8) return 0;
-    if (TTF_SizeUTF8(f, utf8, &w, &h) != 0) return 0;
-    return w;
-}
-
-/* FNV-1a (Fowler–Noll–Vo) over the key bytes: fast, good spread for short strings. */
-static Uint64 key_hash(VizFont font, VizTextSize size, const char *s) {
-    Uint64 h = 1469598103934665603ULL;
-    h = (h ^ (Uint64)font) * 1099511628211ULL;
-    h = (h ^ (Uint64)size) * 1099511628211ULL;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
-static SDL_Texture *render_white(Viz *viz, TTF_Font *f, const char *utf8, int *w, int *h) {
-    const SDL_Color white = {255, 255, 255, 255};
-    SDL_Surface *surf = TTF_RenderUTF8_Blended(f, utf8, white);
-    if (!surf) {
-        viz_fail(viz, "cannot render text \"%.40s\": %s", utf8, TTF_GetError());
-        return NULL;
-    }
-    SDL_Texture *tex = SDL_CreateTextureFromSurface(viz->renderer, surf);
-    *w = surf->w;
-    *h = surf->h;
-    SDL_FreeSurface(surf);
-    if (!tex) {
-        viz_fail(viz, "cannot upload text texture: %s", SDL_GetError());
-        return NULL;
-    }
-    SDL_SetTextureBlendMode(tex, SDL_BLENDMODE_BLEND);
-    return tex;
-}
-
-SDL_Texture *viz_text_texture(Viz *viz, VizFont font, VizTextSize size, const char *utf8,
-                              int *w, int *h) {
-    *w = 0;
-    *h = 0;
-    TTF_Font *f = viz_font(viz, font, size);
-    if (!f) {
-        viz_fail(viz, "viz_text_texture: bad font %d / size %d", (int)font, (int)size);
-        return NULL;
-    }
-    if (!utf8 || !*utf8) { /* SDL_ttf refuses "" ("Text has zero width"): nothing to draw */
-        *h = TTF_FontHeight(f);
-        return NULL;
-    }
-    viz->tick++;
-    size_t len = strlen(utf8);
-    if (len >= VIZ_TEXT_CACHE_KEY_MAX || !viz->cache) {
-        if (viz->scratch) SDL_DestroyTexture(viz->scratch);
-        viz->scratch = render_white(viz, f, utf8, w, h);
-        return viz->scratch;
-    }
-    Uint64 hash = key_hash(font, size, utf8);
-    VizTextCacheEntry *set = viz->cache + (hash % VIZ_TEXT_CACHE_SETS) * VIZ_TEXT_CACHE_WAYS;
-    VizTextCacheEntry *victim = &set[0];
-    for (int i = 0; i < VIZ_TEXT_CACHE_WAYS; i++) {
-        VizTextCacheEntry *e = &set[i];
-        if (e->texture && e->hash == hash && e->font == (unsigned char)font && e->size == (unsigned char)size &&
-            strcmp(e->text, utf8) == 0) {
-            e->last_used = viz->tick;
-            viz->cache_hits++;
-            *w = e->w;
-            *h = e->h;
-            return e->texture;
-        }
-        /* prefer an empty slot, else the least recently used one */
-        if (!victim->texture) continue;
-        if (!e->texture || e->last_used < victim->last_used) victim = e;
-    }
-    viz->cache_misses++;
-    SDL_Texture *tex = render_white(viz, f, utf8, w, h);
-    if (!tex) return NULL;
-    if (victim->texture) SDL_DestroyTexture(victim->texture);
-    victim->texture = tex;
-    victim->w = *w;
-    victim->h = *h;
-    victim->last_used = viz->tick;
-    victim->hash = hash;
-    victim->font = (unsigned char)font;
-    victim->size = (unsigned char)size;
-    memcpy(victim->text, utf8, len + 1);
-    return tex;
 }
 
 int viz_fail(Viz *viz, const char *fmt, ...) {

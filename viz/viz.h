@@ -1,7 +1,8 @@
 /* viz.h — the drawing context every panel receives: the SDL renderer to draw on, the
- * three DejaVu fonts at the current UI scale, the theme, and a bounded cache of text
- * textures. One Viz per renderer (window or offscreen export). It draws nothing by
- * itself (see draw.h) and knows nothing about the model.
+ * three DejaVu fonts at the current UI scale (plus fallback fonts for characters
+ * DejaVu lacks: emoji, CJK), the theme, and a bounded cache of text textures. One Viz
+ * per renderer (window or offscreen export). It draws nothing by itself (see draw.h)
+ * and knows nothing about the model.
  *
  * Usage:
  *     Viz viz = {0};
@@ -11,13 +12,16 @@
  *
  * Sizes: panels think in "logical pixels" at scale 1 and convert with viz_px(), so a
  * projector (ui_scale 2) or a 300-dpi export (dpi_scale ~3) just multiplies. Font
- * sizes follow the same scale. Thread-unsafe, like SDL rendering itself. */
+ * sizes follow the same scale. viz_gx() converts with dpi_scale alone: the size a
+ * plot has at UI scale 100 %, which a larger UI scale must not take away (text grows,
+ * pictures keep their room). Thread-unsafe, like SDL rendering itself. */
 #ifndef VIZ_VIZ_H
 #define VIZ_VIZ_H
 
 #include <SDL.h>
 #include <SDL_ttf.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "error.h"
 #include "theme.h"
@@ -34,6 +38,7 @@ typedef enum VizTextSize {
     VIZ_TEXT_BODY,      /* 14 px: labels, tokens */
     VIZ_TEXT_TITLE,     /* 18 px: panel titles */
     VIZ_TEXT_CAPTION,   /* 26 px: lesson captions and questions, read from the back of a room */
+    VIZ_TEXT_DISPLAY,   /* any size, set with viz_set_display_px: texts set to fill a slide */
     VIZ_TEXT_SIZE_COUNT
 } VizTextSize;
 
@@ -52,14 +57,41 @@ typedef enum VizTextSize {
 #define VIZ_TEXT_CACHE_WAYS 16
 #define VIZ_TEXT_CACHE_KEY_MAX 96
 
+/* Fallback fonts tried, in order, for a character the requested face lacks (SDL_ttf
+ * has no fallback of its own). The default chain is Debian's colour emoji and Droid
+ * Sans Fallback (CJK) where installed; INFERSCOPE_FALLBACK_FONTS=path:path… replaces
+ * it ("" = none, as the golden-image tests do). Missing files are skipped: without
+ * them a character no font has is shown as its bytes by token labels. */
+#define VIZ_FALLBACK_MAX 4
+#define VIZ_FALLBACK_DEFAULT "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf:" \
+                             "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"
+/* Display text sizes allowed (pixels). */
+#define VIZ_DISPLAY_PX_MIN 6
+#define VIZ_DISPLAY_PX_MAX 720
+/* A rendered text: a white layer (coloured at copy time) and, only when the text holds
+ * colour glyphs (emoji), a colour layer of the same size drawn on top unmodulated. */
+typedef struct VizTextLayers {
+    SDL_Texture *mono;  /* white + alpha; NULL for "" */
+    SDL_Texture *color; /* colour glyphs, or NULL */
+    int w, h;           /* size of both, pixels */
+} VizTextLayers;
+
 typedef struct VizTextCacheEntry {
-    SDL_Texture *texture; /* owned by the Viz; NULL = empty slot */
-    int w, h;             /* texture size in pixels */
+    VizTextLayers tex;    /* owned by the Viz; tex.mono == NULL = empty slot */
     Uint64 last_used;     /* Viz.tick at the last hit, for LRU */
     Uint64 hash;          /* key hash: compared before the string */
     unsigned char font, size;
+    unsigned short px;    /* pixel size it was rendered at (the display size varies) */
     char text[VIZ_TEXT_CACHE_KEY_MAX]; /* the key, NUL-terminated */
 } VizTextCacheEntry;
+
+/* One fallback font (owned by the Viz). */
+typedef struct VizFallback {
+    TTF_Font *font;
+    int fixed;    /* 1: a bitmap font with one size (colour emoji: 128 px): scaled to fit */
+    int color;    /* 1: its glyphs carry their own colour (not tinted with the text) */
+    int cur_px;   /* size it is set to (scalable fonts follow the text) */
+} VizFallback;
 
 typedef struct Viz {
     SDL_Renderer *renderer; /* borrowed: must outlive the Viz (viz_free first) */
@@ -69,8 +101,11 @@ typedef struct Viz {
     float dpi_scale; /* screen/export density factor, VIZ_DPI_SCALE_MIN..MAX */
     float scale;     /* ui_scale * dpi_scale: what viz_px multiplies by */
     TTF_Font *fonts[VIZ_FONT_COUNT][VIZ_TEXT_SIZE_COUNT]; /* owned */
+    int size_px[VIZ_TEXT_SIZE_COUNT]; /* pixel size of each text size now */
+    VizFallback fallback[VIZ_FALLBACK_MAX]; /* (n_fallback) owned, tried in order */
+    int n_fallback;
     VizTextCacheEntry *cache; /* owned, VIZ_TEXT_CACHE_SETS*WAYS entries, or NULL */
-    SDL_Texture *scratch;     /* owned: the last uncached (long) text texture */
+    VizTextLayers scratch;    /* owned: the last uncached (long) text */
     Uint64 tick;              /* counts text lookups, drives LRU */
     size_t cache_hits, cache_misses; /* for tests and the debug overlay */
     int ttf_inited;           /* 1 after our TTF_Init (balanced by TTF_Quit in viz_free) */
@@ -79,10 +114,17 @@ typedef struct Viz {
     int has_error;
 } Viz;
 
+/* The UI scale of a slide (a lesson beat, one panel alone) of logical size w × h:
+ * type for the back of a lecture hall — 2.2 at 1920×1080, so body text is 31 px and
+ * the smallest (tick labels, numbers) 24 px — in proportion for other sizes, times
+ * `factor` (the user's own UI scale), within VIZ_UI_SCALE_MIN..MAX. */
+float viz_slide_ui_scale(int w, int h, float factor);
+
 /* Opens the fonts from <assets_dir>/fonts/{DejaVuSans,DejaVuSans-Bold,DejaVuSansMono}.ttf
- * at the given scales (calls TTF_Init itself; SDL video need not be initialised for an
- * offscreen renderer). viz must be zeroed or freed. On error returns -1 with err
- * naming the file, and leaves *viz safe to viz_free. */
+ * at the given scales and the fallback chain (VIZ_FALLBACK_DEFAULT or
+ * INFERSCOPE_FALLBACK_FONTS; missing files are skipped). Calls TTF_Init itself; SDL
+ * video need not be initialised for an offscreen renderer. viz must be zeroed or
+ * freed. On error returns -1 with err naming the file, and leaves *viz safe to viz_free. */
 int viz_init(Viz *viz, SDL_Renderer *renderer, const char *assets_dir, float ui_scale,
              float dpi_scale, ThemeId theme, ErrorMsg *err);
 
@@ -99,6 +141,21 @@ void viz_set_theme(Viz *viz, ThemeId theme);
 /* logical pixels → device pixels at the current scale, rounded; never returns 0 for
  * logical >= 1 so 1-px lines survive any scale. */
 int viz_px(const Viz *viz, float logical);
+/* The same at UI scale 1 (dpi_scale only): sizes of pictures, which a larger UI scale
+ * must not shrink. */
+int viz_gx(const Viz *viz, float logical);
+
+/* Sets the pixel size of VIZ_TEXT_DISPLAY (clamped to VIZ_DISPLAY_PX_MIN..MAX);
+ * cheap when unchanged. Cached textures keep their size in the key, so switching
+ * between display sizes in one frame stays correct. Returns the size set. */
+int viz_set_display_px(Viz *viz, int px);
+/* Pixel size of a text size now (the font's em, as given to SDL_ttf). */
+int viz_text_px(const Viz *viz, VizTextSize size);
+
+/* 1 if some font of the chain (DejaVu, then the fallbacks) draws code point cp. A
+ * TokenGlyphFn (token_label.h) with ctx = the Viz: labels show bytes only for
+ * characters no installed font has. */
+int viz_glyph_provided(void *viz, uint32_t cp);
 
 /* The font for (face, size), borrowed, valid until viz_free. NULL for bad enums. */
 TTF_Font *viz_font(const Viz *viz, VizFont font, VizTextSize size);
@@ -111,14 +168,26 @@ int viz_ascent(const Viz *viz, VizFont font, VizTextSize size);
  * UTF-8 is measured as SDL_ttf draws it (replacement glyphs). */
 int viz_text_width(const Viz *viz, VizFont font, VizTextSize size, const char *utf8);
 
-/* A white-on-transparent texture of the text (SDL_BLENDMODE_BLEND; colour it with
- * SDL_SetTextureColorMod). *w and *h get its size. Returns NULL with *w = 0 and *h = the
- * line height for "" (not an error). Borrowed: owned by the Viz and valid only until
- * the next viz_text_texture / draw_text* call or viz_set_scale — copy it out with
- * SDL_RenderCopy at once. On SDL failure returns NULL with *w = *h = 0 and records
- * the error (viz->last_error). */
+/* The rendered text (viz_text.c): a white-on-transparent layer (SDL_BLENDMODE_BLEND;
+ * colour it with SDL_SetTextureColorMod) and, for emoji, a colour layer to copy on top
+ * unmodulated. Characters the face lacks come from the fallback chain, baseline-aligned;
+ * fixed-size colour glyphs are scaled to the line height. Returns 0 and fills *out
+ * (mono NULL, w 0, h = line height for ""); -1 on SDL failure (recorded in
+ * viz->last_error). Borrowed: owned by the Viz and valid only until the next
+ * viz_text_* / draw_text* call or viz_set_scale — copy out with SDL_RenderCopy at once. */
+int viz_text_layers(Viz *viz, VizFont font, VizTextSize size, const char *utf8, VizTextLayers *out);
+
+/* The white layer alone (texts without colour glyphs); *w and *h get its size.
+ * Returns NULL with *w = 0 and *h = the line height for "" (not an error), NULL with
+ * *w = *h = 0 on SDL failure. Same lifetime rules as viz_text_layers. */
 SDL_Texture *viz_text_texture(Viz *viz, VizFont font, VizTextSize size, const char *utf8,
                               int *w, int *h);
+
+/* Internal to viz.c / viz_text.c: drops every cached text texture. */
+void viz_text_cache_clear(Viz *viz);
+/* Internal: opens the fallback chain (colon-separated paths; missing files skipped). */
+void viz_fallback_open(Viz *viz, const char *paths);
+void viz_fallback_close(Viz *viz);
 
 /* Records an error for the frame (first one wins) and returns -1; used by draw.c. */
 int viz_fail(Viz *viz, const char *fmt, ...)

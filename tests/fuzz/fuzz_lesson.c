@@ -4,6 +4,8 @@
  * line. Not the lesson runner (which needs a model). */
 #include "fuzz.h"
 
+#include <math.h>
+
 #include "lesson.h"
 
 /* Same rule as the parser promises (RFC 3629): returns 1 if s[0..n) is valid UTF-8. */
@@ -56,6 +58,15 @@ static int fuzz_lesson_one(const uint8_t *data, size_t size) {
         if (d->text) FUZZ_ASSERT(fuzz_utf8_valid((const unsigned char *)d->text, d->text_len),
                                  "directive %zu (line %d): text is not valid UTF-8", i, d->line);
         if (d->op == LOP_PANEL) FUZZ_ASSERT(d->kind >= 0 && d->kind < LPANEL_COUNT, "panel %d", d->kind);
+        if (d->op == LOP_EXPECT) {
+            FUZZ_ASSERT(d->claim && fuzz_utf8_valid((const unsigned char *)d->claim, strlen(d->claim)),
+                        "expect (line %d): claim missing or not UTF-8", d->line);
+            FUZZ_ASSERT(d->kind >= LEXP_NEXT && d->kind <= LEXP_TOP, "expect kind %d", d->kind);
+            FUZZ_ASSERT(d->cmp >= LCMP_GE && d->cmp <= LCMP_STRONGEST, "expect cmp %d", d->cmp);
+            FUZZ_ASSERT(d->kind != LEXP_IDS || (d->ids && d->n_ids >= 1), "expect ids without ids");
+            FUZZ_ASSERT(d->kind != LEXP_TOP || (d->n >= 1 && d->n <= LESSON_TOP_MAX), "expect top %ld", d->n);
+            FUZZ_ASSERT(isfinite(d->x), "expect threshold not finite");
+        }
     }
     lesson_free(&l);
     return 1;

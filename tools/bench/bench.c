@@ -3,7 +3,8 @@
  * thread count that produced it:
  *   - the bounds: stream-read floor and FMA peak for every kernel table, 1 and 2 threads;
  *   - decode and prefill of a GPT-2 124M-shaped random model, F32 and F16 weights, on
- *     every table (bench_decode.c);
+ *     every table (bench_decode.c), and the logit lens, attribution and journey per step
+ *     against one decode step (bench_lens.c);
  *   - the bundled model as a user meets it (bench_bundled.c), the memorisation index
  *     (bench_ngram.c), the tokenizer.
  * `bench --all-isas` adds the plain-C table; `bench --write-model DIR --shape 1558M

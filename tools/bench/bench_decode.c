@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_lens.h"
 #include "gpt2_forward.h"
 #include "gpt2_save.h"
 #include "gpt2_trace.h"
@@ -253,6 +254,9 @@ void bench_decode(const BenchBuf *fb, int all_isas) {
     printf("\ntrace memory for 124M at 1024 positions: off %.0f MB, default %.0f MB, all %.0f MB\n",
            (double)gpt2_trace_bytes(&cfg, 1024, 0) / 1e6, (double)gpt2_trace_bytes(&cfg, 1024, GPT2_CAP_DEFAULT) / 1e6,
            (double)gpt2_trace_bytes(&cfg, 1024, GPT2_CAP_ALL) / 1e6);
+    printf("\n");
+    bench_lens(&b.m[0]);
+    kern_set_threads(2);
     gpt2_model_free(&b.m[0]);
     gpt2_model_free(&b.m[1]);
 }

@@ -1,0 +1,248 @@
+/* lesson_expect.c — measuring `expect` claims (see lesson_expect.h). Each measure
+ * reads the same numbers the panels draw: the records (p_final = the bars after the
+ * sampler), the trace's attention patterns, the token ids. */
+#include "lesson_expect.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* s[0..n) as a quoted, escaped, length-limited string: " time" -> "\" time\"". */
+static void quote_bytes(const uint8_t *s, size_t n, char *out, size_t cap) {
+    size_t k = 0, lim = cap > 8 ? cap - 8 : 0;
+    if (k < lim) out[k++] = '"';
+    for (size_t i = 0; i < n && k < lim; i++) {
+        uint8_t c = s[i];
+        if (c == '\n') k += (size_t)snprintf(out + k, cap - k, "\\n");
+        else if (c == '"' || c == '\\') k += (size_t)snprintf(out + k, cap - k, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f) k += (size_t)snprintf(out + k, cap - k, "\\x%02x", c);
+        else out[k++] = (char)c;
+        if (k >= lim && i + 1 < n) k += (size_t)snprintf(out + k, cap - k, "...");
+    }
+    if (k < cap - 1) out[k++] = '"';
+    out[k < cap ? k : cap - 1] = 0;
+}
+
+static void token_quote(const Session *s, int id, char *out, size_t cap) {
+    size_t n = 0;
+    const uint8_t *b = tok_token_bytes(&s->tok, id, &n);
+    char q[96];
+    quote_bytes(b ? b : (const uint8_t *)"", n, q, sizeof q);
+    snprintf(out, cap, "%s (id %d)", q, id);
+}
+
+/* The token a claim names: #ID, or the token whose bytes are exactly TEXT. */
+static int claim_token(const LessonDirective *d, const Session *s, int *id, ErrorMsg *err) {
+    if (d->flag) {
+        if (d->n >= s->model.config.vocab_size)
+            return error_set(err, "#%ld: the vocabulary has only %d tokens", d->n, s->model.config.vocab_size);
+        *id = (int)d->n;
+        return 0;
+    }
+    *id = tok_lookup_bytes(&s->tok, (const uint8_t *)d->text, d->text_len);
+    if (*id < 0) {
+        char q[96];
+        quote_bytes((const uint8_t *)d->text, d->text_len, q, sizeof q);
+        return error_set(err, "no single token is exactly %s (mind the leading space; `inferscope tokenize`)", q);
+    }
+    return 0;
+}
+
+static int compare(double v, int cmp, double x) {
+    switch (cmp) {
+    case LCMP_GE: return v >= x;
+    case LCMP_LE: return v <= x;
+    case LCMP_GT: return v > x;
+    case LCMP_LT: return v < x;
+    case LCMP_EQ: return v == x;
+    default: return 0;
+    }
+}
+
+/* p_final of token id in the pending draw: the bar's own number when it is shown,
+ * else the same pipeline for that one token (rank by logit, cut, renormalised). */
+static double final_prob(const Session *s, int id) {
+    const SamplerRecord *r = &s->next;
+    for (int i = 0; i < r->n; i++)
+        if (r->rows[i].id == id) return r->rows[i].p_final;
+    const float *lg = gpt2_trace_logits(&s->trace, session_len(s) - 1);
+    int V = s->model.config.vocab_size;
+    float li = lg[id];
+    long rank = 0;
+    float mx = lg[0];
+    for (int v = 0; v < V; v++) {
+        if (lg[v] > li || (lg[v] == li && v < id)) rank++;
+        if (lg[v] > mx) mx = lg[v];
+    }
+    if (r->greedy) return rank == 0 ? 1.0 : 0.0;
+    if (rank >= r->kept_after_p) return 0.0;
+    double T = r->settings.temperature, sum = 0;
+    for (int v = 0; v < V; v++) sum += exp(((double)lg[v] - mx) / T);
+    return exp(((double)li - mx) / T) / sum / r->kept_mass;
+}
+
+double lesson_attention_mean(const Session *s, int layer, int head, int query_form) {
+    Gpt2TraceView v;
+    ErrorMsg e;
+    char name[64];
+    snprintf(name, sizeof name, "blocks.%d.attn.hook_pattern", layer);
+    int T = session_len(s);
+    if (T < 2 || gpt2_trace_find(&s->trace, name, &v, &e)) return 0.0;
+    double sum = 0;
+    for (int i = 1; i < T; i++) sum += gpt2_view_at(&v, (size_t)head, (size_t)i, query_form == LATT_PREV ? (size_t)i - 1 : 0);
+    return sum / (T - 1);
+}
+
+/* The longest run of generated tokens that occurs at two different places
+ * (overlapping allowed): for every shift d, the longest stretch with g[i] == g[i+d]. */
+static int longest_repeat(const int *g, int m, int *at) {
+    int best = 0;
+    *at = 0;
+    for (int d = 1; d < m; d++) {
+        int run = 0;
+        for (int i = 0; i + d < m; i++) {
+            run = g[i] == g[i + d] ? run + 1 : 0;
+            if (run > best) { best = run; *at = i - run + 1; }
+        }
+    }
+    return best;
+}
+
+static int measure_attention(const LessonDirective *d, const Session *s, char *out, size_t cap, ErrorMsg *err) {
+    const Gpt2Config *c = &s->model.config;
+    int L = (int)d->arg[0], H = (int)d->arg[1], T = session_len(s);
+    if (L >= c->n_layer) return error_set(err, "layer %d does not exist: the model has %d layers (0-%d)", L, c->n_layer, c->n_layer - 1);
+    if (H >= c->n_head) return error_set(err, "head %d does not exist: the model has %d heads per layer (0-%d)", H, c->n_head, c->n_head - 1);
+    if (d->arg[2] >= 0) {
+        if (d->arg[2] >= T || d->arg[3] >= T) return error_set(err, "there are only %d tokens (positions 0-%d)", T, T - 1);
+        Gpt2TraceView v;
+        char name[64];
+        snprintf(name, sizeof name, "blocks.%d.attn.hook_pattern", L);
+        if (gpt2_trace_find(&s->trace, name, &v, err)) return -1;
+        double w = gpt2_view_at(&v, (size_t)H, (size_t)d->arg[2], (size_t)d->arg[3]);
+        snprintf(out, cap, "%.4f", w);
+        return compare(w, d->cmp, d->x);
+    }
+    if (T < 2) return error_set(err, "the mean over rows 1..T-1 needs at least 2 tokens");
+    double m = lesson_attention_mean(s, L, H, (int)d->arg[2]);
+    if (d->cmp != LCMP_STRONGEST) {
+        snprintf(out, cap, "mean %.4f over %d rows", m, T - 1);
+        return compare(m, d->cmp, d->x);
+    }
+    int bl = 0, bh = 0;
+    double best = -1;
+    for (int l = 0; l < c->n_layer; l++)
+        for (int h = 0; h < c->n_head; h++) {
+            double x = lesson_attention_mean(s, l, h, (int)d->arg[2]);
+            if (x > best) { best = x; bl = l; bh = h; }
+        }
+    snprintf(out, cap, "L%dH%d %.4f; the strongest is L%dH%d %.4f", L, H, m, bl, bh, best);
+    return bl == L && bh == H;
+}
+
+int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *view, char *out, size_t cap,
+                          ErrorMsg *err) {
+    (void)view;
+    session_sync_records(s);
+    int id = 0, n = session_len(s), np = s->n_prompt;
+    char lab[128];
+    switch ((LessonExpect)d->kind) {
+    case LEXP_NEXT: case LEXP_PROB:
+        if (claim_token(d, s, &id, err)) return -1;
+        if (!s->has_next) return error_set(err, "there is no next-token distribution (the context is full)");
+        if (d->kind == LEXP_NEXT) {
+            token_quote(s, s->next.rows[0].id, out, cap);
+            return s->next.rows[0].id == id;
+        } else {
+            double p = final_prob(s, id);
+            token_quote(s, id, lab, sizeof lab);
+            snprintf(out, cap, "%.6g for %s", p, lab);
+            return compare(p, d->cmp, d->x);
+        }
+    case LEXP_CHOSEN:
+        if (claim_token(d, s, &id, err)) return -1;
+        if (n <= np) return error_set(err, "no token has been generated after the prompt yet");
+        token_quote(s, session_ids(s)[n - 1], out, cap);
+        return session_ids(s)[n - 1] == id;
+    case LEXP_PICK:
+        if (claim_token(d, s, &id, err)) return -1;
+        if (!s->has_next) return error_set(err, "there is no next-token distribution (the context is full)");
+        token_quote(s, s->next.chosen.id, out, cap);
+        return s->next.chosen.id == id;
+    case LEXP_TOP: {
+        if (!s->has_next) return error_set(err, "there is no next-token distribution (the context is full)");
+        if (d->n > s->next.n) return error_set(err, "only %d bars are kept", s->next.n);
+        double sum = 0;
+        for (long i = 0; i < d->n; i++) sum += s->next.rows[i].p_final;
+        snprintf(out, cap, "%.6g", sum);
+        return compare(sum, d->cmp, d->x);
+    }
+    case LEXP_IDS: {
+        TokEncoding enc = {0};
+        if (tok_encode(&s->tok, (const uint8_t *)d->text, d->text_len, NULL, &enc, err)) return -1;
+        size_t k = 0;
+        out[0] = 0;
+        for (size_t i = 0; i < enc.n_ids && k + 12 < cap; i++)
+            k += (size_t)snprintf(out + k, cap - k, "%s%d", i ? "," : "", enc.ids[i]);
+        int ok = enc.n_ids == d->n_ids;
+        for (size_t i = 0; ok && i < enc.n_ids; i++) ok = enc.ids[i] == d->ids[i];
+        tok_encoding_free(&enc);
+        return ok;
+    }
+    case LEXP_TOKEN:
+        if (claim_token(d, s, &id, err)) return -1;
+        if (d->arg[0] >= n) return error_set(err, "there are only %d tokens (positions 0-%d)", n, n - 1);
+        token_quote(s, session_ids(s)[d->arg[0]], out, cap);
+        return session_ids(s)[d->arg[0]] == id;
+    case LEXP_TEXT: {
+        uint8_t *t = NULL;
+        size_t tl = 0;
+        if (session_text(s, np, n, &t, &tl, err)) return -1;
+        quote_bytes(t, tl, out, cap);
+        int ok = tl == d->text_len && memcmp(t, d->text, tl) == 0;
+        free(t);
+        return ok;
+    }
+    case LEXP_TOKENS: {
+        TokEncoding enc = {0};
+        if (tok_encode(&s->tok, (const uint8_t *)d->text, d->text_len, NULL, &enc, err)) return -1;
+        size_t k = (size_t)snprintf(out, cap, "%zu token%s:", enc.n_ids, enc.n_ids == 1 ? "" : "s");
+        for (size_t i = 0; i < enc.n_ids && k + 40 < cap; i++) {
+            size_t bl = 0;
+            const uint8_t *b = tok_token_bytes(&s->tok, enc.ids[i], &bl);
+            quote_bytes(b, bl, lab, 40);
+            k += (size_t)snprintf(out + k, cap - k, " %s=%d", lab, enc.ids[i]);
+        }
+        int ok = compare((double)enc.n_ids, d->cmp, d->x);
+        tok_encoding_free(&enc);
+        return ok;
+    }
+    case LEXP_KEPT:
+        if (!s->has_next) return error_set(err, "there is no next-token distribution (the context is full)");
+        snprintf(out, cap, "%d tokens", s->next.kept_after_p);
+        return compare(s->next.kept_after_p, d->cmp, d->x);
+    case LEXP_REPEATS: {
+        int at = 0, best = longest_repeat(session_ids(s) + np, n - np, &at);
+        uint8_t *t = NULL;
+        size_t tl = 0;
+        lab[0] = 0;
+        if (best > 0 && session_text(s, np + at, np + at + best, &t, &tl, err) == 0) quote_bytes(t, tl, lab, 100);
+        free(t);
+        snprintf(out, cap, "the longest run that occurs twice is %d token%s %s", best, best == 1 ? "" : "s", lab);
+        return compare(best, d->cmp, d->x);
+    }
+    case LEXP_ATTENTION: return measure_attention(d, s, out, cap, err);
+    }
+    return error_set(err, "unknown claim");
+}
+
+int lesson_expect_check(const Lesson *l, const LessonDirective *d, Session *s, const VizView *view, ErrorMsg *err) {
+    char measured[300];
+    ErrorMsg e;
+    measured[0] = 0;
+    int r = lesson_expect_measure(d, s, view, measured, sizeof measured, &e);
+    if (r == 1) return 0;
+    if (r < 0) return error_set(err, "%s:%d: expect %.150s: %.300s", l->path, d->line, d->claim, e.text);
+    return error_set(err, "%s:%d: expect failed: %.150s (measured: %.300s)", l->path, d->line, d->claim, measured);
+}

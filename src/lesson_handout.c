@@ -1,0 +1,436 @@
+/* lesson_handout.c — the handout beside exported slides (see lesson_handout.h): the
+ * teacher's notes are read back from the lesson file's comment lines, the slides are
+ * recorded as they are exported, and both documents are built as text in memory and
+ * written atomically. */
+#include "lesson_handout.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "png_write.h"
+
+/* ---- a growing text buffer ------------------------------------------------------- */
+
+typedef struct Text {
+    char *s;
+    size_t len, cap;
+    int oom;  /* 1 once an allocation failed: everything after is dropped */
+} Text;
+
+static void put(Text *t, const char *s, size_t n) {
+    if (t->oom) return;
+    if (t->len + n + 1 > t->cap) {
+        size_t nc = t->cap ? t->cap : 4096;
+        while (nc < t->len + n + 1) nc *= 2;
+        char *ns = realloc(t->s, nc);
+        if (!ns) { t->oom = 1; return; }
+        t->s = ns;
+        t->cap = nc;
+    }
+    memcpy(t->s + t->len, s, n);
+    t->len += n;
+    t->s[t->len] = 0;
+}
+
+static void puts_(Text *t, const char *s) { put(t, s, strlen(s)); }
+
+static void printf_(Text *t, const char *fmt, ...) {
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n > 0) put(t, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+/* The length of a code span `...` starting at s (through the closing backtick), or 0
+ * when the backtick is not closed on this line: a teacher's `make gpt2` stays code. */
+static size_t code_span(const char *s) {
+    if (*s != '`') return 0;
+    const char *e = strchr(s + 1, '`');
+    return e && e > s + 1 ? (size_t)(e - s) + 1 : 0;
+}
+
+/* Markdown: a backslash before every character that could start markup, so a caption
+ * like "top-k = 3: *only* <3>" reads as written; code spans pass through. */
+static void put_md(Text *t, const char *s) {
+    /* at the start of a line, "1." / "-" / "+" / "=" would turn it into a list or a heading */
+    const char *d = s;
+    while (*d >= '0' && *d <= '9') d++;
+    if (d > s && (*d == '.' || *d == ')')) {
+        put(t, s, (size_t)(d - s));
+        put(t, "\\", 1);
+        s = d;
+    } else if (*s == '-' || *s == '+' || *s == '=') {
+        put(t, "\\", 1);
+    }
+    for (; *s; s++) {
+        size_t c = code_span(s);
+        if (c) {
+            put(t, s, c);
+            s += c - 1;
+            continue;
+        }
+        if (strchr("\\`*_[]<>#|{}!~", *s)) put(t, "\\", 1);
+        put(t, s, 1);
+    }
+}
+
+static void put_html_plain(Text *t, const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        switch (s[i]) {
+        case '&': puts_(t, "&amp;"); break;
+        case '<': puts_(t, "&lt;"); break;
+        case '>': puts_(t, "&gt;"); break;
+        case '"': puts_(t, "&quot;"); break;
+        default: put(t, s + i, 1);
+        }
+    }
+}
+
+/* HTML text, with `code spans` as <code>. */
+static void put_html(Text *t, const char *s) {
+    while (*s) {
+        size_t c = code_span(s);
+        if (c) {
+            puts_(t, "<code>");
+            put_html_plain(t, s + 1, c - 2);
+            puts_(t, "</code>");
+            s += c;
+        } else {
+            put_html_plain(t, s, 1);
+            s++;
+        }
+    }
+}
+
+static char *dup_n(const char *s, size_t n) {
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
+/* ---- teacher's notes from the comment lines --------------------------------------- */
+
+static int notes_push(HandoutNotes *n, char *item) {
+    char **ni = item ? realloc(n->item, (size_t)(n->n + 1) * sizeof *ni) : NULL;
+    if (!ni) { free(item); return -1; }
+    n->item = ni;
+    n->item[n->n++] = item;
+    return 0;
+}
+
+/* Adds one comment line (without the '#'): "- x" starts a bullet, an indented line
+ * continues the item before it, an empty line ends it. *open says an item may continue. */
+static int notes_line(HandoutNotes *n, const char *s, size_t len, int *open) {
+    size_t ind = 0;
+    while (ind < len && (s[ind] == ' ' || s[ind] == '\t')) ind++;
+    const char *body = s + ind;
+    size_t blen = len - ind;
+    while (blen > 0 && (body[blen - 1] == ' ' || body[blen - 1] == '\r')) blen--;
+    if (blen == 0) { *open = 0; return 0; }
+    int bullet = blen >= 2 && body[0] == '-' && body[1] == ' ';
+    if (!bullet && *open && ind >= 2 && n->n > 0) {
+        char *prev = n->item[n->n - 1];
+        size_t pl = strlen(prev);
+        char *j = realloc(prev, pl + 1 + blen + 1);
+        if (!j) return -1;
+        j[pl] = ' ';
+        memcpy(j + pl + 1, body, blen);
+        j[pl + 1 + blen] = 0;
+        n->item[n->n - 1] = j;
+        return 0;
+    }
+    *open = 1;
+    return notes_push(n, dup_n(body, blen));
+}
+
+static void notes_free(HandoutNotes *n) {
+    for (int i = 0; i < n->n; i++) free(n->item[i]);
+    free(n->item);
+    memset(n, 0, sizeof *n);
+}
+
+/* The lesson file, read again for its comments: a regular file, opened without
+ * blocking (a FIFO must not hang the export), at most 1 MiB. */
+static char *read_lesson(const char *path, size_t *len, ErrorMsg *err) {
+    enum { MAX = 1 << 20 };
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) { error_set(err, "%s: cannot open: %s", path, strerror(errno)); return NULL; }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX) {
+        close(fd);
+        error_set(err, "%s: not a regular lesson file of at most 1 MiB", path);
+        return NULL;
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    size_t n = 0;
+    while (buf && n < (size_t)st.st_size) {
+        ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        n += (size_t)r;
+    }
+    close(fd);
+    if (!buf) { error_set(err, "%s: out of memory", path); return NULL; }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+/* The beat whose directives include the first one on a line after `line`; -1: none. */
+static int beat_after_line(const Lesson *l, int line) {
+    for (size_t i = 0; i < l->n_dir; i++) {
+        if (l->dir[i].line <= line) continue;
+        for (size_t k = 0; k < l->n_beats; k++)
+            if (i < l->beat_end[k]) return (int)k;
+    }
+    return -1;
+}
+
+int lesson_handout_init(LessonHandout *h, const Lesson *l, const char *model_name, const char *note,
+                        ErrorMsg *err) {
+    memset(h, 0, sizeof *h);
+    h->n_beats = (int)l->n_beats;
+    h->notes = calloc(l->n_beats ? l->n_beats : 1, sizeof *h->notes);
+    h->slide = calloc(l->n_beats ? l->n_beats : 1, sizeof *h->slide);
+    const char *base = strrchr(l->path, '/');
+    h->source = strdup(base ? base + 1 : l->path);
+    h->title = l->title ? strdup(l->title) : NULL;
+    h->model = strdup(model_name ? model_name : "?");
+    h->note = note && note[0] ? strdup(note) : NULL;
+    if (!h->notes || !h->slide || !h->source || !h->model || (l->title && !h->title) || (note && note[0] && !h->note))
+        goto oom;
+    size_t len = 0;
+    char *text = read_lesson(l->path, &len, err);
+    if (!text) { lesson_handout_free(h); return -1; }
+    int first_line = l->n_dir ? l->dir[0].line : 1 << 30, line = 0, open = 0, last_owner = -2;
+    for (size_t i = 0; i < len;) {
+        size_t e = i;
+        while (e < len && text[e] != '\n') e++;
+        line++;
+        size_t s = i;
+        if (line == 1 && e - s >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) s += 3; /* BOM */
+        while (s < e && (text[s] == ' ' || text[s] == '\t')) s++;
+        if (s < e && text[s] == '#') {
+            int owner = line < first_line ? -1 : beat_after_line(l, line);
+            if (owner == -1 && line >= first_line) owner = h->n_beats - 1; /* after the last directive */
+            HandoutNotes *n = owner < 0 ? &h->intro : &h->notes[owner];
+            if (owner != last_owner) open = 0;
+            last_owner = owner;
+            if (notes_line(n, text + s + 1, e - s - 1, &open)) { free(text); goto oom; }
+        } else {
+            open = 0;
+        }
+        i = e + 1;
+    }
+    free(text);
+    return 0;
+oom:
+    lesson_handout_free(h);
+    return error_set(err, "%s: out of memory for the handout", l->path);
+}
+
+int lesson_handout_add(LessonHandout *h, int beat, const char *image_path, const char *const *captions,
+                       int n_captions, const char *question, int answered, ErrorMsg *err) {
+    if (beat < 0 || beat >= h->n_beats) return error_set(err, "handout: no beat %d", beat + 1);
+    HandoutSlide *sl = &h->slide[beat];
+    const char *base = strrchr(image_path, '/');
+    for (int i = 0; i < sl->n_captions; i++) free(sl->captions[i]);
+    free(sl->captions);
+    free(sl->question);
+    free(sl->image);
+    memset(sl, 0, sizeof *sl);
+    sl->image = strdup(base ? base + 1 : image_path);
+    sl->captions = calloc(n_captions > 0 ? (size_t)n_captions : 1, sizeof *sl->captions);
+    if (!sl->image || !sl->captions) return error_set(err, "handout: out of memory");
+    for (int i = 0; i < n_captions; i++) {
+        sl->captions[i] = strdup(captions[i]);
+        if (!sl->captions[i]) return error_set(err, "handout: out of memory");
+        sl->n_captions = i + 1;
+    }
+    if (question && !(sl->question = strdup(question))) return error_set(err, "handout: out of memory");
+    sl->answered = answered;
+    return 0;
+}
+
+/* ---- the two documents ------------------------------------------------------------ */
+
+static void md_notes(Text *t, const HandoutNotes *n, const char *heading) {
+    if (!n->n) return;
+    printf_(t, "> **%s**\n>\n", heading);
+    for (int i = 0; i < n->n; i++) {
+        const char *it = n->item[i];
+        int bullet = it[0] == '-' && it[1] == ' ';
+        puts_(t, bullet ? "> - " : "> ");
+        put_md(t, bullet ? it + 2 : it);
+        puts_(t, bullet ? "\n" : "\n>\n");
+    }
+    puts_(t, "\n");
+}
+
+char *lesson_handout_markdown(const LessonHandout *h) {
+    Text t = {0};
+    puts_(&t, "# ");
+    put_md(&t, h->title ? h->title : h->source);
+    puts_(&t, "\n\n");
+    if (h->note) {
+        puts_(&t, "*On every slide:* ");
+        put_md(&t, h->note);
+        puts_(&t, "\n\n");
+    }
+    md_notes(&t, &h->intro, "Teacher's notes: the whole lesson");
+    for (int k = 0; k < h->n_beats; k++) {
+        const HandoutSlide *sl = &h->slide[k];
+        printf_(&t, "## Slide %d of %d\n\n", k + 1, h->n_beats);
+        if (sl->image) {
+            printf_(&t, "![Slide %d](", k + 1);
+            for (const char *c = sl->image; *c; c++) {
+                /* a Markdown link target: spaces and parentheses must be escaped */
+                if (*c == ' ') puts_(&t, "%20");
+                else if (*c == '(' || *c == ')') printf_(&t, "%%%02X", (unsigned char)*c);
+                else put(&t, c, 1);
+            }
+            puts_(&t, ")\n\n");
+        }
+        if (sl->question) {
+            puts_(&t, sl->answered ? "**The answer to:** " : "**Question** (think before you read on): ");
+            put_md(&t, sl->question);
+            puts_(&t, "\n\n");
+        }
+        for (int i = 0; i < sl->n_captions; i++) {
+            put_md(&t, sl->captions[i]);
+            puts_(&t, i + 1 < sl->n_captions ? "  \n" : "\n\n");
+        }
+        md_notes(&t, &h->notes[k], "Teacher's notes");
+    }
+    puts_(&t, "---\n\nSlides drawn by `inferscope export --lesson ");
+    put(&t, h->source, strlen(h->source));
+    puts_(&t, " --handout` from the model ");
+    put_md(&t, h->model);
+    puts_(&t, ": every bar, id and probability on them is that model's own.\n");
+    if (t.oom) { free(t.s); return NULL; }
+    return t.s;
+}
+
+static void html_notes(Text *t, const HandoutNotes *n, const char *heading) {
+    if (!n->n) return;
+    puts_(t, "<aside class=\"notes\"><h3>");
+    put_html(t, heading);
+    puts_(t, "</h3>\n");
+    int in_list = 0;
+    for (int i = 0; i < n->n; i++) {
+        const char *it = n->item[i];
+        int bullet = it[0] == '-' && it[1] == ' ';
+        if (bullet && !in_list) puts_(t, "<ul>\n");
+        if (!bullet && in_list) puts_(t, "</ul>\n");
+        in_list = bullet;
+        puts_(t, bullet ? "<li>" : "<p>");
+        put_html(t, bullet ? it + 2 : it);
+        puts_(t, bullet ? "</li>\n" : "</p>\n");
+    }
+    if (in_list) puts_(t, "</ul>\n");
+    puts_(t, "</aside>\n");
+}
+
+char *lesson_handout_html(const LessonHandout *h) {
+    Text t = {0};
+    const char *title = h->title ? h->title : h->source;
+    puts_(&t, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+              "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+    put_html_plain(&t, title, strlen(title)); /* <title> holds text only, no <code> */
+    puts_(&t, "</title>\n<style>\n"
+              "body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em;"
+              " line-height: 1.5; color: #111; background: #fff; }\n"
+              "img { max-width: 100%; height: auto; border: 1px solid #ccc; }\n"
+              "section { margin: 2.5em 0; }\n"
+              ".caption { font-size: 1.15em; margin: 0.3em 0; }\n"
+              ".question { font-weight: bold; color: #1f4e99; }\n"
+              ".note { color: #555; }\n"
+              ".notes { border-left: 4px solid #e69f00; background: #fdf6e7; padding: 0.2em 1em; margin: 1em 0; }\n"
+              ".notes h3 { margin: 0.5em 0; font-size: 1em; }\n"
+              "footer { color: #555; font-size: 0.9em; border-top: 1px solid #ccc; padding-top: 1em; }\n"
+              "</style>\n</head>\n<body>\n<h1>");
+    put_html(&t, title);
+    puts_(&t, "</h1>\n");
+    if (h->note) {
+        puts_(&t, "<p class=\"note\"><em>On every slide:</em> ");
+        put_html(&t, h->note);
+        puts_(&t, "</p>\n");
+    }
+    html_notes(&t, &h->intro, "Teacher's notes: the whole lesson");
+    for (int k = 0; k < h->n_beats; k++) {
+        const HandoutSlide *sl = &h->slide[k];
+        printf_(&t, "<section id=\"slide-%d\">\n<h2>Slide %d of %d</h2>\n", k + 1, k + 1, h->n_beats);
+        if (sl->image) {
+            puts_(&t, "<img src=\"");
+            put_html(&t, sl->image);
+            printf_(&t, "\" alt=\"Slide %d\">\n", k + 1);
+        }
+        if (sl->question) {
+            puts_(&t, sl->answered ? "<p class=\"question\">The answer to: " :
+                                     "<p class=\"question\">Question (think before you read on): ");
+            put_html(&t, sl->question);
+            puts_(&t, "</p>\n");
+        }
+        for (int i = 0; i < sl->n_captions; i++) {
+            puts_(&t, "<p class=\"caption\">");
+            put_html(&t, sl->captions[i]);
+            puts_(&t, "</p>\n");
+        }
+        html_notes(&t, &h->notes[k], "Teacher's notes");
+        puts_(&t, "</section>\n");
+    }
+    puts_(&t, "<footer>Slides drawn by <code>inferscope export --lesson ");
+    put_html(&t, h->source);
+    puts_(&t, " --handout</code> from the model ");
+    put_html(&t, h->model);
+    puts_(&t, ": every bar, id and probability on them is that model's own.</footer>\n</body>\n</html>\n");
+    if (t.oom) { free(t.s); return NULL; }
+    return t.s;
+}
+
+static int write_doc(const char *dir, const char *name, char *doc, char *out, size_t cap, ErrorMsg *err) {
+    if (!doc) return error_set(err, "handout: out of memory");
+    snprintf(out, cap, "%s/%s", dir, name);
+    PngWriteOptions opt = {0};
+    opt.overwrite = 1; /* the handout describes the latest export into this folder */
+    int rc = png_write_bytes_atomic(out, (const uint8_t *)doc, strlen(doc), &opt, err);
+    free(doc);
+    return rc;
+}
+
+int lesson_handout_write(const LessonHandout *h, const char *dir, char *md_out, size_t md_cap, char *html_out,
+                         size_t html_cap, ErrorMsg *err) {
+    if (write_doc(dir, "handout.md", lesson_handout_markdown(h), md_out, md_cap, err)) return -1;
+    return write_doc(dir, "handout.html", lesson_handout_html(h), html_out, html_cap, err);
+}
+
+void lesson_handout_free(LessonHandout *h) {
+    if (!h) return;
+    for (int k = 0; h->slide && k < h->n_beats; k++) {
+        HandoutSlide *sl = &h->slide[k];
+        free(sl->image);
+        for (int i = 0; i < sl->n_captions; i++) free(sl->captions[i]);
+        free(sl->captions);
+        free(sl->question);
+    }
+    for (int k = 0; h->notes && k < h->n_beats; k++) notes_free(&h->notes[k]);
+    notes_free(&h->intro);
+    free(h->notes);
+    free(h->slide);
+    free(h->title);
+    free(h->source);
+    free(h->model);
+    free(h->note);
+    memset(h, 0, sizeof *h);
+}

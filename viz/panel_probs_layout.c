@@ -1,0 +1,401 @@
+/* panel_probs_layout.c — the layout of the probability panel (panel_probs_layout.h):
+ * which lines fit (longest wording first, least important dropped first), the columns
+ * of a bar row, the shared wording (title, counts, summaries). Measures text, draws
+ * nothing. */
+#include <stdio.h>
+#include <string.h>
+
+#include "draw.h"
+#include "panel_probs_layout.h"
+#include "prob_format.h"
+#include "token_label.h"
+
+#define ARROW_RIGHT "\xE2\x86\x92"  /* → */
+#define CHOSEN_MARK "\xE2\x96\xB6"  /* ▶ */
+#define MIDDOT "\xC2\xB7"           /* · */
+
+void probs_fmt_count(long long n, char *buf, size_t cap) {
+    char raw[32];
+    snprintf(raw, sizeof raw, "%lld", n < 0 ? -n : n);
+    size_t len = strlen(raw), o = 0;
+    if (n < 0 && o + 1 < cap) buf[o++] = '-';
+    for (size_t i = 0; i < len && o + 2 < cap; i++) {
+        buf[o++] = raw[i];
+        size_t left = len - 1 - i;
+        if (left > 0 && left % 3 == 0) buf[o++] = ',';
+    }
+    buf[o] = '\0';
+}
+
+/* Settings as the title states them: "T=0.8 · top-k 40 · top-p 0.95" (off = omitted). */
+static void fmt_settings(const SamplerRecord *rec, char *buf, size_t cap) {
+    if (rec->greedy) {
+        snprintf(buf, cap, "greedy (argmax)");
+        return;
+    }
+    int n = snprintf(buf, cap, "T=%g", (double)rec->settings.temperature);
+    if (rec->settings.top_k > 0 && n >= 0 && (size_t)n < cap)
+        n += snprintf(buf + n, cap - (size_t)n, " " MIDDOT " top-k %d", rec->settings.top_k);
+    if (rec->settings.top_p < 1.0f && n >= 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, " " MIDDOT " top-p %g", (double)rec->settings.top_p);
+}
+
+void probs_title(const SamplerRecord *rec, char *buf, size_t cap) {
+    char set[96];
+    fmt_settings(rec, set, sizeof set);
+    snprintf(buf, cap, "Next token " MIDDOT " %s", set);
+}
+
+/* The legend's wording, long (explains) and short (when a row has no room). */
+static const char *legend_long(int i, int greedy) {
+    static const char *const txt[PROBS_LEGEND_ITEMS] = {"model (T=1)", "after temperature", "final (renormalised)",
+                                                        "cut (top-k / top-p)", "chosen"};
+    if (greedy && i == 1) return "(no temperature)";
+    if (greedy && i == 3) return "cut (greedy keeps only the top)";
+    return txt[i];
+}
+static const char *legend_short(int i, int greedy) {
+    static const char *const txt[PROBS_LEGEND_ITEMS] = {"T=1", "after T", "final", "cut", "chosen"};
+    if (greedy && i == 1) return "(no T)";
+    return txt[i];
+}
+
+static int legend_swatch_w(const Viz *viz) { return viz_px(viz, 20); }
+static int legend_gap(const Viz *viz) { return viz_px(viz, 5); }
+static int legend_spacing(const Viz *viz) { return viz_px(viz, 14); }
+
+/* Flows the legend items into rows of width `w` starting at (x, y); returns the rows
+ * used and writes each item's rect (swatch + text, tight). */
+static int legend_flow(Viz *viz, int x, int y, int w, int row_h, const char *const *text, Rect *items) {
+    int rows = 1, cx = x;
+    for (int i = 0; i < PROBS_LEGEND_ITEMS; i++) {
+        int iw = legend_swatch_w(viz) + legend_gap(viz) + viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, text[i]);
+        if (cx > x && cx + iw > x + w) {
+            rows++;
+            cx = x;
+        }
+        items[i] = (Rect){cx, y + (rows - 1) * row_h, iw < w ? iw : w, row_h};
+        cx += iw + legend_spacing(viz);
+    }
+    return rows;
+}
+
+/* The summary under the axis: how much of the mass the cut kept (or greedy's rule),
+ * long and short wording. */
+static void summary_mass(const VizFrame *f, int shorter, char *buf, size_t cap) {
+    const SamplerRecord *rec = f->rec;
+    char mass[24], vocab[32], kept_n[32], lab[TOKEN_LABEL_CAP];
+    prob_format_pct(rec->kept_mass, mass, sizeof mass);
+    probs_fmt_count(rec->vocab_size, vocab, sizeof vocab);
+    probs_fmt_count(rec->kept_after_p, kept_n, sizeof kept_n);
+    const char *which = rec->kept_after_p < rec->kept_after_k ? "top-p" : "top-k";
+    char div[24];
+    prob_format_sig(rec->kept_mass, 3, div, sizeof div);
+    if (rec->greedy) {
+        token_label(f->tok, rec->chosen.id, TOKEN_LABEL_DEFAULT, lab, sizeof lab);
+        char p[24];
+        prob_format_pct(rec->chosen.p_raw, p, sizeof p);
+        if (shorter) snprintf(buf, cap, "greedy: always the argmax");
+        else snprintf(buf, cap, "greedy: argmax " MIDDOT " takes '%s' (%s at T=1) every time", lab, p);
+    } else if (rec->kept_after_p < rec->vocab_size) {
+        if (shorter)
+            snprintf(buf, cap, "%s kept %s = %s of the mass", which, kept_n, mass);
+        else
+            snprintf(buf, cap, "%s: kept %s token%s = %s of the mass " MIDDOT " kept bars " ARROW_RIGHT
+                               " renormalised (\xC3\xB7 %s)",
+                     which, kept_n, rec->kept_after_p == 1 ? "" : "s", mass, div);
+    } else {
+        if (shorter) snprintf(buf, cap, "no cut: all tokens kept");
+        else snprintf(buf, cap, "no cut: all %s tokens kept (100%% of the mass)", vocab);
+    }
+}
+
+/* "chosen: '␣…' (rank 3736, among "all other")" — only when the chosen token has no
+ * bar of its own. shorter: 0 full, 1 without "among", 2 the token alone. */
+static void summary_chosen(const VizFrame *f, int shorter, char *buf, size_t cap) {
+    char lab[TOKEN_LABEL_CAP];
+    token_label(f->tok, f->rec->chosen.id, TOKEN_LABEL_DEFAULT, lab, sizeof lab);
+    if (shorter > 1) snprintf(buf, cap, "chosen: '%s'", lab);
+    else if (shorter) snprintf(buf, cap, "chosen: '%s' (rank %d)", lab, f->rec->chosen.rank + 1);
+    else snprintf(buf, cap, "chosen: '%s' (rank %d, among \"all other\")", lab, f->rec->chosen.rank + 1);
+}
+
+static int strip_height(const Viz *viz) {
+    int small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
+    return small_h + viz_px(viz, 4) + viz_px(viz, 24) + viz_px(viz, 3) + viz_px(viz, 6) + small_h;
+}
+
+/* Height of the probability axis under the rows: line, ticks, tick labels. */
+static int axis_height(const Viz *viz) {
+    return 1 + viz_px(viz, 4) + viz_px(viz, 2) + viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
+}
+
+/* The stage numbers under the final one: "T=1 35.9%" or "T=1 33.2% → T=0.8 40.1%". */
+void probs_stage_text(const SamplerRecord *rec, double p_raw, double p_temp, char *buf, size_t cap) {
+    char a[24], b[24];
+    prob_format_pct(p_raw, a, sizeof a);
+    prob_format_pct(p_temp, b, sizeof b);
+    /* at T = 1 the temperature stage changes nothing: say it once */
+    if (rec->greedy || rec->settings.temperature == 1.0f) snprintf(buf, cap, "T=1 %s", a);
+    else snprintf(buf, cap, "T=1 %s " ARROW_RIGHT " T=%g %s", a, (double)rec->settings.temperature, b);
+}
+
+ProbsCols probs_columns(Viz *viz, const VizFrame *f, int width, int shown, int two_lines) {
+    const SamplerRecord *rec = f->rec;
+    ProbsCols c = {0};
+    c.gap = viz_px(viz, 8);
+    VizTextSize second = f->view.fill ? VIZ_TEXT_BODY : VIZ_TEXT_SMALL; /* slides: numbers >= body */
+    int rank_w = 0, label_w = 0, final_w = 0, stage_w = 0;
+    char buf[TOKEN_LABEL_CAP + 32];
+    for (int i = 0; i <= shown && i < rec->n; i++) {
+        const SamplerRow *row = &rec->rows[i];
+        int chosen = row->id == rec->chosen.id;
+        if (i < shown) {
+            snprintf(buf, sizeof buf, "%s#%d", chosen ? CHOSEN_MARK " " : "", i + 1);
+            int w = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, buf);
+            if (w > rank_w) rank_w = w;
+            token_label_ex(f->tok, row->id, TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, buf, sizeof buf);
+            w = viz_text_width(viz, chosen ? VIZ_FONT_BOLD : VIZ_FONT_MONO, VIZ_TEXT_BODY, buf);
+            if (w > label_w) label_w = w;
+        }
+        prob_format_pct(row->p_final, buf, sizeof buf);
+        int w = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, buf);
+        if (w > final_w) final_w = w;
+        probs_stage_text(rec, row->p_raw, row->p_temp, buf, sizeof buf);
+        w = viz_text_width(viz, VIZ_FONT_SANS, second, buf);
+        if (w > stage_w) stage_w = w;
+    }
+    /* the aggregate's numbers are the widest ("99.96%" of the mass) */
+    int agg_w = viz_text_width(viz, VIZ_FONT_MONO, VIZ_TEXT_BODY, "99.999%");
+    if (agg_w > final_w) final_w = agg_w;
+    if (two_lines) {
+        int wi = viz_text_width(viz, VIZ_FONT_SANS, second, "id 50256");
+        if (wi > label_w) label_w = wi;
+    }
+    c.rank_w = rank_w + viz_px(viz, 6);
+    c.label_w = label_w + viz_px(viz, 4);
+    if (c.label_w > viz_px(viz, 150)) c.label_w = viz_px(viz, 150); /* longer tokens end in "…" */
+    c.nums_w = (two_lines && stage_w > final_w ? stage_w : final_w) + viz_px(viz, 4);
+    c.compact = !two_lines;
+    /* the bars keep at least 80 % of the width they have at UI scale 100 % (the same
+     * columns with their text at 100 %): the stage numbers go first (they are on hover),
+     * then the labels are shortened — but never below six characters, the token must
+     * stay readable */
+    int text_100 = (int)((float)(c.rank_w + c.label_w + c.nums_w) / viz->ui_scale) + 2 * viz_gx(viz, 8);
+    int bar_min = (width - text_100) * 4 / 5;
+    int bar = width - c.rank_w - c.label_w - c.nums_w - 2 * c.gap;
+    if (bar < bar_min && !c.compact) {
+        c.compact = 1;
+        c.nums_w = final_w + viz_px(viz, 4);
+        bar = width - c.rank_w - c.label_w - c.nums_w - 2 * c.gap;
+    }
+    if (bar < bar_min) {
+        int label_min = viz_text_width(viz, VIZ_FONT_MONO, VIZ_TEXT_BODY, "\xE2\x90\xA3" "abcd\xE2\x80\xA6");
+        int lw = width - c.rank_w - c.nums_w - 2 * c.gap - bar_min;
+        if (lw < label_min) lw = label_min;
+        if (lw < c.label_w) c.label_w = lw;
+        bar = width - c.rank_w - c.label_w - c.nums_w - 2 * c.gap;
+    }
+    c.bar_w = bar > 0 ? bar : 0;
+    return c;
+}
+
+int probs_panel_layout(Viz *viz, Rect r, const VizFrame *f, ProbsLayout *out) {
+    memset(out, 0, sizeof *out);
+    const SamplerRecord *rec = f ? f->rec : NULL;
+    if (!rec || rec->n < 1 || rec->vocab_size < 1 || !f->tok) return -1;
+    Rect in = draw_panel_inner(viz, r);
+    int title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE);
+    int body_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY);
+    int small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
+    int gap = viz_px(viz, 6), gap4 = viz_px(viz, 4);
+
+    /* subtitle: long, or without the vocabulary clause */
+    char vocab[32], last[TOKEN_LABEL_CAP];
+    probs_fmt_count(rec->vocab_size, vocab, sizeof vocab);
+    if (f->ids && f->n_pos > 0) {
+        token_label(f->tok, f->ids[f->n_pos - 1], TOKEN_LABEL_DEFAULT, last, sizeof last);
+        snprintf(out->subtitle_text, sizeof out->subtitle_text,
+                 "what follows '%s' (position %d) " MIDDOT " probabilities over all %s tokens", last, f->n_pos - 1,
+                 vocab);
+        if (viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, out->subtitle_text) > in.w)
+            snprintf(out->subtitle_text, sizeof out->subtitle_text, "what follows '%s' (position %d)", last,
+                     f->n_pos - 1);
+    } else {
+        snprintf(out->subtitle_text, sizeof out->subtitle_text, "probabilities over all %s tokens", vocab);
+    }
+    int sub_h = small_h + viz_px(viz, 2);
+
+    /* legend: long words on one row, else short words on one row, else long words
+     * flowed over two rows, else short ones over as many as needed */
+    int leg_row_h = small_h + viz_px(viz, 6);
+    const char *lt[PROBS_LEGEND_ITEMS], *st[PROBS_LEGEND_ITEMS];
+    for (int i = 0; i < PROBS_LEGEND_ITEMS; i++) {
+        lt[i] = legend_long(i, rec->greedy);
+        st[i] = legend_short(i, rec->greedy);
+    }
+    const char *const *pick = lt;
+    int leg_rows = legend_flow(viz, in.x, 0, in.w, leg_row_h, lt, out->legend_item);
+    if (leg_rows > 1 && legend_flow(viz, in.x, 0, in.w, leg_row_h, st, out->legend_item) == 1) pick = st;
+    else if (leg_rows > 2) pick = st;
+    leg_rows = legend_flow(viz, in.x, 0, in.w, leg_row_h, pick, out->legend_item);
+    for (int i = 0; i < PROBS_LEGEND_ITEMS; i++) out->legend_text[i] = pick[i];
+
+    /* the summary wording: the chosen token's line only when it has no bar */
+    char mass_l[PROBS_TEXT_CAP], mass_s[PROBS_TEXT_CAP], ch_l[PROBS_TEXT_CAP], ch_s[PROBS_TEXT_CAP];
+    summary_mass(f, 0, mass_l, sizeof mass_l);
+    summary_mass(f, 1, mass_s, sizeof mass_s);
+    summary_chosen(f, 0, ch_l, sizeof ch_l);
+    summary_chosen(f, 1, ch_s, sizeof ch_s);
+    char ch_xs[PROBS_TEXT_CAP];
+    summary_chosen(f, 2, ch_xs, sizeof ch_xs);
+    int wm_l = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, mass_l);
+    int wm_s = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, mass_s);
+    int wc_l = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, ch_l);
+    int wc_s = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, ch_s);
+    const char *mass = wm_l <= in.w ? mass_l : mass_s, *ch = wc_l <= in.w ? ch_l : ch_s;
+    int wm = wm_l <= in.w ? wm_l : wm_s, wc = wc_l <= in.w ? wc_l : wc_s;
+    if (wc > in.w) { /* a narrow panel: just the token */
+        ch = ch_xs;
+        wc = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, ch_xs);
+    }
+    /* both on one line, the longest wording that fits (k = -1: none does) */
+    const char *m1[4] = {mass_l, mass_s, mass_l, mass_s}, *c1[4] = {ch_l, ch_l, ch_s, ch_s};
+    int wm1[4] = {wm_l, wm_s, wm_l, wm_s}, wc1[4] = {wc_l, wc_l, wc_s, wc_s}, one_line = -1;
+    for (int k = 0; k < 4 && one_line < 0; k++)
+        if (wm1[k] + viz_px(viz, 24) + wc1[k] <= in.w) one_line = k;
+
+    /* what to give up when the panel is short, least important first: the second
+     * summary line (the mass is also in the "all other" row), the strip, the subtitle,
+     * the legend, the mass line. Rows are at least PROBS_MIN_ROW_PX tall (below
+     * that, the ink of neighbouring labels touches); the bars shrink to 5 (then 3) before anything
+     * but the second summary line goes. Level: what is dropped; need: rows required.
+     * The chosen token is always named, by its bar or by its line. */
+    int want = f->view.top_n < rec->n ? f->view.top_n : rec->n;
+    if (want < 1) want = 1;
+    int axis_h = axis_height(viz), sum_h = body_h + viz_px(viz, 2), strip_h = strip_height(viz);
+    int min5 = want < 5 ? want : 5, min3 = want < 3 ? want : 3, min2 = want < 2 ? want : 2;
+    static const int plan_level[] = {0, 1, 0, 1, 2, 3, 4, 5, 5};
+    int plan_need[] = {want, want, min5, min5, min3, min3, min3, min2, 1};
+    /* in logical pixels, so a 2x export makes the same choices as the window */
+    int min_row = viz_px(viz, PROBS_MIN_ROW_PX);
+    int level = -1, fit = 0, has_chosen = 0, n_sum = 0;
+    /* the rows' height at UI scale 100 %: the text around them (level 0) is the part
+     * that grows with the UI scale. In the window's layout a larger scale gives up
+     * strip, subtitle, legend (in that order) before the rows fall below it (pass 0);
+     * only when that cannot keep them do the rows shrink (pass 1, the plan alone). */
+    int chrome0 = title_h + sub_h + gap4 + leg_rows * leg_row_h + gap4 + axis_h + gap + sum_h + strip_h + gap;
+    int rows_100 = in.h - (int)((float)chrome0 / viz->ui_scale);
+    int rows_cap = viz_gx(viz, PROBS_MAX_ROW_PX) * (want + 1);
+    if (rows_100 > rows_cap) rows_100 = rows_cap;
+    int best_avail = -1, best_p = -1;
+    for (int pass = f->view.fill ? 1 : 0; pass < 2 && level < 0; pass++) {
+        for (size_t p = 0; p < sizeof plan_level / sizeof plan_level[0]; p++) {
+            int lv = plan_level[p];
+            if (pass == 0 && lv > 4) continue; /* the mass line stays while the rows keep their room */
+            int top = title_h + (lv < 3 ? sub_h + gap4 : 0) + (lv < 4 ? leg_rows * leg_row_h + gap4 : 0);
+            /* the chosen token needs a line when its rank is beyond the rows shown */
+            has_chosen = rec->chosen.rank >= plan_need[p];
+            /* level 5 keeps only the chosen line: a draw nobody can see is not shown */
+            n_sum = lv >= 5 ? has_chosen : (has_chosen && one_line < 0 && lv < 1) ? 2 : 1;
+            int bottom = axis_h + gap + n_sum * sum_h + (lv < 2 ? strip_h + gap : 0);
+            int rows_avail = in.h - top - bottom;
+            fit = rows_avail / min_row - 1; /* - 1: the "all other" row */
+            if (fit >= plan_need[p] && (pass == 1 || rows_avail >= rows_100 - viz_gx(viz, 2))) {
+                level = lv;
+                break;
+            }
+            if (pass == 0 && fit >= plan_need[p] && rows_avail > best_avail) {
+                best_avail = rows_avail;
+                best_p = (int)p;
+            }
+        }
+        /* the window's layout cannot keep the rows' height: the plan with the most room
+         * for them (the bars first; the chosen token stays named) */
+        if (pass == 0 && level < 0 && best_p >= 0) {
+            level = plan_level[best_p];
+            int lv = level;
+            int top = title_h + (lv < 3 ? sub_h + gap4 : 0) + (lv < 4 ? leg_rows * leg_row_h + gap4 : 0);
+            has_chosen = rec->chosen.rank >= plan_need[best_p];
+            n_sum = (has_chosen && one_line < 0 && lv < 1) ? 2 : 1;
+            fit = (in.h - top - axis_h - gap - n_sum * sum_h - (lv < 2 ? strip_h + gap : 0)) / min_row - 1;
+        }
+    }
+    if (level < 0) { /* not even one bar: only the title and a message */
+        out->too_small = 1;
+        out->title = rect_cut_top(&in, title_h);
+        out->shown = 0;
+        goto tight;
+    }
+    out->shown = fit < want ? fit : want;
+    has_chosen = rec->chosen.rank >= out->shown;
+    if (!has_chosen) n_sum = level >= 5 ? 0 : 1;
+
+    out->title = rect_cut_top(&in, title_h);
+    if (level < 3) {
+        out->subtitle = rect_cut_top(&in, sub_h);
+        rect_cut_top(&in, gap4);
+    }
+    if (level < 4) {
+        Rect leg = rect_cut_top(&in, leg_rows * leg_row_h);
+        for (int i = 0; i < PROBS_LEGEND_ITEMS; i++) out->legend_item[i].y += leg.y;
+        rect_cut_top(&in, gap4);
+    } else {
+        for (int i = 0; i < PROBS_LEGEND_ITEMS; i++) out->legend_item[i] = (Rect){0, 0, 0, 0};
+    }
+
+    /* summary lines: y relative to the summary block, placed below */
+    if (n_sum >= 1 && has_chosen && one_line >= 0) {
+        snprintf(out->summary_text[0], PROBS_TEXT_CAP, "%s", m1[one_line]);
+        snprintf(out->summary_text[1], PROBS_TEXT_CAP, "%s", c1[one_line]);
+        out->summary[0] = (Rect){in.x, 0, wm1[one_line], sum_h};
+        out->summary[1] = (Rect){in.x + in.w - wc1[one_line], 0, wc1[one_line], sum_h};
+        out->summary_is_chosen[1] = 1;
+        out->n_summary = 2;
+        n_sum = 1;
+    } else if (n_sum == 2) {
+        snprintf(out->summary_text[0], PROBS_TEXT_CAP, "%s", mass);
+        snprintf(out->summary_text[1], PROBS_TEXT_CAP, "%s", ch);
+        out->summary[0] = (Rect){in.x, 0, wm < in.w ? wm : in.w, sum_h};
+        out->summary[1] = (Rect){in.x, sum_h, wc < in.w ? wc : in.w, sum_h};
+        out->summary_is_chosen[1] = 1;
+        out->n_summary = 2;
+    } else if (n_sum == 1) {
+        const char *t = has_chosen ? ch : mass;
+        int w = has_chosen ? wc : wm;
+        snprintf(out->summary_text[0], PROBS_TEXT_CAP, "%s", t);
+        out->summary[0] = (Rect){in.x, 0, w < in.w ? w : in.w, sum_h};
+        out->summary_is_chosen[0] = has_chosen;
+        out->n_summary = 1;
+    }
+
+    /* rows, then the axis, the summary and the strip right under them: rows that do
+     * not need the whole height leave the slack at the bottom, not as a hole */
+    int rows_avail = in.h - axis_h - gap - n_sum * sum_h - (level < 2 ? strip_h + gap : 0);
+    int n_rows = out->shown + 1;
+    /* rows share the height to the pixel (rect_grid_cell), not a rounded row height
+     * times n: a 2x export then puts every row where the 1x one does */
+    int rows_h = rows_avail;
+    if (!f->view.fill && rows_h > viz_px(viz, PROBS_MAX_ROW_PX) * n_rows) rows_h = viz_px(viz, PROBS_MAX_ROW_PX) * n_rows;
+    out->row_h = rows_h / n_rows;
+    /* a second line (id, stages) when the row holds it; alone, in body text */
+    int second_h = f->view.fill ? body_h : small_h;
+    out->two_lines = out->row_h >= body_h + second_h - viz_px(viz, 2);
+    out->rows = (Rect){in.x, in.y, in.w, rows_h};
+    out->cols = probs_columns(viz, f, in.w, out->shown, out->two_lines);
+    out->dropped = level >= 2 || out->shown < want;
+    out->axis = (Rect){in.x, out->rows.y + out->rows.h, in.w, axis_h};
+    int y = out->axis.y + axis_h + gap;
+    for (int i = 0; i < out->n_summary; i++) out->summary[i].y += y;
+    y += n_sum * sum_h;
+    if (level < 2) out->strip = (Rect){in.x, y + gap, in.w, strip_h};
+tight:;
+    /* the tight title and subtitle boxes (text is cut to the panel width) */
+    char title[160];
+    probs_title(rec, title, sizeof title);
+    int tw = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, title);
+    out->title.w = tw < out->title.w ? tw : out->title.w;
+    int sw = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, out->subtitle_text);
+    out->subtitle.w = sw < out->subtitle.w ? sw : out->subtitle.w;
+    return 0;
+}
