@@ -5,8 +5,11 @@
 
 CC      ?= cc
 BUILD   ?= build
-# -march=native: the binary is built on the machine that runs it (make run / CI).
-OPT     ?= -O2 -march=native
+# No -march=native: the SIMD kernels are chosen at run time from the CPU's features
+# (engine/kern_isa.h), so a binary built here runs at full speed on any machine of the
+# same architecture. ARCH_FLAGS is for an explicit baseline (e.g. -march=x86-64-v2).
+ARCH_FLAGS ?=
+OPT     ?= -O2 $(ARCH_FLAGS)
 SAN     ?=
 
 WARN     = -std=c17 -Wall -Wextra -Wpedantic -Werror
@@ -19,6 +22,7 @@ APP_PKGS    = sdl2 SDL2_ttf libcrypto
 ENGINE_CFLAGS := $(call isys,$(shell $(PKG_CONFIG) --cflags $(ENGINE_PKGS) 2>/dev/null))
 APP_CFLAGS    := $(call isys,$(shell $(PKG_CONFIG) --cflags $(APP_PKGS) 2>/dev/null)) -isystem /usr/include/stb
 LIBS          := $(shell $(PKG_CONFIG) --libs $(APP_PKGS) $(ENGINE_PKGS) 2>/dev/null) -lm
+ENGINE_LIBS   := $(shell $(PKG_CONFIG) --libs $(ENGINE_PKGS) 2>/dev/null) -lm
 
 # Before anything is compiled, name the Debian packages that are missing (instead of
 # "fatal error: SDL.h: No such file or directory"). Goals that install them first (run,
@@ -27,7 +31,7 @@ LIBS          := $(shell $(PKG_CONFIG) --libs $(APP_PKGS) $(ENGINE_PKGS) 2>/dev/
 DEP_MODULES  = sdl2:libsdl2-dev SDL2_ttf:libsdl2-ttf-dev libcrypto:libssl-dev \
                libpcre2-8:libpcre2-dev libcjson:libcjson-dev openblas:libopenblas-dev
 STB_HEADER  ?= /usr/include/stb/stb_image_write.h
-NO_CHECK_GOALS = run test asan bench fuzz fuzz-short deps deps-test clean gpt2 uninstall
+NO_CHECK_GOALS = run test asan bench fuzz fuzz-short deps deps-test clean gpt2 uninstall test-arm64 engine-tests
 ifneq ($(filter-out $(NO_CHECK_GOALS),$(or $(MAKECMDGOALS),all)),)
   dep_pc   = $(shell $(PKG_CONFIG) --exists $(1) >/dev/null 2>&1 && echo ok)
   MISSING := $(if $(shell command -v $(firstword $(CC)) 2>/dev/null),,build-essential) \
@@ -41,14 +45,14 @@ ifneq ($(filter-out $(NO_CHECK_GOALS),$(or $(MAKECMDGOALS),all)),)
 endif
 
 ifeq ($(SAN),1)
-  OPT   = -O1 -g -march=native
+  OPT   = -O1 -g $(ARCH_FLAGS)
   SANFL = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 # FUZZ=1 (set by `make fuzz`, with CC=clang): every object gets libFuzzer's coverage
 # hooks plus ASan+UBSan; only the harness link adds libFuzzer's main.
 FUZZ_SECONDS ?= 60
 ifeq ($(FUZZ),1)
-  OPT   = -O1 -g -march=native
+  OPT   = -O1 -g $(ARCH_FLAGS)
   SANFL = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
 CFLAGS_ALL = $(WARN) $(OPT) -g -fopenmp $(SANFL)
@@ -67,7 +71,7 @@ LIBAPP     := $(BUILD)/libapp.a
 ALL_LIBS    = $(LIBAPP) $(LIBVIZ) $(LIBENGINE)
 BIN        := $(BUILD)/inferscope
 
-.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins install uninstall
+.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins install uninstall test-arm64 engine-tests
 .DEFAULT_GOAL := all
 # keep object files of test programs (otherwise make deletes them as intermediates)
 .SECONDARY:
@@ -110,6 +114,23 @@ deps-test:
 
 # tests: build every test binary (tests/test_*.c)
 tests: $(TEST_BIN)
+
+# test-arm64: cross-build the engine for 64-bit ARM (NEON kernels) and run its tests
+# under qemu-user (Debian: gcc-aarch64-linux-gnu, qemu-user-static, arm64 -dev libs)
+ARM64_TESTS := test_forward test_kernels_isa test_weights_half test_map_guard test_loader test_safetensors \
+               test_tokenizer test_utf8
+test-arm64:
+	@scripts/install-deps.sh --arm64
+	@PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
+	  $(MAKE) --no-print-directory BUILD=build-arm64 CC=aarch64-linux-gnu-gcc \
+	  ENGINE_TESTS="$(ARM64_TESTS)" engine-tests
+	@tests/run-arm64.sh build-arm64 $(ARM64_TESTS)
+
+# engine-tests: the tests named in ENGINE_TESTS linked against the engine alone (no SDL)
+engine-tests: $(patsubst %,$(BUILD)/etests/%,$(ENGINE_TESTS))
+$(BUILD)/etests/%: $(BUILD)/tests/%.o $(LIBENGINE)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(ENGINE_LIBS)
 
 # gpt2: opt-in download of real GPT-2 weights (SIZE=124M|355M|774M|1558M)
 gpt2:
@@ -199,6 +220,6 @@ uninstall:
 
 # clean: remove every build output
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-arm64
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

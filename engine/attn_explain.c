@@ -82,10 +82,12 @@ static void softmax_scaled(float *dst, const float *src, int i, int T, double fa
 }
 
 /* out (C) = zh (HS) @ W[h*HS .. h*HS+HS, :] — one head's rows of c_proj (C, C), double sums. */
-static void project_head(float *out, const float *zh, const float *W, size_t h, size_t HS, size_t C) {
+static void project_head(float *out, const float *zh, const Gpt2Weights *w, const Gpt2LayerWeights *lw, size_t h,
+                         size_t HS, size_t C) {
     for (size_t c = 0; c < C; c++) {
         double s = 0.0;
-        for (size_t d = 0; d < HS; d++) s += (double)zh[d] * W[(h * HS + d) * C + c];
+        for (size_t d = 0; d < HS; d++)
+            s += (double)zh[d] * gpt2_mat_at(w, lw->attn_proj_w, lw->attn_proj_h, (h * HS + d) * C + c);
         out[c] = (float)s;
     }
 }
@@ -104,7 +106,7 @@ static void fill_q(AttnExplain *ex, const Gpt2Model *m, const Gpt2Trace *tr, siz
     for (size_t d = 0; d < HS; d++) {
         size_t col = h * HS + d; /* q occupies columns [0, C) of the (C, 3C) c_attn */
         double s = lw->qkv_b ? lw->qkv_b[col] : 0.0;
-        for (size_t c = 0; c < C; c++) s += (double)ex->ln1[c] * lw->qkv_w[c * 3 * C + col];
+        for (size_t c = 0; c < C; c++) s += (double)ex->ln1[c] * gpt2_mat_at(&m->w, lw->qkv_w, lw->qkv_h, c * 3 * C + col);
         ex->q[d] = (float)s;
     }
 }
@@ -150,7 +152,7 @@ static void fill_z(AttnExplain *ex, const Gpt2Trace *tr, size_t l, int i) {
         return;
     }
     for (size_t h = 0; h < NH; h++)
-        kern_attn_mix(ex->z_concat + h * HS, tr->pattern + (l * NH + h) * P + gpt2_tri_row((size_t)i),
+        kern_attn_mix(ex->z_concat + h * HS, gpt2_trace_layer_patterns(tr, l) + h * P + gpt2_tri_row((size_t)i),
                       tr->v + (l * NH + h) * T * HS, (size_t)i + 1, HS);
 }
 
@@ -160,12 +162,12 @@ static void fill_output(AttnExplain *ex, const Gpt2Model *m, const Gpt2Trace *tr
     const Gpt2LayerWeights *lw = &m->w.layers[l];
     /* every head's loudness first (head_out as scratch), then the selected head's row */
     for (size_t h = 0; h < NH; h++) {
-        project_head(ex->head_out, ex->z_concat + h * HS, lw->attn_proj_w, h, HS, C);
+        project_head(ex->head_out, ex->z_concat + h * HS, &m->w, lw, h, HS, C);
         double n2 = 0.0;
         for (size_t c = 0; c < C; c++) n2 += (double)ex->head_out[c] * ex->head_out[c];
         ex->head_out_norm[h] = (float)sqrt(n2);
     }
-    project_head(ex->head_out, ex->z_concat + hsel * HS, lw->attn_proj_w, hsel, HS, C);
+    project_head(ex->head_out, ex->z_concat + hsel * HS, &m->w, lw, hsel, HS, C);
     if (tr->attn_out) {
         memcpy(ex->attn_out, tr->attn_out + (l * T + (size_t)i) * C, C * sizeof(float));
         ex->traced |= ATTN_TRACED_ATTN_OUT;
@@ -173,7 +175,7 @@ static void fill_output(AttnExplain *ex, const Gpt2Model *m, const Gpt2Trace *tr
         /* attn_out = concat(z_h) @ c_proj + b: the same as summing the heads' projections */
         for (size_t c = 0; c < C; c++) {
             double s = lw->attn_proj_b ? lw->attn_proj_b[c] : 0.0;
-            for (size_t r = 0; r < C; r++) s += (double)ex->z_concat[r] * lw->attn_proj_w[r * C + c];
+            for (size_t r = 0; r < C; r++) s += (double)ex->z_concat[r] * gpt2_mat_at(&m->w, lw->attn_proj_w, lw->attn_proj_h, r * C + c);
             ex->attn_out[c] = (float)s;
         }
     }
@@ -239,7 +241,7 @@ int attn_explain_compute(AttnExplain *ex, const Gpt2Model *m, const Gpt2Trace *t
     memcpy(ex->k, tr->k + head_base, (size_t)n * HS * sizeof(float));
     memcpy(ex->v, tr->v + head_base, (size_t)n * HS * sizeof(float));
     fill_scores(ex, tr, l, h, i, n);
-    const float *prow = tr->pattern + (l * NH + h) * P + gpt2_tri_row((size_t)i);
+    const float *prow = gpt2_trace_layer_patterns(tr, l) + h * P + gpt2_tri_row((size_t)i);
     ex->pattern_sum = 0.0;
     for (int j = 0; j < n; j++) {
         ex->pattern[j] = j <= i ? prow[j] : 0.0f;

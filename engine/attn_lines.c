@@ -55,7 +55,7 @@ int attn_lines_select(AttnLine *out, size_t cap, const Gpt2Trace *tr, const Attn
     size_t n = 0, rows = 0;
     for (int h = 0; h < NH && h < 64; h++) {
         if (!((sel->head_mask >> h) & 1u)) continue;
-        const float *base = tr->pattern + ((size_t)sel->layer * (size_t)NH + (size_t)h) * P;
+        const float *base = gpt2_trace_layer_patterns(tr, (size_t)sel->layer) + (size_t)h * P;
         for (int q = q0; q < q1; q++) {
             const float *row = base + gpt2_tri_row((size_t)q);
             size_t have = 0;

@@ -6,9 +6,11 @@
 #include "gpt2_forward.h"
 
 #include <math.h>
+#include <omp.h>
 #include <string.h>
 
 #include "gelu_erf.h"
+#include "gpt2_lean.h"
 #include "kernels.h"
 
 /* Where one activation of one layer lives for rows [t0, t0+R): the trace's buffer when
@@ -23,8 +25,6 @@ static float *slot(float *cap, float *scratch, size_t layer, size_t max_pos, siz
 static void attention(Gpt2Trace *tr, size_t l, const float *qkv, float *z, size_t t0, size_t R) {
     const size_t NH = (size_t)tr->cfg.n_head, C = (size_t)tr->cfg.n_embd, HS = C / NH;
     const size_t T = (size_t)tr->max_pos, P = gpt2_tri_row(T);
-    /* scaled dot-product attention: scores = q.k / sqrt(HS) (Vaswani et al. 2017, eq. 1) */
-    const float scale = (float)(1.0 / sqrt((double)HS));
     const long items = (long)(R * NH);
     /* one (query row, head) pair per item; interleaved so long and short rows of the
      * causal triangle are spread over the threads */
@@ -35,14 +35,68 @@ static void attention(Gpt2Trace *tr, size_t l, const float *qkv, float *z, size_
         const float *K = tr->k + ((l * NH + h) * T) * HS; /* (T, HS) keys of head h */
         const float *Vv = tr->v + ((l * NH + h) * T) * HS;
         float *p = tr->pattern + (l * NH + h) * P + gpt2_tri_row(t); /* row t: t+1 entries */
-        kern_attn_scores(p, q, K, t + 1, HS, scale);
-        if (tr->attn_scores) memcpy(tr->attn_scores + (l * NH + h) * P + gpt2_tri_row(t), p, (t + 1) * sizeof *p);
         /* keys j > t are masked: they are simply not part of the row, so the softmax runs
          * over 0..t and the pattern's upper triangle is exactly zero by construction */
-        kern_softmax(p, t + 1);
+        gpt2_pattern_row(p, tr->attn_scores ? tr->attn_scores + (l * NH + h) * P + gpt2_tri_row(t) : NULL, q, K, t,
+                         HS);
         /* z = pattern @ v, written into head h's slice of the concatenated output */
         kern_attn_mix(z + r * C + h * HS, p, Vv, t + 1, HS);
     }
+}
+
+/* The same attention in a lean trace: each row lives in a per-thread scratch row long
+ * enough to mix z, fold into the head's block maxima and, when layer l's patterns are
+ * materialised, be copied there. One head per item (its rows in order: the block maxima
+ * of a head are updated by one thread). */
+static void attention_lean(Gpt2Trace *tr, size_t l, const float *qkv, float *z, size_t t0, size_t R) {
+    const size_t NH = (size_t)tr->cfg.n_head, C = (size_t)tr->cfg.n_embd, HS = C / NH;
+    const size_t T = (size_t)tr->max_pos, P = gpt2_tri_row(T);
+    Gpt2Lean *ln = tr->lean;
+    float *cached = gpt2_lean_cached(ln, (int)l);
+#pragma omp parallel for schedule(static) num_threads(gpt2_lean_threads())
+    for (long hl = 0; hl < (long)NH; hl++) {
+        const size_t h = (size_t)hl, hid = l * NH + h;
+        float *p = ln->rows + (size_t)omp_get_thread_num() * T;
+        const float *K = tr->k + hid * T * HS, *Vv = tr->v + hid * T * HS;
+        for (size_t r = 0; r < R; r++) {
+            size_t t = t0 + r;
+            gpt2_pattern_row(p, tr->attn_scores ? tr->attn_scores + hid * P + gpt2_tri_row(t) : NULL,
+                             qkv + r * 3 * C + h * HS, K, t, HS);
+            kern_attn_mix(z + r * C + h * HS, p, Vv, t + 1, HS);
+            gpt2_lean_summarise(ln, hid, p, t);
+            if (cached) memcpy(cached + h * P + gpt2_tri_row(t), p, (t + 1) * sizeof *p);
+        }
+    }
+}
+
+/* THE logits of one position from its final residual row x: ln_f, then the unembedding
+ * of one row (a decode step's path). Every logits row a session shows comes from here,
+ * so recomputing one later gives the same bits. ln: C floats of scratch. */
+static void logits_row(const Gpt2Model *m, const float *x, float *ln, float *out) {
+    const Gpt2Weights *w = &m->w;
+    const size_t C = (size_t)m->config.n_embd, V = (size_t)m->config.vocab_size;
+    kern_layernorm(ln, x, w->lnf_w, w->lnf_b, m->config.ln_eps, 1, C);
+    kern_matmul_wt_dt(out, ln, gpt2_mat(w, w->lm_head, w->lm_head_h), w->dtype, 1, C, V);
+}
+
+/* Without per-position logits: the cache row that will hold position pos (its own if
+ * cached, else a free or the least recently used one). */
+static float *logits_slot(Gpt2Trace *tr, int pos) {
+    int slot = 0;
+    for (int i = 0; i < GPT2_LOGITS_CACHE; i++) {
+        if (tr->logits_tag[i] == pos) {
+            slot = i;
+            break;
+        }
+        if (tr->logits_tag[i] < 0) {
+            if (tr->logits_tag[slot] >= 0) slot = i;
+        } else if (tr->logits_tag[slot] >= 0 && tr->logits_use[i] < tr->logits_use[slot]) {
+            slot = i;
+        }
+    }
+    tr->logits_tag[slot] = pos;
+    tr->logits_use[slot] = ++tr->logits_clock;
+    return tr->logits + (size_t)slot * (size_t)tr->cfg.vocab_size;
 }
 
 /* Forward of positions t0..t0+R-1 (tokens already in tr->ids). want_logits: compute the
@@ -54,15 +108,23 @@ static void forward_chunk(const Gpt2Model *m, Gpt2Trace *tr, size_t t0, size_t R
     const size_t NH = (size_t)cfg->n_head, HS = C / NH, T = (size_t)tr->max_pos;
     const float eps = cfg->ln_eps;
 
-    /* embeddings: resid_pre of block 0 = wte[token] + wpe[position] */
+    /* embeddings: resid_pre of block 0 = wte[token] + wpe[position]; a 16-bit wte row is
+     * widened first (into hook_embed when kept, else into the LayerNorm scratch, which
+     * is free until the first block) */
     float *x = slot(tr->resid, tr->s_x, 0, T, C, t0);
+    const KernDtype dt = w->dtype;
     for (size_t r = 0; r < R; r++) {
-        const float *te = w->wte + (size_t)tr->ids[t0 + r] * C, *pe = w->wpe + (t0 + r) * C;
-        kern_add(x + r * C, te, pe, C);
-        if (tr->embed) {
-            memcpy(tr->embed + (t0 + r) * C, te, C * sizeof(float));
-            memcpy(tr->pos_embed + (t0 + r) * C, pe, C * sizeof(float));
+        const size_t id = (size_t)tr->ids[t0 + r];
+        const float *pe = w->wpe + (t0 + r) * C, *te = w->wte ? w->wte + id * C : NULL;
+        float *row = tr->embed ? tr->embed + (t0 + r) * C : tr->s_ln + r * C;
+        if (dt != KERN_F32) {
+            kern_widen(row, w->wte_h + id * C, dt, C);
+            te = row;
+        } else if (tr->embed) {
+            memcpy(row, te, C * sizeof(float));
         }
+        kern_add(x + r * C, te, pe, C);
+        if (tr->embed) memcpy(tr->pos_embed + (t0 + r) * C, pe, C * sizeof(float));
     }
 
     for (size_t l = 0; l < L; l++) {
@@ -76,7 +138,7 @@ static void forward_chunk(const Gpt2Model *m, Gpt2Trace *tr, size_t t0, size_t R
         float *ln1 = slot(tr->ln1, tr->s_ln, l, T, C, t0);
         kern_layernorm(ln1, xin, lw->ln1_w, lw->ln1_b, eps, R, C);
         float *qkv = tr->s_qkv; /* (R, 3C): q | k | v, each C wide, head h at h*HS */
-        kern_matmul(qkv, ln1, lw->qkv_w, lw->qkv_b, R, C, 3 * C);
+        kern_matmul_dt(qkv, ln1, gpt2_mat(w, lw->qkv_w, lw->qkv_h), dt, lw->qkv_b, R, C, 3 * C);
         /* split into heads: the cache is (NH, T, HS) per layer so that decode reads one
          * head's keys as one contiguous run */
         for (size_t r = 0; r < R; r++) {
@@ -89,10 +151,11 @@ static void forward_chunk(const Gpt2Model *m, Gpt2Trace *tr, size_t t0, size_t R
             }
         }
         float *z = slot(tr->z, tr->s_z, l, T, C, t0);
-        attention(tr, l, qkv, z, t0, R);
+        if (tr->lean) attention_lean(tr, l, qkv, z, t0, R);
+        else attention(tr, l, qkv, z, t0, R);
         gpt2_ablation_apply_z(&tr->ablation, l, z, R, C); /* knocked-out heads (gpt2_ablation.h) */
         float *attn_out = slot(tr->attn_out, tr->s_proj, l, T, C, t0);
-        kern_matmul(attn_out, z, lw->attn_proj_w, lw->attn_proj_b, R, C, C);
+        kern_matmul_dt(attn_out, z, gpt2_mat(w, lw->attn_proj_w, lw->attn_proj_h), dt, lw->attn_proj_b, R, C, C);
         gpt2_ablation_apply_out(&tr->ablation, GPT2_ABL_ATTN, l, attn_out, R, C);
         float *mid = slot(tr->resid_mid, tr->s_mid, l, T, C, t0);
         kern_add(mid, xin, attn_out, R * C);
@@ -101,12 +164,12 @@ static void forward_chunk(const Gpt2Model *m, Gpt2Trace *tr, size_t t0, size_t R
         float *ln2 = slot(tr->ln2, tr->s_ln, l, T, C, t0);
         kern_layernorm(ln2, mid, lw->ln2_w, lw->ln2_b, eps, R, C);
         float *pre = slot(tr->mlp_pre, tr->s_fc, l, T, 4 * C, t0);
-        kern_matmul(pre, ln2, lw->fc_w, lw->fc_b, R, C, 4 * C);
+        kern_matmul_dt(pre, ln2, gpt2_mat(w, lw->fc_w, lw->fc_h), dt, lw->fc_b, R, C, 4 * C);
         float *post = slot(tr->mlp_post, tr->s_gelu, l, T, 4 * C, t0);
         if (cfg->gelu_exact) gelu_erf(post, pre, R * 4 * C); /* config "gelu" (nanoGPT) */
         else kern_gelu(post, pre, R * 4 * C);
         float *mlp_out = slot(tr->mlp_out, tr->s_proj, l, T, C, t0);
-        kern_matmul(mlp_out, post, lw->fc_proj_w, lw->fc_proj_b, R, 4 * C, C);
+        kern_matmul_dt(mlp_out, post, gpt2_mat(w, lw->fc_proj_w, lw->fc_proj_h), dt, lw->fc_proj_b, R, 4 * C, C);
         gpt2_ablation_apply_out(&tr->ablation, GPT2_ABL_MLP, l, mlp_out, R, C);
         kern_add(xout, mid, mlp_out, R * C);
     }
@@ -114,27 +177,31 @@ static void forward_chunk(const Gpt2Model *m, Gpt2Trace *tr, size_t t0, size_t R
     /* --- final LayerNorm and unembedding: logits = ln_f(x) @ wte^T --- */
     const float *xf = slot(tr->resid, tr->s_x, L, T, C, t0);
     float *lnf = tr->ln_final ? tr->ln_final + t0 * C : tr->s_ln;
-    if (tr->capture & GPT2_CAP_LOGITS) {
+    const size_t last = t0 + R - 1;
+    if (tr->x_final && !tr->resid) memcpy(tr->x_final + t0 * C, xf, R * C * sizeof *xf);
+    if (tr->ln_final || ((tr->capture & GPT2_CAP_LOGITS) && R > 1))
         kern_layernorm(lnf, xf, w->lnf_w, w->lnf_b, eps, R, C);
-        kern_matmul_wt(tr->logits + t0 * V, lnf, w->lm_head, R, C, V);
+    if (tr->capture & GPT2_CAP_LOGITS) {
+        /* every row as one product, then the newest again as one row: the logits shown
+         * next are those of logits_row whichever way the trace keeps them */
+        if (R > 1) kern_matmul_wt_dt(tr->logits + t0 * V, lnf, gpt2_mat(w, w->lm_head, w->lm_head_h), dt, R, C, V);
+        logits_row(m, xf + (R - 1) * C, tr->s_ln, tr->logits + last * V);
+        tr->logits_pos = (int)last;
         return;
     }
-    /* Only the newest row's logits are kept: the other rows of a prompt would cost a
-     * (R, V) product (as much as the rest of the model at T=256) for nothing. */
-    if (tr->ln_final) kern_layernorm(lnf, xf, w->lnf_w, w->lnf_b, eps, R, C);
+    /* Only the newest row's logits are computed: the other rows of a prompt would cost a
+     * (R, V) product (as much as the rest of the model at T=256) for nothing;
+     * gpt2_logits_at recomputes any of them from x_final. */
     if (!want_logits) return;
-    const float *last = xf + (R - 1) * C;
-    float *lnl = lnf + (R - 1) * C;
-    if (!tr->ln_final) kern_layernorm(lnl, last, w->lnf_w, w->lnf_b, eps, 1, C);
-    kern_matmul_wt(tr->logits, lnl, w->lm_head, 1, C, V);
-    tr->logits_pos = (int)(t0 + R - 1);
+    logits_row(m, xf + (R - 1) * C, tr->s_ln, logits_slot(tr, (int)last));
+    tr->logits_pos = (int)last;
 }
 
 static int check_inputs(const Gpt2Model *m, const Gpt2Trace *tr, size_t start, const int *ids, size_t n,
                         ErrorMsg *err) {
     const Gpt2Config *a = &m->config, *b = &tr->cfg;
     if (!tr->mem) return error_set(err, "forward: the trace is not initialised (gpt2_trace_init)");
-    if (!m->w.wte || !m->w.layers) return error_set(err, "forward: the model has no weights loaded");
+    if (!gpt2_mat(&m->w, m->w.wte, m->w.wte_h) || !m->w.layers) return error_set(err, "forward: the model has no weights loaded");
     if (a->n_layer != b->n_layer || a->n_head != b->n_head || a->n_embd != b->n_embd ||
         a->vocab_size != b->vocab_size || a->n_positions != b->n_positions)
         return error_set(err, "forward: the trace was sized for another model (L=%d C=%d, model L=%d C=%d)",
@@ -177,4 +244,25 @@ int gpt2_prefill(const Gpt2Model *m, Gpt2Trace *tr, const int *ids, size_t n, Er
 
 int gpt2_step(const Gpt2Model *m, Gpt2Trace *tr, int id, ErrorMsg *err) {
     return gpt2_extend(m, tr, &id, 1, err);
+}
+
+const float *gpt2_logits_at(const Gpt2Model *m, Gpt2Trace *tr, int pos, ErrorMsg *err) {
+    if (!tr->mem) {
+        error_set(err, "logits: the trace is not initialised (gpt2_trace_init)");
+        return NULL;
+    }
+    if (pos < 0 || pos >= tr->n_pos) {
+        error_set(err, "logits: position %d is not computed (the trace holds 0..%d)", pos, tr->n_pos - 1);
+        return NULL;
+    }
+    const float *kept = gpt2_trace_logits(tr, pos);
+    if (kept) return kept;
+    const Gpt2Config *a = &m->config, *b = &tr->cfg;
+    if (a->n_embd != b->n_embd || a->vocab_size != b->vocab_size || a->n_layer != b->n_layer) {
+        error_set(err, "logits: the trace was sized for another model");
+        return NULL;
+    }
+    float *dst = logits_slot(tr, pos);
+    logits_row(m, tr->x_final + (size_t)pos * (size_t)b->n_embd, tr->s_ln, dst);
+    return dst;
 }

@@ -12,7 +12,9 @@
  * matrix-matrix products) and gpt2_step (one token, reading keys/values of earlier
  * positions from the KV cache in the trace). Both give the same numbers to float
  * rounding. To step back or branch, gpt2_trace_truncate() and continue with gpt2_step:
- * nothing is recomputed. Nothing is allocated here; all memory is in the trace.
+ * the model is not run again (what a trace budget dropped is recomputed exactly, see
+ * gpt2_logits_at and LEAN PATTERNS in gpt2_trace.h). Nothing is allocated here; all
+ * memory is in the trace.
  * Threads: kern_set_threads() (kernels.h). */
 #ifndef GPT2_FORWARD_H
 #define GPT2_FORWARD_H
@@ -40,5 +42,14 @@ int gpt2_extend(const Gpt2Model *m, Gpt2Trace *tr, const int *ids, size_t n, Err
  * Afterwards gpt2_trace_logits(tr, tr->n_pos - 1) holds its logits. Errors as above;
  * on error the trace is unchanged. */
 int gpt2_step(const Gpt2Model *m, Gpt2Trace *tr, int id, ErrorMsg *err);
+
+/* Logits (V floats) predicting the token after position pos (0 <= pos < tr->n_pos):
+ * the kept row with GPT2_CAP_LOGITS, else a cached one, else recomputed from the final
+ * residual row into the cache (ln_f and one unembedding row: ~V*C multiply-adds). The
+ * newest row of every forward call and every recomputed row come from the same code,
+ * so stepping back shows the very bits shown before. Without GPT2_CAP_LOGITS the
+ * pointer is valid until GPT2_LOGITS_CACHE - 1 other positions were asked for, or the
+ * next forward call or truncate. NULL with err set when pos is out of range. */
+const float *gpt2_logits_at(const Gpt2Model *m, Gpt2Trace *tr, int pos, ErrorMsg *err);
 
 #endif

@@ -1,8 +1,11 @@
 /* gpt2_model.c — a HuggingFace GPT-2 directory (config.json + model.safetensors) into
  * a Gpt2Model, and random models of any config for benchmarks/tests.
- * Loading never copies F32 weights: the pointers in Gpt2Weights point straight into
- * the read-only mmap of the file (the 1.5B model is 6 GB; copying would double that).
- * F16/BF16 weights are widened once into one owned buffer. Not the forward pass. */
+ * Loading never copies weights that are already in the precision we run in: the
+ * pointers in Gpt2Weights point straight into the read-only mmap of the file (the 1.5B
+ * model is 6 GB as F32; copying would double that). Everything else is converted once
+ * into owned buffers (F16/BF16 widened to float, or F32 matrices rounded to F16/BF16).
+ * A mapped file that shrinks under us would SIGBUS: map_guard.h turns that into one
+ * clear line. Not the forward pass. */
 #include "gpt2_model.h"
 
 #include <math.h>
@@ -17,23 +20,27 @@
 
 #include "gpt2_config.h"
 #include "half.h"
+#include "map_guard.h"
 #include "safetensors.h"
 
 
 /* Weights we own (converted F16/BF16, random) go in 2 MiB-aligned memory marked for
  * transparent huge pages: decode streams every weight once per token, and huge pages
  * cut its TLB misses (measured 18-28% faster decode in make bench). */
-static float *alloc_weights(size_t n_floats) {
+static void *alloc_weight_bytes(size_t n, size_t elem) {
     const size_t huge = (size_t)2 << 20;
-    size_t bytes = n_floats * sizeof(float);
-    if (n_floats == 0 || bytes / sizeof(float) != n_floats) return NULL;
+    size_t bytes = n * elem;
+    if (n == 0 || bytes / elem != n) return NULL;
     bytes = (bytes + huge - 1) / huge * huge; /* aligned_alloc wants a multiple */
-    float *p = aligned_alloc(huge, bytes);
+    void *p = aligned_alloc(huge, bytes);
 #ifdef MADV_HUGEPAGE
     if (p) madvise(p, bytes, MADV_HUGEPAGE); /* advice only: failure is harmless */
 #endif
     return p;
 }
+
+static float *alloc_weights(size_t n_floats) { return alloc_weight_bytes(n_floats, sizeof(float)); }
+static uint16_t *alloc_halves(size_t n) { return alloc_weight_bytes(n, sizeof(uint16_t)); }
 
 static double now_seconds(void) {
     struct timespec ts;
@@ -42,8 +49,12 @@ static double now_seconds(void) {
 }
 
 void gpt2_model_free(Gpt2Model *m) {
-    if (m->map) munmap(m->map, m->map_len);
+    if (m->map) {
+        map_guard_remove(m->map);
+        munmap(m->map, m->map_len);
+    }
     free(m->owned); /* aligned_alloc memory is released with free */
+    free(m->owned_h);
     free(m->w.layers);
     memset(m, 0, sizeof *m);
 }
@@ -57,6 +68,7 @@ typedef struct WeightSlot {
     int ndim;
     int64_t shape[2];
     const float **dst;
+    const uint16_t **dst_h; /* for the big matrices: where a 16-bit copy goes (else NULL) */
     const SafeTensor *t; /* found in the file */
 } WeightSlot;
 
@@ -66,6 +78,7 @@ static void slot_set(WeightSlot *s, const char *name, int64_t d0, int64_t d1, co
     s->shape[0] = d0;
     s->shape[1] = d1;
     s->dst = dst;
+    s->dst_h = NULL;
     s->t = NULL;
 }
 
@@ -142,23 +155,71 @@ static int check_no_extra_layers(const SafeFile *f, int n_layer, ErrorMsg *err) 
     return 0;
 }
 
-/* F32 data can be used in place only if it is float-aligned in memory. The mmap is
- * page-aligned, so this depends on the header length and offsets (HF pads the header
- * to 8 bytes, so in practice it always holds). */
-static int usable_in_place(const SafeTensor *t) {
-    return t->dtype == SAFE_F32 && ((uintptr_t)t->data % alignof(float)) == 0;
+/* The kernel dtype of a file dtype (only F32/F16/BF16 get this far). */
+static KernDtype kdtype_of(SafeDtype d) {
+    return d == SAFE_F16 ? KERN_F16 : d == SAFE_BF16 ? KERN_BF16 : KERN_F32;
 }
 
-/* Widens/copies one tensor into dst (numel floats). */
-static void convert_tensor(const SafeTensor *t, float *dst) {
-    size_t n = safe_numel(t);
-    const uint8_t *p = t->data;
-    if (t->dtype == SAFE_F32) {
-        memcpy(dst, p, n * sizeof(float)); /* unaligned F32: the one case we copy */
-    } else if (t->dtype == SAFE_F16) {
-        for (size_t i = 0; i < n; i++) dst[i] = half_f16_to_f32((uint16_t)(p[2 * i] | (p[2 * i + 1] << 8)));
-    } else { /* SAFE_BF16 */
-        for (size_t i = 0; i < n; i++) dst[i] = half_bf16_to_f32((uint16_t)(p[2 * i] | (p[2 * i + 1] << 8)));
+/* Gives the big matrices their 16-bit twin pointer (the rest stay float-only). Found by
+ * the float pointer each slot fills, so the table of slots needs no second column. */
+static void mark_matrices(WeightSlot *slots, size_t n, Gpt2Model *m) {
+    for (size_t i = 0; i < n; i++) {
+        const float **d = slots[i].dst;
+        if (d == &m->w.wte) slots[i].dst_h = &m->w.wte_h;
+        if (d == &m->w.lm_head) slots[i].dst_h = &m->w.lm_head_h;
+        for (int l = 0; l < m->config.n_layer; l++) {
+            Gpt2LayerWeights *lw = &m->w.layers[l];
+            if (d == &lw->qkv_w) slots[i].dst_h = &lw->qkv_h;
+            if (d == &lw->attn_proj_w) slots[i].dst_h = &lw->attn_proj_h;
+            if (d == &lw->fc_w) slots[i].dst_h = &lw->fc_h;
+            if (d == &lw->fc_proj_w) slots[i].dst_h = &lw->fc_proj_h;
+        }
+    }
+}
+
+/* The dtype slot s runs in: the model's for the big matrices, float for the rest. */
+static KernDtype slot_dtype(const WeightSlot *s, KernDtype target) { return s->dst_h ? target : KERN_F32; }
+
+/* A tensor is used in place when it already has the dtype it runs in and is aligned for
+ * it. The mmap is page-aligned, so alignment depends on the header length and offsets
+ * (HF pads the header to 8 bytes, so in practice it always holds). */
+static int usable_in_place(const SafeTensor *t, KernDtype want) {
+    return kdtype_of(t->dtype) == want && ((uintptr_t)t->data % kern_dtype_size(want)) == 0;
+}
+
+/* n elements of file dtype dt at p (any alignment) as floats. */
+static void load_floats(float *dst, const uint8_t *p, SafeDtype dt, size_t n) {
+    size_t es = safe_dtype_size(dt);
+    if ((uintptr_t)p % es == 0) {
+        kern_widen(dst, p, kdtype_of(dt), n); /* the vectorised path */
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (dt == SAFE_F32) {
+            memcpy(&dst[i], p + 4 * i, sizeof(float));
+        } else {
+            uint16_t h = (uint16_t)(p[2 * i] | (p[2 * i + 1] << 8));
+            dst[i] = dt == SAFE_F16 ? half_f16_to_f32(h) : half_bf16_to_f32(h);
+        }
+    }
+}
+
+/* Converts one tensor into dst (numel elements of dtype want): widening is exact,
+ * narrowing F32 -> F16/BF16 rounds to nearest even (half.h). Blocks of 4096 elements
+ * are spread over the OpenMP threads (a 1.5B model is 1.5 G elements). */
+static void convert_tensor(const SafeTensor *t, void *dst, KernDtype want) {
+    enum { BLK = 4096 };
+    const size_t n = safe_numel(t), es = safe_dtype_size(t->dtype);
+    const long nb = (long)((n + BLK - 1) / BLK);
+#pragma omp parallel for schedule(static)
+    for (long b = 0; b < nb; b++) {
+        float tmp[BLK];
+        size_t i0 = (size_t)b * BLK, k = n - i0 < BLK ? n - i0 : BLK;
+        float *out = want == KERN_F32 ? (float *)dst + i0 : tmp;
+        load_floats(out, t->data + i0 * es, t->dtype, k);
+        uint16_t *h = want == KERN_F32 ? NULL : (uint16_t *)dst + i0;
+        for (size_t i = 0; h && i < k; i++)
+            h[i] = want == KERN_F16 ? half_f32_to_f16(tmp[i]) : half_f32_to_bf16(tmp[i]);
     }
 }
 
@@ -175,6 +236,10 @@ static void dir_display_name(char *out, size_t n, const char *dir) {
 }
 
 int gpt2_model_load(Gpt2Model *m, const char *dir, ErrorMsg *err) {
+    return gpt2_model_load_as(m, dir, KERN_F32, err);
+}
+
+int gpt2_model_load_as(Gpt2Model *m, const char *dir, int weights, ErrorMsg *err) {
     memset(m, 0, sizeof *m);
     double t0 = now_seconds();
     SafeFile sf = {0};
@@ -221,10 +286,15 @@ int gpt2_model_load(Gpt2Model *m, const char *dir, ErrorMsg *err) {
         goto fail;
     }
     size_t n_slots = make_slots(slots, m, has_head);
+    mark_matrices(slots, n_slots, m);
+    if (weights != GPT2_WEIGHTS_AS_STORED && (weights < 0 || weights >= KERN_DTYPE_COUNT)) {
+        error_set(err, "%s: unknown weight precision %d", dir, weights);
+        goto fail;
+    }
 
     /* Pass 1: find every weight and check dtype and shape against the config. */
-    size_t owned_floats = 0;
     int dtype_seen = -1, mixed = 0;
+    int mat_seen = -1, mat_mixed = 0, vec_seen = -1, vec_mixed = 0; /* matrices / vectors apart */
     for (size_t i = 0; i < n_slots; i++) {
         WeightSlot *s = &slots[i];
         char shown[ERROR_QUOTE_CAP];
@@ -256,8 +326,25 @@ int gpt2_model_load(Gpt2Model *m, const char *dir, ErrorMsg *err) {
         }
         if (dtype_seen >= 0 && dtype_seen != (int)t->dtype) mixed = 1;
         dtype_seen = (int)t->dtype;
+        int *seen = s->dst_h ? &mat_seen : &vec_seen, *mx = s->dst_h ? &mat_mixed : &vec_mixed;
+        if (*seen >= 0 && *seen != (int)t->dtype) *mx = 1;
+        *seen = (int)t->dtype;
         s->t = t;
-        if (!usable_in_place(t)) owned_floats += safe_numel(t);
+    }
+    /* "as stored": the matrices' dtype when they share one (an F16 file, or ours with F16
+     * matrices and F32 vectors), float32 when they are mixed */
+    KernDtype target = weights == GPT2_WEIGHTS_AS_STORED ? (mat_mixed ? KERN_F32 : kdtype_of((SafeDtype)mat_seen))
+                                                         : (KernDtype)weights;
+    /* When the matrices are converted anyway, copy the vectors too (0.3% of the bytes):
+     * then nothing points into the file, it is unmapped, and a file changed later
+     * cannot touch this model. */
+    const int copy_all = mat_mixed || kdtype_of((SafeDtype)mat_seen) != target;
+    size_t owned_floats = 0, owned_halves = 0;
+    for (size_t i = 0; i < n_slots; i++) {
+        KernDtype want = slot_dtype(&slots[i], target);
+        if (!copy_all && usable_in_place(slots[i].t, want)) continue;
+        if (want == KERN_F32) owned_floats += safe_numel(slots[i].t);
+        else owned_halves += safe_numel(slots[i].t);
     }
 
     /* Pass 2: one buffer for everything that must be converted, then the pointers. */
@@ -269,24 +356,50 @@ int gpt2_model_load(Gpt2Model *m, const char *dir, ErrorMsg *err) {
         }
         m->owned_len = owned_floats;
     }
-    size_t used = 0, n_params = 0;
+    if (owned_halves) {
+        m->owned_h = alloc_halves(owned_halves);
+        if (!m->owned_h) {
+            error_set(err, "%s: out of memory converting %zu weights to %s", path, owned_halves,
+                      kern_dtype_name(target));
+            goto fail;
+        }
+        m->owned_h_len = owned_halves;
+    }
+    size_t used = 0, used_h = 0, n_params = 0;
     int any_in_place = 0;
     for (size_t i = 0; i < n_slots; i++) {
-        const SafeTensor *t = slots[i].t;
-        if (usable_in_place(t)) {
-            *slots[i].dst = (const float *)(const void *)t->data;
+        const WeightSlot *s = &slots[i];
+        const SafeTensor *t = s->t;
+        KernDtype want = slot_dtype(s, target);
+        if (!copy_all && usable_in_place(t, want)) {
+            if (want == KERN_F32) *s->dst = (const float *)(const void *)t->data;
+            else *s->dst_h = (const uint16_t *)(const void *)t->data;
             any_in_place = 1;
-        } else {
-            convert_tensor(t, m->owned + used);
-            *slots[i].dst = m->owned + used;
+        } else if (want == KERN_F32) {
+            convert_tensor(t, m->owned + used, want);
+            *s->dst = m->owned + used;
             used += safe_numel(t);
+        } else {
+            convert_tensor(t, m->owned_h + used_h, want);
+            *s->dst_h = m->owned_h + used_h;
+            used_h += safe_numel(t);
         }
         n_params += safe_numel(t);
     }
+    m->w.dtype = target;
     m->tied = !has_head;
-    if (m->tied) m->w.lm_head = m->w.wte;
+    if (m->tied) {
+        m->w.lm_head = m->w.wte;
+        m->w.lm_head_h = m->w.wte_h;
+    }
     m->n_params = n_params; /* the tied head is not a slot, so counted once */
-    snprintf(m->dtype, sizeof m->dtype, "%s", mixed ? "mixed" : safe_dtype_name((SafeDtype)dtype_seen));
+    if (!mixed)
+        snprintf(m->dtype, sizeof m->dtype, "%s", safe_dtype_name((SafeDtype)dtype_seen));
+    else if (!mat_mixed && !vec_mixed) /* "F16+F32": matrices + vectors, as convert writes */
+        snprintf(m->dtype, sizeof m->dtype, "%s+%s", safe_dtype_name((SafeDtype)mat_seen),
+                 safe_dtype_name((SafeDtype)vec_seen));
+    else
+        snprintf(m->dtype, sizeof m->dtype, "mixed");
     m->file_bytes = sf.map_len;
     /* Keep the mapping only if some weight points into it; an all-F16 model has been
      * fully converted and the file can be released now. */
@@ -294,6 +407,7 @@ int gpt2_model_load(Gpt2Model *m, const char *dir, ErrorMsg *err) {
         m->map = sf.map;
         m->map_len = sf.map_len;
         sf.map = NULL;
+        map_guard_add(m->map, m->map_len, path);
     }
     m->load_seconds = now_seconds() - t0;
     rc = 0;
@@ -331,6 +445,18 @@ static float normal(uint64_t *state, float std) {
 static float *fill_normal(float **cursor, size_t n, float std, uint64_t *rng) {
     float *p = *cursor;
     for (size_t i = 0; i < n; i++) p[i] = normal(rng, std);
+    *cursor += n;
+    return p;
+}
+
+/* The same normals as fill_normal, rounded to 16 bits: a half model built from seed s
+ * is exactly the rounding of the float model built from s. */
+static uint16_t *fill_normal_h(uint16_t **cursor, size_t n, float std, uint64_t *rng, KernDtype dt) {
+    uint16_t *p = *cursor;
+    for (size_t i = 0; i < n; i++) {
+        float v = normal(rng, std);
+        p[i] = dt == KERN_F16 ? half_f32_to_f16(v) : half_f32_to_bf16(v);
+    }
     *cursor += n;
     return p;
 }
@@ -391,4 +517,62 @@ int gpt2_model_init_random(Gpt2Model *m, const Gpt2Config *cfg, uint64_t seed, E
     snprintf(m->dtype, sizeof m->dtype, "F32");
     m->load_seconds = now_seconds() - t0;
     return 0;
+}
+
+int gpt2_model_init_random_as(Gpt2Model *m, const Gpt2Config *cfg, uint64_t seed, KernDtype dtype, ErrorMsg *err) {
+    if (dtype == KERN_F32) return gpt2_model_init_random(m, cfg, seed, err);
+    memset(m, 0, sizeof *m);
+    double t0 = now_seconds();
+    if (gpt2_config_check(cfg, "random model config", err) != 0) return -1;
+    m->config = *cfg;
+    size_t C = (size_t)cfg->n_embd, L = (size_t)cfg->n_layer;
+    size_t V = (size_t)cfg->vocab_size, NP = (size_t)cfg->n_positions;
+    size_t total = gpt2_config_n_params(cfg, 1);
+    size_t halves = V * C + L * 12 * C * C; /* wte + per layer 3C^2 + C^2 + 4C^2 + 4C^2 */
+    m->owned_h = alloc_halves(halves);
+    m->owned = alloc_weights(total - halves);
+    m->w.layers = calloc(L, sizeof *m->w.layers);
+    if (!m->owned || !m->owned_h || !m->w.layers) {
+        gpt2_model_free(m);
+        return error_set(err, "random model: out of memory for %zu parameters", total);
+    }
+    m->owned_len = total - halves;
+    m->owned_h_len = halves;
+    uint64_t rng = seed;
+    float *cur = m->owned;
+    uint16_t *hc = m->owned_h;
+    /* the draws in exactly the order of gpt2_model_init_random (see there for the init) */
+    const float std = 0.02f, proj_std = (float)(0.02 / sqrt(2.0 * (double)L));
+    m->w.wte_h = fill_normal_h(&hc, V * C, std, &rng, dtype);
+    m->w.wpe = fill_normal(&cur, NP * C, std, &rng);
+    for (size_t l = 0; l < L; l++) {
+        Gpt2LayerWeights *lw = &m->w.layers[l];
+        lw->ln1_w = fill_const(&cur, C, 1.0f);
+        lw->ln1_b = fill_const(&cur, C, 0.0f);
+        lw->qkv_h = fill_normal_h(&hc, C * 3 * C, std, &rng, dtype);
+        lw->qkv_b = fill_const(&cur, 3 * C, 0.0f);
+        lw->attn_proj_h = fill_normal_h(&hc, C * C, proj_std, &rng, dtype);
+        lw->attn_proj_b = fill_const(&cur, C, 0.0f);
+        lw->ln2_w = fill_const(&cur, C, 1.0f);
+        lw->ln2_b = fill_const(&cur, C, 0.0f);
+        lw->fc_h = fill_normal_h(&hc, C * 4 * C, std, &rng, dtype);
+        lw->fc_b = fill_const(&cur, 4 * C, 0.0f);
+        lw->fc_proj_h = fill_normal_h(&hc, 4 * C * C, proj_std, &rng, dtype);
+        lw->fc_proj_b = fill_const(&cur, C, 0.0f);
+    }
+    m->w.lnf_w = fill_const(&cur, C, 1.0f);
+    m->w.lnf_b = fill_const(&cur, C, 0.0f);
+    m->w.lm_head_h = m->w.wte_h;
+    m->w.dtype = dtype;
+    m->tied = 1;
+    m->n_params = total;
+    snprintf(m->name, sizeof m->name, "random-%llu", (unsigned long long)seed);
+    snprintf(m->dtype, sizeof m->dtype, "%s", kern_dtype_name(dtype));
+    m->load_seconds = now_seconds() - t0;
+    return 0;
+}
+
+size_t gpt2_model_weight_bytes(const Gpt2Model *m) {
+    return m->owned_len * sizeof(float) + m->owned_h_len * sizeof(uint16_t) +
+           (m->map ? m->map_len : 0);
 }

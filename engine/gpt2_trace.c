@@ -4,6 +4,8 @@
 #include "gpt2_trace.h"
 
 #include <math.h>
+
+#include "gpt2_lean.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,10 +37,32 @@ static size_t trace_plan(Gpt2Trace *tr, char *base) {
     const unsigned cap = tr->capture;
     /* `carve` returns NULL while measuring, so the optional pointers stay NULL then */
 #define OPT(bit, n) ((cap & (bit)) ? carve(&c, (n)) : NULL)
+    const int lean = (cap & GPT2_CAP_LEAN) != 0;
     tr->ids = carve_bytes(&c, T * sizeof(int));
     tr->k = carve(&c, L * T * C);
     tr->v = carve(&c, L * T * C);
-    tr->pattern = carve(&c, L * NH * P);
+    tr->pattern = lean ? NULL : carve(&c, L * NH * P);
+    tr->lean = lean ? carve_bytes(&c, sizeof(Gpt2Lean)) : NULL;
+    if (lean) {
+        /* summaries of every head, GPT2_LEAN_LAYERS layers of full patterns, scratch rows */
+        const size_t nb = (T + GPT2_PATTERN_BLOCK - 1) / GPT2_PATTERN_BLOCK;
+        float *blk = carve(&c, L * NH * gpt2_tri_row(nb)), *sinkless = carve(&c, L * NH * nb);
+        float *layer[GPT2_LEAN_LAYERS];
+        for (int s = 0; s < GPT2_LEAN_LAYERS; s++) layer[s] = carve(&c, NH * P);
+        float *rows = carve(&c, (size_t)GPT2_LEAN_THREADS * T);
+        if (tr->lean) {
+            Gpt2Lean *ln = tr->lean;
+            memset(ln, 0, sizeof *ln);
+            ln->nb = (int)nb;
+            ln->blk = blk;
+            ln->sinkless = sinkless;
+            ln->rows = rows;
+            for (int s = 0; s < GPT2_LEAN_LAYERS; s++) {
+                ln->layer[s] = layer[s];
+                ln->layer_id[s] = -1;
+            }
+        }
+    }
     tr->embed = OPT(GPT2_CAP_EMBED, T * C);
     tr->pos_embed = OPT(GPT2_CAP_EMBED, T * C);
     tr->resid = OPT(GPT2_CAP_RESID, (L + 1) * T * C);
@@ -46,14 +70,16 @@ static size_t trace_plan(Gpt2Trace *tr, char *base) {
     tr->ln1 = OPT(GPT2_CAP_LN, L * T * C);
     tr->ln2 = OPT(GPT2_CAP_LN, L * T * C);
     tr->ln_final = OPT(GPT2_CAP_LN, T * C);
-    tr->q = OPT(GPT2_CAP_Q, L * T * C);
+    tr->q = (cap & GPT2_CAP_Q) || lean ? carve(&c, L * T * C) : NULL;
     tr->attn_scores = OPT(GPT2_CAP_SCORES, L * NH * P);
     tr->z = OPT(GPT2_CAP_Z, L * T * C);
     tr->attn_out = OPT(GPT2_CAP_ATTN_OUT, L * T * C);
     tr->mlp_out = OPT(GPT2_CAP_MLP_OUT, L * T * C);
     tr->mlp_pre = OPT(GPT2_CAP_MLP, L * T * 4 * C);
     tr->mlp_post = OPT(GPT2_CAP_MLP, L * T * 4 * C);
-    tr->logits = carve(&c, ((cap & GPT2_CAP_LOGITS) ? T : 1) * V);
+    tr->logits = carve(&c, ((cap & GPT2_CAP_LOGITS) ? T : GPT2_LOGITS_CACHE) * V);
+    /* logits recomputed on demand start from the final residual rows */
+    tr->x_final = (cap & GPT2_CAP_LOGITS) ? NULL : tr->resid ? tr->resid + L * T * C : carve(&c, T * C);
 #undef OPT
     tr->s_x = carve(&c, R * C);
     tr->s_mid = carve(&c, R * C);
@@ -76,7 +102,7 @@ size_t gpt2_trace_bytes(const Gpt2Config *cfg, int max_pos, unsigned capture) {
     memset(&t, 0, sizeof t);
     t.cfg = *cfg;
     t.max_pos = max_pos;
-    t.capture = capture & GPT2_CAP_ALL;
+    t.capture = capture & (GPT2_CAP_ALL | GPT2_CAP_LEAN);
     t.chunk = max_pos < GPT2_TRACE_CHUNK ? max_pos : GPT2_TRACE_CHUNK;
     return trace_plan(&t, NULL);
 }
@@ -91,7 +117,8 @@ int gpt2_trace_init(Gpt2Trace *tr, const Gpt2Config *cfg, int max_pos, unsigned 
                          max_pos, cfg->n_positions);
     tr->cfg = *cfg;
     tr->max_pos = max_pos;
-    tr->capture = capture & GPT2_CAP_ALL;
+    tr->capture = capture & (GPT2_CAP_ALL | GPT2_CAP_LEAN);
+    if (tr->capture & GPT2_CAP_LEAN) tr->capture |= GPT2_CAP_Q;
     tr->chunk = max_pos < GPT2_TRACE_CHUNK ? max_pos : GPT2_TRACE_CHUNK;
     size_t bytes = trace_plan(tr, NULL);
     /* Anonymous mmap: zero-filled and lazily committed, so a 1024-position trace costs
@@ -111,6 +138,7 @@ int gpt2_trace_init(Gpt2Trace *tr, const Gpt2Config *cfg, int max_pos, unsigned 
     trace_plan(tr, mem);
     tr->n_pos = 0;
     tr->logits_pos = -1;
+    for (int i = 0; i < GPT2_LOGITS_CACHE; i++) tr->logits_tag[i] = -1;
     return 0;
 }
 
@@ -125,8 +153,11 @@ void gpt2_trace_truncate(Gpt2Trace *tr, int n_pos) {
     if (n_pos < 0) n_pos = 0;
     if (n_pos >= tr->n_pos) return;
     tr->n_pos = n_pos;
-    /* without per-position logits the newest row belonged to a forgotten position */
-    if (!(tr->capture & GPT2_CAP_LOGITS) && tr->logits_pos >= n_pos) tr->logits_pos = -1;
+    /* cached logits of forgotten positions are stale */
+    if (tr->logits_pos >= n_pos) tr->logits_pos = -1;
+    for (int i = 0; i < GPT2_LOGITS_CACHE; i++)
+        if (tr->logits_tag[i] >= n_pos) tr->logits_tag[i] = -1;
+    if (tr->lean) gpt2_lean_truncate(tr, n_pos);
 }
 
 int gpt2_trace_set_ablation(Gpt2Trace *tr, const Gpt2Ablation *ab, ErrorMsg *err) {
@@ -150,8 +181,28 @@ int gpt2_trace_regrow(Gpt2Trace *tr, int n_pos) {
 
 const float *gpt2_trace_logits(const Gpt2Trace *tr, int pos) {
     if (!tr->mem || pos < 0 || pos >= tr->n_pos) return NULL;
-    if (tr->capture & GPT2_CAP_LOGITS) return tr->logits + (size_t)pos * (size_t)tr->cfg.vocab_size;
-    return pos == tr->logits_pos ? tr->logits : NULL;
+    const size_t V = (size_t)tr->cfg.vocab_size;
+    if (tr->capture & GPT2_CAP_LOGITS) return tr->logits + (size_t)pos * V;
+    for (int i = 0; i < GPT2_LOGITS_CACHE; i++)
+        if (tr->logits_tag[i] == pos) return tr->logits + (size_t)i * V;
+    return NULL;
+}
+
+int gpt2_trace_head_blocks(const Gpt2Trace *tr, int layer, int head, Gpt2HeadBlocks *out) {
+    memset(out, 0, sizeof *out);
+    if (!tr->lean || layer < 0 || layer >= tr->cfg.n_layer || head < 0 || head >= tr->cfg.n_head) return -1;
+    const Gpt2Lean *ln = tr->lean;
+    size_t hid = (size_t)layer * (size_t)tr->cfg.n_head + (size_t)head;
+    out->max = ln->blk + hid * gpt2_tri_row((size_t)ln->nb);
+    out->sinkless = ln->sinkless + hid * (size_t)ln->nb;
+    out->block = GPT2_PATTERN_BLOCK;
+    out->n_blocks = (tr->n_pos + GPT2_PATTERN_BLOCK - 1) / GPT2_PATTERN_BLOCK;
+    return 0;
+}
+
+const float *gpt2_trace_layer_patterns(const Gpt2Trace *tr, size_t l) {
+    if (!tr->lean) return tr->pattern + l * (size_t)tr->cfg.n_head * gpt2_tri_row((size_t)tr->max_pos);
+    return gpt2_lean_layer(tr, (int)l);
 }
 
 /* ---- names --------------------------------------------------------------------------- */
@@ -241,7 +292,7 @@ static int find_layer(const Gpt2Trace *tr, const char *full, int layer, LayerKin
         return 0;
     case K_K: view_heads(v, tr, tr->k + l * T * C); return 0;
     case K_V: view_heads(v, tr, tr->v + l * T * C); return 0;
-    case K_PATTERN: view_tri(v, tr, tr->pattern + l * NH * P, 0.0f); return 0;
+    case K_PATTERN: view_tri(v, tr, gpt2_trace_layer_patterns(tr, l), 0.0f); return 0;
     case K_SCORES:
         if (!tr->attn_scores) return not_captured(err, full, "SCORES");
         view_tri(v, tr, tr->attn_scores + l * NH * P, -INFINITY);
@@ -286,8 +337,9 @@ int gpt2_trace_find(const Gpt2Trace *tr, const char *name, Gpt2TraceView *view, 
         if (tr->capture & GPT2_CAP_LOGITS) {
             view_2d(view, tr->logits, n, V);
         } else {
-            if (tr->logits_pos < 0) return error_set(err, "trace: logits: no position computed yet");
-            view_2d(view, tr->logits, 1, V);
+            const float *newest = gpt2_trace_logits(tr, tr->logits_pos);
+            if (!newest) return error_set(err, "trace: logits: no position computed yet");
+            view_2d(view, newest, 1, V);
         }
         return 0;
     }
@@ -314,8 +366,8 @@ int gpt2_trace_name(const Gpt2Trace *tr, size_t idx, char *buf, size_t bufsize) 
 }
 
 void gpt2_trace_copy_pattern(const Gpt2Trace *tr, int layer, int head, float *dst) {
-    const size_t n = (size_t)tr->n_pos, NH = (size_t)tr->cfg.n_head;
-    const float *base = tr->pattern + ((size_t)layer * NH + (size_t)head) * gpt2_tri_row((size_t)tr->max_pos);
+    const size_t n = (size_t)tr->n_pos;
+    const float *base = gpt2_trace_layer_patterns(tr, (size_t)layer) + (size_t)head * gpt2_tri_row((size_t)tr->max_pos);
     for (size_t t = 0; t < n; t++) {
         memcpy(dst + t * n, base + gpt2_tri_row(t), (t + 1) * sizeof *dst);
         /* the causal mask: query t never sees keys after t — explicit zeros */

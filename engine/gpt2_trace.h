@@ -57,7 +57,22 @@
  *     optional: SCORES 302 MB; MLP (pre+post) 302 MB; Q, Z, ATTN_OUT, MLP_OUT,
  *               RESID_MID 37.7 MB each; LN 78.6 MB; EMBED 6.3 MB -> ALL: 1515 MB.
  * The block is reserved with mmap, so pages of positions never reached cost no RAM.
- * gpt2_trace_bytes() gives the exact figure for any model and mask. */
+ * gpt2_trace_bytes() gives the exact figure for any model and mask.
+ *
+ * LEAN PATTERNS (GPT2_CAP_LEAN, chosen by a trace budget: gpt2_trace_plan.h). For
+ * GPT-2 XL at 1024 positions the patterns alone are 2.5 GB. A lean trace keeps hook_q
+ * instead (L*T*C floats: 315 MB for XL) and recomputes any head's pattern EXACTLY from
+ * q and the K cache, with the same two kernel calls the forward pass makes
+ * (gpt2_lean.h), so the numbers are bit-identical to what the forward computed:
+ *   - gpt2_trace_find("blocks.L.attn.hook_pattern") materialises layer L's heads into
+ *     a cache of GPT2_LEAN_LAYERS layers (the views' layers), which the forward pass
+ *     then keeps current; the view is valid until a find of another layer evicts it;
+ *   - every head's pattern is also summarised as the maxima of 8x8 position blocks
+ *     (gpt2_trace_head_blocks), enough for the all-heads thumbnails.
+ * LOGITS WITHOUT GPT2_CAP_LOGITS: the last few positions' logits stay in a small cache
+ * and any other position's are recomputed from its final residual row
+ * (gpt2_logits_at, gpt2_forward.h) by the same code as a decode step: stepping back
+ * gives bit-identical numbers. */
 #ifndef GPT2_TRACE_H
 #define GPT2_TRACE_H
 
@@ -81,6 +96,9 @@ enum {
     GPT2_CAP_MLP_OUT = 1u << 9,   /* hook_mlp_out */
     GPT2_CAP_LOGITS = 1u << 10,   /* logits at every position (else only the newest) */
     GPT2_CAP_ALL = (1u << 11) - 1,
+    /* not an activation: keep hook_q and recompute patterns per layer on demand instead
+     * of keeping every head's (see LEAN PATTERNS); implies GPT2_CAP_Q */
+    GPT2_CAP_LEAN = 1u << 11,
     /* what the viewer needs to step back and branch without recomputing: the next-token
      * distribution at every position and the residual streams for the logit lens */
     GPT2_CAP_DEFAULT = GPT2_CAP_RESID | GPT2_CAP_LOGITS,
@@ -88,6 +106,13 @@ enum {
 
 /* Rows the forward pass processes at once during prefill (bounds the scratch size). */
 #define GPT2_TRACE_CHUNK 256
+/* Lean traces: layers of materialised patterns kept, the side of a summary block
+ * (positions), and the logits rows cached when GPT2_CAP_LOGITS is off. */
+#define GPT2_LEAN_LAYERS 2
+#define GPT2_PATTERN_BLOCK 8
+#define GPT2_LOGITS_CACHE 4
+
+struct Gpt2Lean; /* private state of a lean trace (gpt2_lean.h) */
 
 typedef struct Gpt2Trace {
     Gpt2Config cfg;     /* copy of the blueprint it was sized for */
@@ -95,7 +120,7 @@ typedef struct Gpt2Trace {
     unsigned capture;   /* GPT2_CAP_* bits kept */
     int n_pos;          /* positions computed and valid: rows [0, n_pos) of everything */
     int *ids;           /* (max_pos) token at each position */
-    int logits_pos;     /* position whose logits are readable when LOGITS is off (-1: none) */
+    int logits_pos;     /* newest position whose logits were computed (-1: none) */
     Gpt2Ablation ablation; /* owned copy: the parts every position here was computed without
                             * (empty = the model as trained); set by gpt2_trace_set_ablation */
 
@@ -114,7 +139,14 @@ typedef struct Gpt2Trace {
     float *z;                    /* (L, max_pos, C) */
     float *attn_out, *mlp_out;   /* (L, max_pos, C) */
     float *mlp_pre, *mlp_post;   /* (L, max_pos, 4C) */
-    float *logits;               /* (max_pos, V) with LOGITS, else (1, V): the newest position */
+    float *logits;               /* (max_pos, V) with LOGITS, else (GPT2_LOGITS_CACHE, V): a cache */
+    int logits_tag[GPT2_LOGITS_CACHE];      /* without LOGITS: position of each cached row, -1 = free */
+    unsigned logits_use[GPT2_LOGITS_CACHE]; /* last use stamps (the oldest is reused) */
+    unsigned logits_clock;
+    float *x_final;              /* without LOGITS: (max_pos, C) final residual rows (into resid
+                                  * when RESID is kept), what gpt2_logits_at recomputes from */
+    struct Gpt2Lean *lean;       /* with GPT2_CAP_LEAN (else NULL); a cache, so a const trace
+                                  * may still fill it (gpt2_trace_find of a pattern) */
 
     /* Scratch of the forward pass for up to `chunk` rows (private). */
     int chunk;
@@ -151,8 +183,10 @@ int gpt2_trace_init(Gpt2Trace *tr, const Gpt2Config *cfg, int max_pos, unsigned 
 /* Releases everything; safe on a zeroed or half-built trace; leaves it zeroed. */
 void gpt2_trace_free(Gpt2Trace *tr);
 
-/* Step back / branch: forget positions >= n_pos (n_pos <= tr->n_pos). Costs nothing:
- * rows [0, n_pos) of every tensor stay valid, the next gpt2_step writes position n_pos. */
+/* Step back / branch: forget positions >= n_pos (n_pos <= tr->n_pos). Rows [0, n_pos)
+ * of every tensor stay valid, the next gpt2_step writes position n_pos. Costs nothing,
+ * except in a lean trace: the pattern summaries of the last partial block of positions
+ * are rebuilt from q and K (< GPT2_PATTERN_BLOCK rows of every head). */
 void gpt2_trace_truncate(Gpt2Trace *tr, int n_pos);
 
 /* Makes later forward passes zero the parts in *ab (NULL or an empty mask = none; see
@@ -169,7 +203,8 @@ int gpt2_trace_set_ablation(Gpt2Trace *tr, const Gpt2Ablation *ab, ErrorMsg *err
 int gpt2_trace_regrow(Gpt2Trace *tr, int n_pos);
 
 /* Logits (V floats) predicting the token after position `pos`, or NULL when not kept
- * (pos >= n_pos, or LOGITS is off and pos is not the newest computed position). */
+ * (pos >= n_pos, or LOGITS is off and pos is not in the cache: gpt2_logits_at
+ * recomputes it). */
 const float *gpt2_trace_logits(const Gpt2Trace *tr, int pos);
 
 /* Looks an activation up by name (see NAMES). Returns 0 and fills *view, or -1 with
@@ -183,6 +218,27 @@ int gpt2_trace_name(const Gpt2Trace *tr, size_t idx, char *buf, size_t bufsize);
 /* Attention of one head as a full (n_pos, n_pos) row-major square with explicit zeros
  * above the diagonal (for dumps and heatmaps). dst holds n_pos*n_pos floats. */
 void gpt2_trace_copy_pattern(const Gpt2Trace *tr, int layer, int head, float *dst);
+
+/* Layer l's patterns (NH, P), packed like tr->pattern: the kept ones, or in a lean trace
+ * materialised from q and K (valid until a pattern of another layer evicts it). */
+const float *gpt2_trace_layer_patterns(const Gpt2Trace *tr, size_t l);
+
+/* 1 when patterns are recomputed on demand (GPT2_CAP_LEAN), 0 when all are kept. */
+static inline int gpt2_trace_is_lean(const Gpt2Trace *tr) { return tr->lean != NULL; }
+
+/* A lean trace's summary of one head: the maximum of its pattern over each block of
+ * GPT2_PATTERN_BLOCK query rows x GPT2_PATTERN_BLOCK keys (only entries at or below the
+ * diagonal), packed like a pattern: block row I (positions I*B..I*B+B-1) holds I+1
+ * values at gpt2_tri_row(I). sinkless[I] is block (I, 0) without key 0 (the attention
+ * sink), for colour scales that leave it out. n_blocks = ceil(n_pos / B). Returns -1
+ * for a trace that keeps full patterns (read those) or a layer/head out of range. */
+typedef struct Gpt2HeadBlocks {
+    const float *max;
+    const float *sinkless;
+    int n_blocks;
+    int block;  /* GPT2_PATTERN_BLOCK */
+} Gpt2HeadBlocks;
+int gpt2_trace_head_blocks(const Gpt2Trace *tr, int layer, int head, Gpt2HeadBlocks *out);
 
 /* Element (i, j, k) of a view; for a 2-D (rows, cols) view use (row, col, 0). */
 static inline float gpt2_view_at(const Gpt2TraceView *v, size_t i, size_t j, size_t k) {

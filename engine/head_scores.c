@@ -181,7 +181,7 @@ void head_scores_free(HeadScores *s) {
 /* Row i of head (l, h)'s packed pattern: i+1 weights. */
 static const float *pattern_row(const Gpt2Trace *tr, int l, int h, int i) {
     size_t P = gpt2_tri_row((size_t)tr->max_pos);
-    return tr->pattern + ((size_t)l * (size_t)tr->cfg.n_head + (size_t)h) * P + gpt2_tri_row((size_t)i);
+    return gpt2_trace_layer_patterns(tr, (size_t)l) + (size_t)h * P + gpt2_tri_row((size_t)i);
 }
 
 static int sizes_match(const HeadScores *s, const Gpt2Trace *tr, ErrorMsg *err) {

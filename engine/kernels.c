@@ -1,25 +1,23 @@
-/* kernels.c — float32 kernels of the forward pass (see kernels.h for the contracts).
- * Decode is memory-bound (every weight is read once per token), so the matvec is a
- * streaming loop that reads each weight row front to back; prefill is compute-bound,
- * so it goes to a packed register-blocked gemm (AVX-512) or OpenBLAS sgemm. AVX-512 / AVX2 paths are chosen at compile time
- * (the Makefile builds with -march=native); the plain C loops are the portable fallback
- * and the definition of what the SIMD code computes. Not fast-math: no reassociation
- * beyond the fixed accumulator split written out here. */
+/* kernels.c — the public kernels (kernels.h): matrix products routed to the run-time
+ * kernel table (kern_isa.h: decode matvecs and dots, AVX-512's own prefill gemm) or to
+ * OpenBLAS, plus the elementwise float32 kernels, which cost little next to the weight
+ * stream and stay plain C. Not fast-math: no reassociation beyond the fixed
+ * accumulator split written out in kern_body.h. */
 #include "kernels.h"
 
 #include <math.h>
 #include <omp.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "kern_isa.h"
 
 #if __has_include(<cblas.h>)
 #include <cblas.h>
 #define KERN_HAVE_BLAS 1
 #else
 #define KERN_HAVE_BLAS 0
-#endif
-
-#if defined(__AVX512F__) || defined(__AVX2__)
-#include <immintrin.h>
 #endif
 
 void kern_set_threads(int n) {
@@ -32,140 +30,63 @@ void kern_set_threads(int n) {
 
 int kern_get_threads(void) { return omp_get_max_threads(); }
 
-/* ---- dot / axpy ------------------------------------------------------------------ */
+/* ---- thin wrappers over the table ------------------------------------------------------ */
 
-float kern_dot(const float *a, const float *b, size_t n) {
-    size_t i = 0;
-#if defined(__AVX512F__)
-    /* four independent accumulators hide the FMA latency (4 cycles) */
-    __m512 s0 = _mm512_setzero_ps(), s1 = _mm512_setzero_ps();
-    __m512 s2 = _mm512_setzero_ps(), s3 = _mm512_setzero_ps();
-    for (; i + 64 <= n; i += 64) {
-        s0 = _mm512_fmadd_ps(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i), s0);
-        s1 = _mm512_fmadd_ps(_mm512_loadu_ps(a + i + 16), _mm512_loadu_ps(b + i + 16), s1);
-        s2 = _mm512_fmadd_ps(_mm512_loadu_ps(a + i + 32), _mm512_loadu_ps(b + i + 32), s2);
-        s3 = _mm512_fmadd_ps(_mm512_loadu_ps(a + i + 48), _mm512_loadu_ps(b + i + 48), s3);
-    }
-    for (; i + 16 <= n; i += 16)
-        s0 = _mm512_fmadd_ps(_mm512_loadu_ps(a + i), _mm512_loadu_ps(b + i), s0);
-    float s = _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(s0, s1), _mm512_add_ps(s2, s3)));
-#elif defined(__AVX2__) && defined(__FMA__)
-    __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
-    for (; i + 16 <= n; i += 16) {
-        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
-        s1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 8), _mm256_loadu_ps(b + i + 8), s1);
-    }
-    __m256 t = _mm256_add_ps(s0, s1);
-    __m128 h = _mm_add_ps(_mm256_castps256_ps128(t), _mm256_extractf128_ps(t, 1));
-    h = _mm_add_ps(h, _mm_movehl_ps(h, h));
-    h = _mm_add_ss(h, _mm_movehdup_ps(h));
-    float s = _mm_cvtss_f32(h);
-#else
-    float p[8] = {0};
-    for (; i + 8 <= n; i += 8)
-        for (int k = 0; k < 8; k++) p[k] += a[i + k] * b[i + k];
-    float s = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
-#endif
-    for (; i < n; i++) s += a[i] * b[i];
-    return s;
-}
+float kern_dot(const float *a, const float *b, size_t n) { return kern_isa()->dot[KERN_F32](a, b, n); }
 
-void kern_axpy(float *y, float alpha, const float *x, size_t n) {
-    size_t i = 0;
-#if defined(__AVX512F__)
-    __m512 va = _mm512_set1_ps(alpha);
-    for (; i + 16 <= n; i += 16)
-        _mm512_storeu_ps(y + i, _mm512_fmadd_ps(va, _mm512_loadu_ps(x + i), _mm512_loadu_ps(y + i)));
-#endif
-    for (; i < n; i++) y[i] += alpha * x[i];
-}
-
-/* ---- attention rows ---------------------------------------------------------------- */
+void kern_axpy(float *y, float alpha, const float *x, size_t n) { kern_isa()->axpy(y, alpha, x, n); }
 
 void kern_attn_scores(float *s, const float *q, const float *K, size_t n, size_t hs, float scale) {
-#if defined(__AVX512F__)
-    if (hs == 64) {
-        /* q in four registers; each key is one cache-line-sized run of 64 floats */
-        __m512 q0 = _mm512_loadu_ps(q), q1 = _mm512_loadu_ps(q + 16);
-        __m512 q2 = _mm512_loadu_ps(q + 32), q3 = _mm512_loadu_ps(q + 48);
-        for (size_t j = 0; j < n; j++) {
-            const float *k = K + j * 64;
-            __m512 a = _mm512_mul_ps(q0, _mm512_loadu_ps(k));
-            __m512 b = _mm512_mul_ps(q1, _mm512_loadu_ps(k + 16));
-            a = _mm512_fmadd_ps(q2, _mm512_loadu_ps(k + 32), a);
-            b = _mm512_fmadd_ps(q3, _mm512_loadu_ps(k + 48), b);
-            s[j] = _mm512_reduce_add_ps(_mm512_add_ps(a, b)) * scale;
-        }
-        return;
-    }
-#endif
-    for (size_t j = 0; j < n; j++) s[j] = kern_dot(q, K + j * hs, hs) * scale;
+    kern_isa()->attn_scores(s, q, K, n, hs, scale);
 }
 
 void kern_attn_mix(float *z, const float *p, const float *V, size_t n, size_t hs) {
-#if defined(__AVX512F__)
-    if (hs == 64) {
-        __m512 z0 = _mm512_setzero_ps(), z1 = _mm512_setzero_ps();
-        __m512 z2 = _mm512_setzero_ps(), z3 = _mm512_setzero_ps();
-        for (size_t j = 0; j < n; j++) {
-            const float *v = V + j * 64;
-            __m512 pj = _mm512_set1_ps(p[j]);
-            z0 = _mm512_fmadd_ps(pj, _mm512_loadu_ps(v), z0);
-            z1 = _mm512_fmadd_ps(pj, _mm512_loadu_ps(v + 16), z1);
-            z2 = _mm512_fmadd_ps(pj, _mm512_loadu_ps(v + 32), z2);
-            z3 = _mm512_fmadd_ps(pj, _mm512_loadu_ps(v + 48), z3);
-        }
-        _mm512_storeu_ps(z, z0);
-        _mm512_storeu_ps(z + 16, z1);
-        _mm512_storeu_ps(z + 32, z2);
-        _mm512_storeu_ps(z + 48, z3);
-        return;
-    }
-#endif
-    memset(z, 0, hs * sizeof *z);
-    for (size_t j = 0; j < n; j++) kern_axpy(z, p[j], V + j * hs, hs);
+    kern_isa()->attn_mix(z, p, V, n, hs);
 }
 
-/* ---- matvec, Conv1D layout ------------------------------------------------------------
- * y[j] = b[j] + sum_i x[i] W[i][j] for j in [j0, j1). W is (in, out) row-major, so a
- * column is strided; instead of dot products we stream rows: y[j0..j1) += x[i] * W[i][j0..j1)
- * for each i. Each thread owns a column range, reads each row's slice contiguously
- * (hardware prefetch friendly) and keeps its slice of y in L1. Four rows per pass cut
- * the y load/store traffic by four. */
-static void matvec_cols(float *y, const float *x, const float *w, const float *b,
-                        size_t in, size_t out, size_t j0, size_t j1) {
-    if (b) memcpy(y + j0, b + j0, (j1 - j0) * sizeof *y);
-    else memset(y + j0, 0, (j1 - j0) * sizeof *y);
-    size_t i = 0;
-#if defined(__AVX512F__)
-    for (; i + 4 <= in; i += 4) {
-        const float *w0 = w + i * out, *w1 = w0 + out, *w2 = w1 + out, *w3 = w2 + out;
-        __m512 x0 = _mm512_set1_ps(x[i]), x1 = _mm512_set1_ps(x[i + 1]);
-        __m512 x2 = _mm512_set1_ps(x[i + 2]), x3 = _mm512_set1_ps(x[i + 3]);
-        size_t j = j0;
-        for (; j + 16 <= j1; j += 16) {
-            __m512 acc = _mm512_loadu_ps(y + j);
-            acc = _mm512_fmadd_ps(x0, _mm512_loadu_ps(w0 + j), acc);
-            acc = _mm512_fmadd_ps(x1, _mm512_loadu_ps(w1 + j), acc);
-            acc = _mm512_fmadd_ps(x2, _mm512_loadu_ps(w2 + j), acc);
-            acc = _mm512_fmadd_ps(x3, _mm512_loadu_ps(w3 + j), acc);
-            _mm512_storeu_ps(y + j, acc);
-        }
-        for (; j < j1; j++)
-            y[j] += x[i] * w0[j] + x[i + 1] * w1[j] + x[i + 2] * w2[j] + x[i + 3] * w3[j];
+void kern_widen(float *dst, const void *src, KernDtype dt, size_t n) { kern_isa()->widen[dt](dst, src, n); }
+
+float kern_stream_sum(const float *p, size_t n) {
+    const KernIsa *isa = kern_isa();
+    float total = 0.0f;
+#pragma omp parallel reduction(+ : total)
+    {
+        /* each thread one contiguous range, cut at 64-float (256 B) boundaries */
+        size_t nt = (size_t)omp_get_num_threads(), id = (size_t)omp_get_thread_num();
+        size_t i0 = n * id / nt / 64 * 64, i1 = id + 1 == nt ? n : n * (id + 1) / nt / 64 * 64;
+        total += isa->stream_sum(p + i0, i1 - i0);
     }
-#endif
-    for (; i < in; i++) {
-        const float *wr = w + i * out;
-        float xi = x[i];
-        for (size_t j = j0; j < j1; j++) y[j] += xi * wr[j];
-    }
+    return total;
 }
+
+double kern_fma_burn(size_t iters) {
+    const KernIsa *isa = kern_isa();
+    volatile float sink = 0.0f;
+    int threads = 1;
+#pragma omp parallel
+    {
+        float r = isa->fma_peak(iters);
+#pragma omp critical
+        sink += r;
+#pragma omp single
+        threads = omp_get_num_threads();
+    }
+    (void)sink;
+    return (double)threads * (double)iters * 24.0 * (double)isa->lanes;
+}
+
+/* Element offset -> address in a weight array of dtype dt. */
+static const void *w_at(const void *w, KernDtype dt, size_t idx) {
+    return (const uint8_t *)w + idx * kern_dtype_size(dt);
+}
+
+/* ---- decode: matvec in Conv1D layout ---------------------------------------------------- */
 
 /* Below this many multiply-adds a parallel region costs more than it saves. */
 #define KERN_PAR_MIN ((size_t)1 << 15)
 
-static void matvec(float *y, const float *x, const float *w, const float *b, size_t in, size_t out) {
+static void matvec(float *y, const float *x, const void *w, KernDtype dt, const float *b, size_t in, size_t out) {
+    KernMatvecFn fn = kern_isa()->matvec[dt];
     /* split the columns into 16-float blocks (one cache line each) so no two threads
      * write the same line of y */
     size_t blocks = (out + 15) / 16;
@@ -174,106 +95,85 @@ static void matvec(float *y, const float *x, const float *w, const float *b, siz
         size_t nt = (size_t)omp_get_num_threads(), id = (size_t)omp_get_thread_num();
         size_t j0 = blocks * id / nt * 16, j1 = blocks * (id + 1) / nt * 16;
         if (j1 > out) j1 = out;
-        if (j0 < j1) matvec_cols(y, x, w, b, in, out, j0, j1);
+        if (j0 < j1) fn(y, x, w, b, in, out, j0, j1);
     }
 }
 
-#if defined(__AVX512F__)
-/* ---- multi-row products (prefill) with AVX-512 ------------------------------------------
- * Own kernels because Debian's OpenBLAS 0.3.21 (DYNAMIC_ARCH) does not recognise recent
- * Xeons and falls back to its SSE3 "Prescott" kernels (~25 GFLOP/s here against ~130 for
- * its SkylakeX ones, which cannot be selected from inside the program). */
-
-/* Column panels are 32 floats wide (two zmm) and the k dimension is cut into blocks of
- * KC rows, so a packed block of weights (KC x 32 floats = 16 KB) sits in L1 on the
- * thread's stack while every row block of the input streams past it. Packing turns the
- * weight reads into one contiguous stream (the unpacked panel has a 4-12 KB stride per
- * k, which defeats the prefetchers and costs a TLB miss per row). */
-#define KC 128
-
-/* y[r, 0..32) += sum_k x[r, k] pk[k, 0..32) for 8 rows r: 16 accumulators in registers;
- * each k loads two packed vectors and broadcasts one input per row. */
-static void gemm_nn_8x32(float *y, size_t ldy, const float *x, size_t ldx, const float *pk, size_t kc,
-                         __mmask16 m0, __mmask16 m1) {
-#define ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
-#define DECL(r) __m512 c##r##0 = _mm512_maskz_loadu_ps(m0, y + r * ldy), \
-                       c##r##1 = _mm512_maskz_loadu_ps(m1, y + r * ldy + 16);
-    ROWS(DECL)
-    for (size_t k = 0; k < kc; k++) {
-        __m512 b0 = _mm512_load_ps(pk + k * 32), b1 = _mm512_load_ps(pk + k * 32 + 16);
-#define STEP(r) { __m512 a = _mm512_set1_ps(x[r * ldx + k]); \
-                  c##r##0 = _mm512_fmadd_ps(a, b0, c##r##0); c##r##1 = _mm512_fmadd_ps(a, b1, c##r##1); }
-        ROWS(STEP)
+/* ---- prefill without an own gemm: OpenBLAS ---------------------------------------------
+ * sgemm wants float weights, so F16/BF16 ones are widened a block of rows at a time
+ * (about 4 MB, so the block is still in cache when sgemm reads it). trans 0: w is
+ * (K, N) and blocks are rows k0.. of w, accumulated into y (beta 1); trans 1: w is
+ * (N, K) and blocks are output columns n0.. (disjoint parts of y, beta 0). */
+#if KERN_HAVE_BLAS
+static void gemm_blas(float *y, const float *x, const void *w, KernDtype dt, size_t M, size_t K, size_t N,
+                      int trans) {
+    if (dt == KERN_F32) {
+        if (!trans)
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)M, (int)N, (int)K, 1.0f, x, (int)K, w,
+                        (int)N, 1.0f, y, (int)N);
+        else
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)M, (int)N, (int)K, 1.0f, x, (int)K, w,
+                        (int)K, 0.0f, y, (int)N);
+        return;
     }
-#define STORE(r) _mm512_mask_storeu_ps(y + r * ldy, m0, c##r##0); \
-                 _mm512_mask_storeu_ps(y + r * ldy + 16, m1, c##r##1);
-    ROWS(STORE)
-#undef ROWS
-#undef DECL
-#undef STEP
-#undef STORE
-}
-
-/* the same for one row (the rows left over after blocks of 8) */
-static void gemm_nn_1x32(float *y, const float *x, const float *pk, size_t kc, __mmask16 m0, __mmask16 m1) {
-    __m512 c0 = _mm512_maskz_loadu_ps(m0, y), c1 = _mm512_maskz_loadu_ps(m1, y + 16);
-    for (size_t k = 0; k < kc; k++) {
-        __m512 a = _mm512_set1_ps(x[k]);
-        c0 = _mm512_fmadd_ps(a, _mm512_load_ps(pk + k * 32), c0);
-        c1 = _mm512_fmadd_ps(a, _mm512_load_ps(pk + k * 32 + 16), c1);
-    }
-    _mm512_mask_storeu_ps(y, m0, c0);
-    _mm512_mask_storeu_ps(y + 16, m1, c1);
-}
-
-static __mmask16 tail_mask(size_t n) { return n >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << n) - 1u); }
-
-/* y (M, N) += x (M, K) @ B where B (K, N) is w itself (trans = 0: w is (K, N), the Conv1D
- * layout) or the transpose of w (trans = 1: w is (N, K), e.g. the unembedding wte).
- * Threads split the 32-column panels; each packs KC x 32 blocks of B and runs all row
- * blocks of x past it. */
-static void gemm(float *y, const float *x, const float *w, size_t M, size_t K, size_t N, int trans) {
-    const long panels = (long)((N + 31) / 32);
-#pragma omp parallel
-    {
-        _Alignas(64) float pk[KC * 32]; /* this thread's packed block of B */
-#pragma omp for schedule(static)
-        for (long p = 0; p < panels; p++) {
-            size_t j = (size_t)p * 32, nc = N - j < 32 ? N - j : 32;
-            __mmask16 m0 = tail_mask(nc), m1 = nc > 16 ? tail_mask(nc - 16) : 0;
-            for (size_t k0 = 0; k0 < K; k0 += KC) {
-                size_t kc = K - k0 < KC ? K - k0 : KC;
-                if (!trans) {
-                    for (size_t k = 0; k < kc; k++) { /* rows of w[k0.., j..j+nc), zero-padded */
-                        const float *src = w + (k0 + k) * N + j;
-                        _mm512_store_ps(pk + k * 32, _mm512_maskz_loadu_ps(m0, src));
-                        _mm512_store_ps(pk + k * 32 + 16, _mm512_maskz_loadu_ps(m1, src + 16));
-                    }
+    const size_t row_len = trans ? K : N, total_rows = trans ? N : K;
+    size_t rows = ((size_t)1 << 20) / row_len;
+    if (rows < 8) rows = 8;
+    if (rows > total_rows) rows = total_rows;
+    float *blk = malloc(rows * row_len * sizeof *blk);
+    if (!blk) { /* no 4 MB to spare: plain loops, slow but correct */
+        for (size_t t = 0; t < M; t++)
+            for (size_t r = 0; r < total_rows; r++) {
+                float tmp[1];
+                if (trans) {
+                    float *yr = y + t * N;
+                    yr[r] = kern_isa()->dot[dt](x + t * K, w_at(w, dt, r * K), K);
                 } else {
-                    /* B[k][c] = w[j+c][k0+k]: read each of the nc rows of w contiguously,
-                     * write it as a column of the packed block */
-                    if (nc < 32) memset(pk, 0, sizeof pk);
-                    for (size_t c = 0; c < nc; c++) {
-                        const float *src = w + (j + c) * K + k0;
-                        for (size_t k = 0; k < kc; k++) pk[k * 32 + c] = src[k];
+                    for (size_t j = 0; j < N; j++) {
+                        kern_isa()->widen[dt](tmp, w_at(w, dt, r * N + j), 1);
+                        y[t * N + j] += x[t * K + r] * tmp[0];
                     }
                 }
-                size_t i = 0;
-                for (; i + 8 <= M; i += 8) gemm_nn_8x32(y + i * N + j, N, x + i * K + k0, K, pk, kc, m0, m1);
-                for (; i < M; i++) gemm_nn_1x32(y + i * N + j, x + i * K + k0, pk, kc, m0, m1);
             }
-        }
+        return;
     }
+    KernWidenFn widen = kern_isa()->widen[dt];
+    for (size_t r0 = 0; r0 < total_rows; r0 += rows) {
+        size_t nr = total_rows - r0 < rows ? total_rows - r0 : rows;
+        long nrl = (long)nr;
+#pragma omp parallel for schedule(static)
+        for (long r = 0; r < nrl; r++)
+            widen(blk + (size_t)r * row_len, w_at(w, dt, (r0 + (size_t)r) * row_len), row_len);
+        if (!trans)
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)M, (int)N, (int)nr, 1.0f, x + r0, (int)K, blk,
+                        (int)N, 1.0f, y, (int)N);
+        else
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)M, (int)nr, (int)K, 1.0f, x, (int)K, blk,
+                        (int)K, 0.0f, y + r0, (int)N);
+    }
+    free(blk);
 }
-#define KERN_OWN_GEMM 1
-#else
-#define KERN_OWN_GEMM 0
 #endif
 
-void kern_matmul(float *y, const float *x, const float *w, const float *b,
-                 size_t T, size_t in, size_t out) {
-    if (T == 1) {
-        matvec(y, x, w, b, in, out);
+/* 1 when T > 1 rows go to a gemm (own or OpenBLAS) rather than one matvec per row. */
+static int have_gemm(KernDtype dt) { return KERN_HAVE_BLAS || kern_isa()->gemm[dt] != NULL; }
+
+/* y (M, N) += x @ B (trans 0) or = x @ w^T (trans 1, y zeroed by the caller). */
+static void gemm_any(float *y, const float *x, const void *w, KernDtype dt, size_t M, size_t K, size_t N, int trans) {
+    const KernIsa *isa = kern_isa();
+    if (isa->gemm[dt]) {
+        isa->gemm[dt](y, x, w, M, K, N, trans);
+        return;
+    }
+#if KERN_HAVE_BLAS
+    gemm_blas(y, x, w, dt, M, K, N, trans);
+#endif
+}
+
+void kern_matmul_dt(float *y, const float *x, const void *w, KernDtype dt, const float *b,
+                    size_t T, size_t in, size_t out) {
+    if (T == 1 || !have_gemm(dt)) {
+        for (size_t t = 0; t < T; t++) matvec(y + t * out, x + t * in, w, dt, b, in, out);
         return;
     }
     /* y = b (broadcast over rows), then y += x @ w */
@@ -281,37 +181,32 @@ void kern_matmul(float *y, const float *x, const float *w, const float *b,
         if (b) memcpy(y + t * out, b, out * sizeof *y);
         else memset(y + t * out, 0, out * sizeof *y);
     }
-#if KERN_OWN_GEMM
-    gemm(y, x, w, T, in, out, 0);
-#elif KERN_HAVE_BLAS
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)T, (int)out, (int)in, 1.0f, x,
-                (int)in, w, (int)out, 1.0f, y, (int)out);
-#else
-#pragma omp parallel for schedule(static)
-    for (size_t t = 0; t < T; t++) matvec_cols(y + t * out, x + t * in, w, b, in, out, 0, out);
-#endif
+    gemm_any(y, x, w, dt, T, in, out, 0);
+}
+
+void kern_matmul(float *y, const float *x, const float *w, const float *b, size_t T, size_t in, size_t out) {
+    kern_matmul_dt(y, x, w, KERN_F32, b, T, in, out);
+}
+
+void kern_matmul_wt_dt(float *y, const float *x, const void *wt, KernDtype dt, size_t T, size_t in, size_t out) {
+    if (T == 1 || !have_gemm(dt)) {
+        /* one dot product per output row of wt: wt is read once, front to back */
+        KernDotFn dot = kern_isa()->dot[dt];
+        long n = (long)out;
+        for (size_t t = 0; t < T; t++) {
+            float *yr = y + t * out;
+            const float *xr = x + t * in;
+#pragma omp parallel for schedule(static) if (in * out >= KERN_PAR_MIN)
+            for (long v = 0; v < n; v++) yr[v] = dot(xr, w_at(wt, dt, (size_t)v * in), in);
+        }
+        return;
+    }
+    memset(y, 0, T * out * sizeof *y);
+    gemm_any(y, x, wt, dt, T, in, out, 1);
 }
 
 void kern_matmul_wt(float *y, const float *x, const float *wt, size_t T, size_t in, size_t out) {
-    if (T == 1) {
-        /* one dot product per output row of wt: wt is read once, front to back */
-        long n = (long)out;
-#pragma omp parallel for schedule(static) if (in * out >= KERN_PAR_MIN)
-        for (long v = 0; v < n; v++) y[v] = kern_dot(x, wt + (size_t)v * in, in);
-        return;
-    }
-#if KERN_OWN_GEMM
-    memset(y, 0, T * out * sizeof *y);
-    gemm(y, x, wt, T, in, out, 1);
-#elif KERN_HAVE_BLAS
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)T, (int)out, (int)in, 1.0f, x,
-                (int)in, wt, (int)in, 0.0f, y, (int)out);
-#else
-    long n = (long)out;
-#pragma omp parallel for schedule(static)
-    for (long v = 0; v < n; v++)
-        for (size_t t = 0; t < T; t++) y[t * out + (size_t)v] = kern_dot(x + t * in, wt + (size_t)v * in, in);
-#endif
+    kern_matmul_wt_dt(y, x, wt, KERN_F32, T, in, out);
 }
 
 /* ---- elementwise ------------------------------------------------------------------- */

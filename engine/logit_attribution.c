@@ -84,10 +84,12 @@ static double dot_d(const float *x, const float *y, size_t n) {
  * kern_layernorm computes them). */
 static double read_out_direction(Attribution *a, const Gpt2Model *m, const float *x, int target, int vs) {
     const size_t C = a->parts.C;
-    const float *ut = m->w.lm_head + (size_t)target * C, *uv = vs >= 0 ? m->w.lm_head + (size_t)vs * C : NULL;
+    const float *hf = m->w.lm_head;
+    const uint16_t *hh = m->w.lm_head_h;
+    const size_t ut = (size_t)target * C, uv = vs >= 0 ? (size_t)vs * C : 0;
     double mean_w = 0.0, ln_bias = 0.0;
     for (size_t i = 0; i < C; i++) {
-        double u = (double)ut[i] - (uv ? (double)uv[i] : 0.0);
+        double u = (double)gpt2_mat_at(&m->w, hf, hh, ut + i) - (vs >= 0 ? (double)gpt2_mat_at(&m->w, hf, hh, uv + i) : 0.0);
         double w = (double)m->w.lnf_w[i] * u;
         a->w[i] = (float)w;
         mean_w += w;
@@ -121,7 +123,7 @@ int attribution_run(Attribution *a, const Gpt2Model *m, const Gpt2Trace *tr, int
         const Gpt2LayerWeights *lw = &m->w.layers[l];
         const int attn_off = gpt2_ablation_is_off(&tr->ablation, GPT2_ABL_ATTN, l, 0);
         /* r = attn.c_proj.weight @ w: head h's part of the logit is z_h . r[h*HS, (h+1)*HS) */
-        kern_matmul_wt(a->r, a->w, lw->attn_proj_w, 1, C, C);
+        kern_matmul_wt_dt(a->r, a->w, gpt2_mat(&m->w, lw->attn_proj_w, lw->attn_proj_h), m->w.dtype, 1, C, C);
         for (int h = 0; h < NH; h++) {
             const size_t o = (size_t)h * HS;
             a->comp[attribution_head_index(NH, l, h)].value =

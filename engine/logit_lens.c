@@ -114,7 +114,10 @@ static void unembed(LogitLens *lens, const Gpt2Model *m, const float *const *str
     for (int k = 0; k < D; k++)
         kern_layernorm(lens->x + (size_t)k * C, streams[k], m->w.lnf_w, m->w.lnf_b, m->config.ln_eps, 1, C);
     const int computed = own ? D - 1 : D;
-    unembed_many(lens->logits, V, lens->x, (size_t)computed, m->w.lm_head, V, C);
+    if (m->w.dtype == KERN_F32) unembed_many(lens->logits, V, lens->x, (size_t)computed, m->w.lm_head, V, C);
+    else /* F16/BF16 head: the dtype kernels widen wte in registers, all depths in one call */
+        kern_matmul_wt_dt(lens->logits, lens->x, gpt2_mat(&m->w, m->w.lm_head, m->w.lm_head_h), m->w.dtype,
+                          (size_t)computed, C, V);
     if (own) memcpy(lens->logits + (size_t)(D - 1) * V, own, V * sizeof(float));
     lens->col_pos = pos;
     lens->col_rows = D;
@@ -126,7 +129,7 @@ static void unembed(LogitLens *lens, const Gpt2Model *m, const float *const *str
 static unsigned long long column_key(const Gpt2Model *m, const Gpt2Trace *tr, int pos, int with_mid) {
     unsigned long long h = 1469598103934665603ULL;
 #define MIX(v) (h = (h ^ (unsigned long long)(v)) * 1099511628211ULL)
-    MIX((uintptr_t)m->w.lm_head);
+    MIX((uintptr_t)gpt2_mat(&m->w, m->w.lm_head, m->w.lm_head_h));
     MIX((uintptr_t)tr->mem);
     MIX(with_mid);
     for (int p = 0; p <= pos; p++) MIX((unsigned)tr->ids[p]);

@@ -63,14 +63,14 @@ int resid_parts_at(ResidParts *rp, const Gpt2Model *m, const Gpt2Trace *tr, int 
         } else {
             /* z_h = pattern[l, h, t, 0..t] @ V[l, h, 0..t]: exactly the forward's mix */
             for (size_t h = 0; h < NH; h++)
-                kern_attn_mix(z + h * HS, tr->pattern + (l * NH + h) * P + gpt2_tri_row(t),
+                kern_attn_mix(z + h * HS, gpt2_trace_layer_patterns(tr, l) + h * P + gpt2_tri_row(t),
                               tr->v + ((l * NH + h) * T) * HS, t + 1, HS);
             gpt2_ablation_apply_z(ab, l, z, 1, C);
         }
         if (tr->attn_out) {
             memcpy(ao, cap_row(tr->attn_out, tr, l, pos), C * sizeof(float));
         } else {
-            kern_matmul(ao, z, lw->attn_proj_w, lw->attn_proj_b, 1, C, C);
+            kern_matmul_dt(ao, z, gpt2_mat(&m->w, lw->attn_proj_w, lw->attn_proj_h), m->w.dtype, lw->attn_proj_b, 1, C, C);
             gpt2_ablation_apply_out(ab, GPT2_ABL_ATTN, l, ao, 1, C);
         }
         if (tr->resid_mid) memcpy(mid, cap_row(tr->resid_mid, tr, l, pos), C * sizeof(float));

@@ -2,7 +2,9 @@
 # Installs the Debian packages inferscope needs to build, run and test.
 # Idempotent: packages that pkg-config (or a file check) already finds are skipped,
 # so a second run does nothing. apt-get runs as root, through sudo otherwise.
-# Usage: scripts/install-deps.sh [--test]   (--test adds what the test suite uses)
+# Usage: scripts/install-deps.sh [--test|--arm64]   (--test adds what the test suite uses;
+# --arm64 what `make test-arm64` needs: the aarch64 cross compiler, qemu-user and the
+# engine's libraries for arm64 through Debian multiarch, which it enables if needed)
 set -euo pipefail
 
 want=()
@@ -40,6 +42,16 @@ if [ "${1:-}" = "--test" ]; then
   need_cmd clang clang
 fi
 
+multiarch=0
+if [ "${1:-}" = "--arm64" ]; then
+  need_cmd aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+  need_file /usr/aarch64-linux-gnu/include/stdio.h libc6-dev-arm64-cross
+  need_cmd qemu-aarch64-static qemu-user-static
+  for p in libpcre2-dev libcjson-dev libopenblas-dev libgomp1; do
+    dpkg -s "$p:arm64" >/dev/null 2>&1 || { want+=("$p:arm64"); multiarch=1; }
+  done
+fi
+
 if [ ${#want[@]} -eq 0 ]; then
   exit 0
 fi
@@ -48,5 +60,8 @@ mapfile -t want < <(printf '%s\n' "${want[@]}" | sort -u)
 echo "install-deps: installing ${want[*]}"
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
+if [ "$multiarch" -eq 1 ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  $SUDO dpkg --add-architecture arm64
+fi
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${want[@]}"

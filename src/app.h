@@ -45,6 +45,7 @@ typedef struct AppOptions {
     ThemeId theme;
     int width, height;         /* initial window size in pixels */
     const char *export_dir;    /* folder for E / Shift+E figures (NULL = ./inferscope-figures) */
+    int weights;               /* --weights: GPT2_WEIGHTS_AS_STORED or a KernDtype */
 } AppOptions;
 
 /* The defaults: prompt "Once upon a time", seed 0, T=1 / no cuts, scale 1, light,

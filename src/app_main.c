@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "export.h"
 #include "figure_meta.h"
+#include "cli_model.h"
 #include "file_read.h"
 #include "lesson_run.h"
 
@@ -19,6 +20,8 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: inferscope [options]          open the window\n\n"
             "  --model DIR          checkpoint folder (default: the bundled model, %s)\n"
+            "  --weights P          f32, f16 or bf16: precision of the matrices (default: as stored;\n"
+            "                       f16 halves memory and the bytes read per token)\n"
             "  --prompt TEXT        the prompt (default \"Once upon a time\")\n"
             "  --ids LIST           the prompt as token ids, e.g. 7454,2402,257 (any model)\n"
             "  --seed S             dice seed (default 0): the same seed gives the same tokens\n"
@@ -107,6 +110,9 @@ int app_main(int argc, char **argv) {
         if (strcmp(a, "--model") == 0) {
             opt.model_dir = v;
             model_given = 1;
+        } else if (strcmp(a, "--weights") == 0) {
+            ErrorMsg werr;
+            if (cli_parse_weights(v, &opt.weights, &werr)) return cli_fail("window", "%s", werr.text);
         } else if (strcmp(a, "--lesson") == 0) {
             lesson_path = v;
         } else if (strcmp(a, "--open-figure") == 0) {

@@ -14,6 +14,7 @@
 AppOptions app_default_options(void) {
     AppOptions o;
     memset(&o, 0, sizeof o);
+    o.weights = GPT2_WEIGHTS_AS_STORED;
     o.prompt = "Once upon a time";
     o.seed = 0;
     o.settings = sampler_settings_default();
@@ -62,7 +63,9 @@ int app_init(AppState *app, const AppOptions *opt, ErrorMsg *err) {
                          (double)VIZ_UI_SCALE_MIN, (double)VIZ_UI_SCALE_MAX);
     /* GPT2_CAP_DEFAULT keeps what the panels read (attention patterns, logits) and
      * what stepping back needs (the KV cache). */
-    if (session_open(&app->session, opt->model_dir, opt->tok_dir, 0, GPT2_CAP_DEFAULT, err)) return -1;
+    SessionConfig sc = session_config_default();
+    sc.weights = opt->weights;
+    if (session_open_cfg(&app->session, opt->model_dir, opt->tok_dir, &sc, err)) return -1;
     session_set_seed(&app->session, opt->seed);
     char note[APP_STATUS_MAX] = "";
     if (session_set_settings(&app->session, &opt->settings, err) ||

@@ -18,6 +18,7 @@ int cmd_next(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 int cmd_novelty(int argc, char **argv);
 int cmd_heads(int argc, char **argv);
 int cmd_lens(int argc, char **argv);

@@ -6,8 +6,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,7 +19,10 @@ const char CLI_MODEL_USAGE_MODEL[] =
     "  --model DIR       model folder (config.json + model.safetensors);\n"
     "                    default: the bundled model (assets/models/stories16m)\n"
     "  --tokenizer DIR   GPT-2 tokenizer (encoder.json + vocab.bpe) for models without their\n"
-    "                    own vocabulary file (default: assets/tokenizer)\n";
+    "                    own vocabulary file (default: assets/tokenizer)\n"
+    "  --weights P       f32, f16 or bf16: the precision the matrices run in (default: as\n"
+    "                    stored in the file; an F32 file is rounded once at load; f16/bf16\n"
+    "                    read half the bytes per token)\n";
 
 const char CLI_MODEL_USAGE_PROMPT[] =
     "  --prompt TEXT     the prompt text\n"
@@ -32,6 +37,11 @@ const char CLI_MODEL_USAGE_SAMPLER[] =
     "  --seed S          the dice: the draw for position p is a function of (S, p) only,\n"
     "                    so the same seed and settings give the same tokens (default: clock)\n";
 
+const char CLI_MODEL_USAGE_TRACE[] =
+    "  --trace-mb N      memory for the trace in MB (or 'auto': free RAM less the weights):\n"
+    "                    what does not fit is dropped or recomputed on demand, and said so\n"
+    "                    on stderr (default: keep everything)\n";
+
 const char CLI_MODEL_USAGE_ABLATE[] =
     "  --ablate LIST     switch parts of the model off (zero ablation), comma-separated;\n"
     "                    blocks and heads count from 0 (as TransformerLens):\n"
@@ -45,6 +55,7 @@ const char CLI_MODEL_USAGE_ABLATE[] =
 void cli_model_args_init(CliModelArgs *a) {
     memset(a, 0, sizeof *a);
     a->settings = sampler_settings_default();
+    a->weights = GPT2_WEIGHTS_AS_STORED;
     /* A clock-and-pid seed: two runs differ unless the user asks for the same dice. The
      * commands report it (--json) so any run can be replayed with --seed. */
     struct timespec ts;
@@ -85,6 +96,29 @@ static int parse_u64(const char *s, uint64_t *out) {
     return 0;
 }
 
+int cli_parse_weights(const char *v, int *out, ErrorMsg *err) {
+    static const struct { const char *name; int value; } table[] = {
+        {"f32", KERN_F32}, {"f16", KERN_F16}, {"bf16", KERN_BF16}, {"stored", GPT2_WEIGHTS_AS_STORED}};
+    for (size_t i = 0; v && i < sizeof table / sizeof table[0]; i++)
+        if (strcasecmp(v, table[i].name) == 0) {
+            *out = table[i].value;
+            return 0;
+        }
+    return error_set(err, "--weights: '%.40s' is not f32, f16, bf16 or stored", v ? v : "");
+}
+
+int cli_parse_trace_mb(const char *v, size_t *out, ErrorMsg *err) {
+    long l;
+    if (v && strcasecmp(v, "auto") == 0) {
+        *out = SESSION_TRACE_AUTO;
+        return 0;
+    }
+    if (parse_long(v, &l) || l < 1 || l > 16777216L)
+        return error_set(err, "--trace-mb: '%.40s' is not a whole number of MB in 1..16777216 or 'auto'", v ? v : "");
+    *out = (size_t)l * 1000000u;
+    return 0;
+}
+
 static int prompt_given(const CliModelArgs *a) {
     return (a->prompt != NULL) + (a->prompt_file != NULL) + (a->ids != NULL);
 }
@@ -92,10 +126,11 @@ static int prompt_given(const CliModelArgs *a) {
 int cli_model_parse(CliModelArgs *a, unsigned groups, int argc, char **argv, int *i, ErrorMsg *err) {
     const char *o = argv[*i];
     static const char *const with_value[] = {"--model", "--tokenizer", "--prompt", "--prompt-file", "--ids",
-                                             "--temperature", "--top-k", "--top-p", "--seed", "--ablate"};
+                                             "--temperature", "--top-k", "--top-p", "--seed", "--weights",
+                                             "--trace-mb", "--ablate"};
     static const unsigned value_group[] = {CLI_OPT_MODEL, CLI_OPT_MODEL, CLI_OPT_PROMPT, CLI_OPT_PROMPT,
                                            CLI_OPT_PROMPT, CLI_OPT_SAMPLER, CLI_OPT_SAMPLER, CLI_OPT_SAMPLER,
-                                           CLI_OPT_SAMPLER, CLI_OPT_ABLATE};
+                                           CLI_OPT_SAMPLER, CLI_OPT_MODEL, CLI_OPT_TRACE, CLI_OPT_ABLATE};
     if ((groups & CLI_OPT_SAMPLER) && strcmp(o, "--greedy") == 0) {
         a->settings.greedy = 1;
         return 1;
@@ -135,6 +170,12 @@ int cli_model_parse(CliModelArgs *a, unsigned groups, int argc, char **argv, int
         a->has_seed = 1;
         break;
     case 9:
+        if (cli_parse_weights(v, &a->weights, err)) return -1;
+        break;
+    case 10:
+        if (cli_parse_trace_mb(v, &a->trace_budget, err)) return -1;
+        break;
+    case 11:
         if (a->ablate) return error_set(err, "--ablate: given twice (list every part once: --ablate 0.3,1.mlp)");
         a->ablate = v;
         break;
@@ -151,9 +192,15 @@ int cli_model_set_positional(CliModelArgs *a, const char *text, ErrorMsg *err) {
 
 int cli_model_open(const CliModelArgs *a, Session *s, int max_pos, unsigned capture, ErrorMsg *err) {
     if (sampler_settings_validate(&a->settings, err)) return -1;
-    if (session_open(s, a->model_dir ? a->model_dir : cli_default_model_dir(),
-                     a->tok_dir ? a->tok_dir : cli_tokenizer_dir(), max_pos, capture, err))
+    SessionConfig sc = session_config_default();
+    sc.max_pos = max_pos;
+    sc.capture = capture;
+    sc.weights = a->weights;
+    sc.trace_budget = a->trace_budget;
+    if (session_open_cfg(s, a->model_dir ? a->model_dir : cli_default_model_dir(),
+                         a->tok_dir ? a->tok_dir : cli_tokenizer_dir(), &sc, err))
         return -1;
+    if (s->trace_dropped) fprintf(stderr, "inferscope: %s\n", s->trace_note);
     session_set_seed(s, a->seed);
     if (session_set_settings(s, &a->settings, err) || cli_model_apply_ablation(a->ablate, s, err)) {
         session_free(s);

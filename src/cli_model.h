@@ -15,10 +15,11 @@
 
 /* Which option groups a command accepts (cli_model_parse's `groups`). */
 enum {
-    CLI_OPT_MODEL = 1u << 0,   /* --model DIR, --tokenizer DIR */
+    CLI_OPT_MODEL = 1u << 0,   /* --model DIR, --tokenizer DIR, --weights P */
     CLI_OPT_PROMPT = 1u << 1,  /* --prompt TEXT, --prompt-file PATH, --ids LIST */
     CLI_OPT_SAMPLER = 1u << 2, /* --temperature, --top-k, --top-p, --greedy, --seed */
-    CLI_OPT_ABLATE = 1u << 3,  /* --ablate SPEC[,SPEC...] (gpt2_ablation.h) */
+    CLI_OPT_TRACE = 1u << 3,   /* --trace-mb N|auto */
+    CLI_OPT_ABLATE = 1u << 4,  /* --ablate SPEC[,SPEC...] (gpt2_ablation.h) */
 };
 
 typedef struct CliModelArgs {
@@ -30,8 +31,14 @@ typedef struct CliModelArgs {
     SamplerSettings settings; /* sampler flags on top of sampler_settings_default() */
     uint64_t seed;           /* --seed, else a clock-derived seed (see has_seed) */
     int has_seed;            /* 1 when --seed was given */
+    int weights;             /* --weights: GPT2_WEIGHTS_AS_STORED (default) or a KernDtype */
+    size_t trace_budget;     /* --trace-mb in bytes, 0 = no limit, SESSION_TRACE_AUTO = "auto" */
     const char *ablate;      /* --ablate SPEC list (checked against the model once loaded) */
 } CliModelArgs;
+
+/* "f32" | "f16" | "bf16" (any case) or "stored" -> *out (a KernDtype or
+ * GPT2_WEIGHTS_AS_STORED). -1 with err "--weights: 'x' ..." otherwise. */
+int cli_parse_weights(const char *v, int *out, ErrorMsg *err);
 
 /* Defaults: bundled model, no prompt, T=1 / no cuts / sampling, seed from the clock. */
 void cli_model_args_init(CliModelArgs *a);
@@ -48,7 +55,11 @@ int cli_model_set_positional(CliModelArgs *a, const char *text, ErrorMsg *err);
 extern const char CLI_MODEL_USAGE_MODEL[];
 extern const char CLI_MODEL_USAGE_PROMPT[];
 extern const char CLI_MODEL_USAGE_SAMPLER[];
+extern const char CLI_MODEL_USAGE_TRACE[];
 extern const char CLI_MODEL_USAGE_ABLATE[];
+
+/* "auto" or a whole number of MB (1..16777216) -> bytes; -1 with err otherwise. */
+int cli_parse_trace_mb(const char *v, size_t *out, ErrorMsg *err);
 
 /* Loads the model and tokenizer into *s (session_open with max_pos and capture), applies
  * the settings, the seed and the --ablate mask. On error *s is zeroed and err names the

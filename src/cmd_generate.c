@@ -18,7 +18,7 @@ static void usage(void) {
            "Runs the prompt, then appends N tokens one at a time, printing the prompt and the\n"
            "new text as it is produced (a character split across tokens, like half an emoji,\n"
            "is held back until it is complete). Output ends with a newline.\n"
-           "\n%s%s%s%s"
+           "\n%s%s%s%s%s"
            "  -n N              tokens to generate (default 50)\n"
            "  --stop-at-eot     stop after the model writes <|endoftext|> (the end of a story\n"
            "                    for the bundled model); the token is still printed\n"
@@ -29,7 +29,8 @@ static void usage(void) {
            "When the context fills up before N tokens, generation stops there: a note goes to\n"
            "stderr and the exit status is 0 if at least one token was generated (2 if the\n"
            "prompt alone already fills the context).\n",
-           CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER, CLI_MODEL_USAGE_ABLATE);
+           CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER, CLI_MODEL_USAGE_TRACE,
+           CLI_MODEL_USAGE_ABLATE);
 }
 
 /* One generated token and the draw that chose it. */
@@ -98,8 +99,8 @@ int cmd_generate(int argc, char **argv) {
     long n_new = 50;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
-        int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_ABLATE, argc, argv, &i,
-                                &err);
+        int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_TRACE | CLI_OPT_ABLATE,
+                                argc, argv, &i, &err);
         if (r < 0) return cli_fail(CMD, "%s", err.text);
         if (r > 0) continue;
         if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {

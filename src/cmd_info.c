@@ -4,9 +4,14 @@
  * a downloaded or converted model before opening the window. Computes nothing itself:
  * the numbers come from gpt2_model_load, model_vocab_open and gpt2_weights_check. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_model.h"
+#include "gpt2_config.h"
+#include "gpt2_memory.h"
+#include "gpt2_trace.h"
 #include "gpt2_model.h"
 #include "gpt2_weights_check.h"
 #include "model_vocab.h"
@@ -20,6 +25,11 @@ static void usage(FILE *f) {
             "its vocabulary: the GPT-2 tokenizer, a padded one (rows beyond the tokenizer's\n"
             "are never sampled or shown), or the model's own (a vocab.json beside it, or\n"
             "token ids only). Exits 2 naming the tensor when a weight is NaN or infinite.\n\n"
+            "  --memory   predict the memory the window will need, from config.json alone\n"
+            "             (nothing else is read): weights in f32 and f16, the trace of the\n"
+            "             default views, and with --trace-mb what a budget keeps and drops\n"
+            "  --ctx N    context for --memory (default min(n_positions, 1024))\n"
+            "  --trace-mb N|auto  the trace budget --memory plans for\n"
             "  --json     one JSON object instead of the table\n"
             "  -h, --help this text\n");
 }
@@ -91,8 +101,40 @@ static void print_json(const Gpt2Model *m, const InfoVocab *v) {
     printf("}, \"weights_finite\": true}\n");
 }
 
+/* info --memory: the prediction, from the config alone (before any weight is read). */
+static int print_memory(const char *dir, int ctx, size_t budget) {
+    char path[1200];
+    Gpt2Config c;
+    ErrorMsg err;
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    if (gpt2_config_load(&c, path, &err)) return cli_fail("info", "%s", err.text);
+    int T = ctx > 0 ? ctx : c.n_positions < 1024 ? c.n_positions : 1024;
+    if (T > c.n_positions)
+        return cli_fail("info", "--ctx: %d positions exceed the model's context of %d", T, c.n_positions);
+    size_t w32 = gpt2_weights_bytes(&c, KERN_F32), w16 = gpt2_weights_bytes(&c, KERN_F16);
+    size_t tr = gpt2_trace_bytes(&c, T, GPT2_CAP_DEFAULT), use = tr;
+    char note[256] = "";
+    if (budget) { /* planned first: a refusal is the only line printed */
+        if (budget == SESSION_TRACE_AUTO) budget = gpt2_trace_budget_default(w16);
+        Gpt2TracePlan plan;
+        if (gpt2_trace_plan(&c, T, GPT2_CAP_DEFAULT, budget, &plan, &err)) return cli_fail("info", "%s", err.text);
+        gpt2_trace_plan_describe(&plan, budget, note, sizeof note);
+        use = plan.bytes;
+    }
+    printf("memory       predicted for %d positions (config.json only; weights not read)\n", T);
+    printf("weights      %.0f MB as f32, %.0f MB as f16/bf16\n", w32 / 1e6, w16 / 1e6);
+    printf("trace        %.0f MB with the default views (KV cache %.0f MB)\n", tr / 1e6,
+           2.0 * c.n_layer * T * c.n_embd * sizeof(float) / 1e6);
+    if (*note) printf("budget       %s\n", note);
+    printf("total        %.0f MB with f32 weights, %.0f MB with f16 (plus ~150 MB for the program)\n",
+           (w32 + use) / 1e6, (w16 + use) / 1e6);
+    return 0;
+}
+
 int cmd_info(int argc, char **argv) {
-    int json = 0;
+    int json = 0, memory = 0, ctx = 0;
+    size_t budget = 0;
+    ErrorMsg perr;
     const char *dir = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -100,6 +142,18 @@ int cmd_info(int argc, char **argv) {
             return 0;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
+        } else if (strcmp(argv[i], "--memory") == 0) {
+            memory = 1;
+        } else if (strcmp(argv[i], "--ctx") == 0 || strcmp(argv[i], "--trace-mb") == 0) {
+            if (i + 1 >= argc) return cli_fail("info", "%s needs a value (see inferscope info --help)", argv[i]);
+            const char *o = argv[i++], *v = argv[i];
+            if (strcmp(o, "--trace-mb") == 0 && cli_parse_trace_mb(v, &budget, &perr))
+                return cli_fail("info", "%s", perr.text);
+            char *end = NULL;
+            long l = strcmp(o, "--ctx") == 0 ? strtol(v, &end, 10) : 1;
+            if (end && (*end || end == v || l < 1 || l > (1L << 20)))
+                return cli_fail("info", "--ctx: '%s' is not a whole number of positions >= 1", v);
+            if (end) ctx = (int)l;
         } else if (argv[i][0] == '-' && argv[i][1] != 0) {
             return cli_fail("info", "unknown option '%s' (see inferscope info --help)", argv[i]);
         } else if (dir) {
@@ -109,6 +163,7 @@ int cmd_info(int argc, char **argv) {
         }
     }
     if (!dir) dir = cli_default_model_dir();
+    if (memory) return print_memory(dir, ctx, budget);
     Gpt2Model m;
     ErrorMsg err;
     if (gpt2_model_load(&m, dir, &err) != 0) return cli_fail("info", "%s", err.text);

@@ -19,7 +19,7 @@ static void usage(void) {
            "p_raw = softmax(logits), p_temp = softmax(logits / T), p_final = what is left after\n"
            "top-k and top-p, renormalised; cum = the token's upper end in the final cumulative\n"
            "distribution (the draw u in [cum - p_final, cum) picks it).\n"
-           "\n%s%s%s%s"
+           "\n%s%s%s%s%s"
            "                    With --ablate, p_orig is each token's p_raw in the model with\n"
            "                    nothing switched off, and KL(original || ablated) in nats says\n"
            "                    how far the distribution moved.\n"
@@ -29,8 +29,8 @@ static void usage(void) {
            "\n"
            "Tokens are shown as written in encoder.json, like `inferscope tokenize`: a space\n"
            "is 'Ġ', a newline 'Ċ'.\n",
-           CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER, CLI_MODEL_USAGE_ABLATE,
-           SAMPLER_MAX_SHOW);
+           CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER, CLI_MODEL_USAGE_TRACE,
+           CLI_MODEL_USAGE_ABLATE, SAMPLER_MAX_SHOW);
 }
 
 /* Printed width of a UTF-8 string, one cell per code point (good enough for Ġ forms). */
@@ -136,8 +136,8 @@ int cmd_next(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!only_positional && o[0] == '-' && o[1] != 0) {
-            int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_ABLATE, argc, argv,
-                                    &i, &err);
+            int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_TRACE | CLI_OPT_ABLATE,
+                                    argc, argv, &i, &err);
             if (r < 0) return cli_fail(CMD, "%s", err.text);
             if (r > 0) continue;
             if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {

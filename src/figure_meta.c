@@ -202,6 +202,9 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
     rc |= meta_addf(m, "inferscope:format", 1, "%d", FIGURE_META_FORMAT);
     rc |= meta_add(m, "inferscope:model", s->model.name, 0);
     rc |= meta_add(m, "inferscope:model_sha256", in->model_sha256 ? in->model_sha256 : "unknown", 0);
+    /* what the numbers were computed with: weight precision and SIMD kernel table */
+    rc |= meta_add(m, "inferscope:weights", gpt2_model_weights_name(&s->model), 0);
+    rc |= meta_add(m, "inferscope:kernels", kern_isa_name(), 0);
 
     str_json_ascii(&str, s->prompt ? s->prompt : (const uint8_t *)"", s->prompt ? s->prompt_len : 0);
     rc |= str.oom ? -1 : meta_add(m, "inferscope:prompt", str.data, 1);

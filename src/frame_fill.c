@@ -33,6 +33,7 @@ void frame_fill(VizFrame *f, const Session *s, const VizView *view) {
     f->prev_rec = s->has_prev ? &s->prev : NULL;
     f->model_name = s->model.name;
     f->n_params = s->model.n_params;
+    f->weights = gpt2_model_weights_name(&s->model);
     f->seed = s->seed;
     f->step = s->trace.n_pos - s->n_prompt;
     f->last_step_ms = s->last_step_ms;

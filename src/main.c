@@ -1,9 +1,11 @@
 /* main.c — entry point: `inferscope COMMAND ...` runs a CLI command (src/cmd_*.c);
  * `inferscope [--model DIR] [--prompt TEXT] ...` with no command opens the window. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "kernels.h"
 
 typedef struct Command {
     const char *name;
@@ -21,6 +23,7 @@ static const Command COMMANDS[] = {
     {"lens", cmd_lens, "the logit lens: the prediction after every layer at one position"},
     {"attribute", cmd_attribute, "what each head and MLP adds to one logit (direct logit attribution)"},
     {"export", cmd_export, "render figures (PNG) headless"},
+    {"convert", cmd_convert, "write a checkpoint with F16, BF16 or F32 weight matrices"},
     {"novelty", cmd_novelty, "which runs of a text the model saw verbatim in its training text"},
     {"heads", cmd_heads, "what each attention head does: previous-token, sink, induction, ... scores"},
 };
@@ -33,10 +36,19 @@ static void usage(FILE *f) {
             "commands:\n");
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         fprintf(f, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
-    fprintf(f, "\n`inferscope COMMAND --help` describes each command.\n");
+    fprintf(f, "\n`inferscope COMMAND --help` describes each command.\n"
+               "Environment: INFERSCOPE_ISA=avx512|avx2|neon|scalar forces the SIMD kernels\n"
+               "(default: the best this CPU has; `inferscope info` says which run).\n");
 }
 
 int main(int argc, char **argv) {
+    /* the kernels are chosen from the CPU at run time; a forced choice that cannot run
+     * here is refused before anything else (never a silent fallback) */
+    ErrorMsg err;
+    if (kern_select_isa(getenv("INFERSCOPE_ISA"), &err)) {
+        fprintf(stderr, "inferscope: INFERSCOPE_ISA: %s\n", err.text);
+        return 2;
+    }
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         usage(stdout);
         fputc('\n', stdout);

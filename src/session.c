@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "gpt2_forward.h"
+#include "gpt2_memory.h"
 #include "gpt2_weights_check.h"
 #include "kernels.h"
 #include "logit_kl.h"
@@ -57,7 +58,9 @@ static void compute_next(Session *s) {
     s->has_next = 0;
     s->stale &= ~1;
     s->next_err.text[0] = 0;
-    const float *logits = n > 0 ? gpt2_trace_logits(&s->trace, n - 1) : NULL;
+    ErrorMsg err;
+    /* gpt2_logits_at: kept, cached or recomputed when a trace budget dropped them */
+    const float *logits = n > 0 ? gpt2_logits_at(&s->model, &s->trace, n - 1, &err) : NULL;
     if (logits && n < s->trace.max_pos) {
         s->n_sampler_runs++;
         s->has_next = sampler_run(&s->sampler, &s->settings, logits, s->trace.ids, (size_t)n,
@@ -73,7 +76,7 @@ static void compute_prev(Session *s) {
     s->has_prev = 0;
     s->stale &= ~2;
     if (n - 1 >= s->n_prompt && n >= 2) {
-        const float *pl = gpt2_trace_logits(&s->trace, n - 2);
+        const float *pl = gpt2_logits_at(&s->model, &s->trace, n - 2, &err);
         const SessionBranch *b = &s->branch[s->cur];
         if (pl) {
             s->n_sampler_runs++;
@@ -172,10 +175,26 @@ static void sync_pending_salt(Session *s) {
     s->pending_salt = n < b->len ? b->salt[n] : 0;
 }
 
+SessionConfig session_config_default(void) {
+    SessionConfig c = {.max_pos = 0, .capture = GPT2_CAP_DEFAULT, .weights = GPT2_WEIGHTS_AS_STORED,
+                       .trace_budget = 0};
+    return c;
+}
+
 int session_open(Session *s, const char *model_dir, const char *tok_dir, int max_pos,
                  unsigned capture, ErrorMsg *err) {
+    SessionConfig c = session_config_default();
+    c.max_pos = max_pos;
+    c.capture = capture;
+    return session_open_cfg(s, model_dir, tok_dir, &c, err);
+}
+
+int session_open_cfg(Session *s, const char *model_dir, const char *tok_dir, const SessionConfig *cfg,
+                     ErrorMsg *err) {
     memset(s, 0, sizeof *s);
-    if (gpt2_model_load(&s->model, model_dir, err)) goto fail;
+    int max_pos = cfg->max_pos;
+    unsigned capture = cfg->capture;
+    if (gpt2_model_load_as(&s->model, model_dir, cfg->weights, err)) goto fail;
     {
         char wpath[1100];
         snprintf(wpath, sizeof wpath, "%s/model.safetensors", s->model.dir);
@@ -186,7 +205,15 @@ int session_open(Session *s, const char *model_dir, const char *tok_dir, int max
         goto fail;
     s->n_vocab = (int)tok_vocab_size(&s->tok);
     if (max_pos <= 0) max_pos = s->model.config.n_positions < 1024 ? s->model.config.n_positions : 1024;
-    if (gpt2_trace_init(&s->trace, &s->model.config, max_pos, capture | GPT2_CAP_LOGITS, err)) goto fail;
+    /* a budget keeps what fits (gpt2_trace_plan) and says what it dropped */
+    size_t budget = cfg->trace_budget == SESSION_TRACE_AUTO
+                        ? gpt2_trace_budget_default(s->model.map ? gpt2_model_weight_bytes(&s->model) : 0)
+                        : cfg->trace_budget;
+    Gpt2TracePlan plan;
+    if (gpt2_trace_plan(&s->model.config, max_pos, capture | GPT2_CAP_LOGITS, budget, &plan, err)) goto fail;
+    gpt2_trace_plan_describe(&plan, budget, s->trace_note, sizeof s->trace_note);
+    s->trace_dropped = plan.dropped;
+    if (gpt2_trace_init(&s->trace, &s->model.config, max_pos, plan.capture, err)) goto fail;
     /* the sampler sees only the first n_vocab logits: padding rows never get probability */
     if (sampler_init(&s->sampler, s->n_vocab, err)) goto fail;
     s->pick = calloc((size_t)max_pos, sizeof *s->pick);
@@ -226,7 +253,8 @@ void session_free(Session *s) {
  * this failure, so healthy models pay one pass over n_vocab floats per step. */
 static int check_logits(Session *s, ErrorMsg *err) {
     int n = s->trace.n_pos;
-    const float *l = n > 0 ? gpt2_trace_logits(&s->trace, n - 1) : NULL;
+    ErrorMsg none;
+    const float *l = n > 0 ? gpt2_logits_at(&s->model, &s->trace, n - 1, &none) : NULL;
     if (!l) return 0;
     int bad = -1;
     for (int i = 0; i < s->n_vocab && bad < 0; i++)

@@ -53,6 +53,8 @@ typedef struct Session {
                                  * rows beyond it (a padded vocabulary) are never sampled,
                                  * shown or accepted as ids */
     char vocab_desc[192];       /* one line on which vocabulary this is (info, window) */
+    char trace_note[256];       /* what the trace keeps and, under a budget, what it dropped */
+    unsigned trace_dropped;     /* GPT2_CAP_* bits the budget dropped (GPT2_CAP_LEAN: patterns) */
     FileIdentity weights_loaded; /* model.safetensors as it was when loaded (stat right
                                  * after the load): a figure hashes only that file */
     Gpt2Trace trace;            /* owned: activations + KV cache of positions [0, n_pos) */
@@ -105,6 +107,18 @@ typedef struct Session {
     int orig_top_id;            /* the original's most likely next token (-1: none) */
 } Session;
 
+/* How to open a session (session_config_default(): context min(NP, 1024), capture
+ * GPT2_CAP_DEFAULT, weights as stored, no trace budget). */
+#define SESSION_TRACE_AUTO ((size_t)-1) /* trace_budget from free RAM (gpt2_trace_budget_default) */
+typedef struct SessionConfig {
+    int max_pos;        /* trace positions, 0 = min(context, 1024) */
+    unsigned capture;   /* GPT2_CAP_* kept for every position */
+    int weights;        /* GPT2_WEIGHTS_AS_STORED or a KernDtype (--weights) */
+    size_t trace_budget; /* bytes (--trace-mb), 0 = keep everything, or SESSION_TRACE_AUTO */
+} SessionConfig;
+
+SessionConfig session_config_default(void);
+
 /* The logical state of a session, without the model and the trace: what
  * session_restore needs to rebuild exactly the same screen. All borrowed. */
 typedef struct SessionState {
@@ -120,10 +134,13 @@ typedef struct SessionState {
 } SessionState;
 
 /* Loads the model (model_dir) and its vocabulary (model_vocab_open: the model folder's own
- * tokenizer files, else the GPT-2 tokenizer in tok_dir, else ids only), and sizes the trace for
- * max_pos positions (0 = min(context, 1024)) capturing `capture` (GPT2_CAP_*; the
- * default GPT2_CAP_DEFAULT keeps what stepping back needs). No prompt yet. On error
- * returns -1 with err set and *s zeroed. */
+ * tokenizer files, else the GPT-2 tokenizer in tok_dir, else ids only), and sizes the trace
+ * as cfg says. No prompt yet. On error returns -1 with err set and *s zeroed. */
+int session_open_cfg(Session *s, const char *model_dir, const char *tok_dir, const SessionConfig *cfg,
+                     ErrorMsg *err);
+
+/* session_open_cfg with max_pos and capture (GPT2_CAP_*; the default GPT2_CAP_DEFAULT
+ * keeps what stepping back needs), weights as stored. */
 int session_open(Session *s, const char *model_dir, const char *tok_dir, int max_pos,
                  unsigned capture, ErrorMsg *err);
 /* Frees everything; safe on a zeroed session. */

@@ -95,6 +95,7 @@ typedef struct VizFrame {
     /* --- session facts for the status line and titles --- */
     const char *model_name;       /* "stories16m", "gpt2-124M" */
     size_t n_params;
+    const char *weights;          /* precision the weight matrices ran in ("F16"), or NULL */
     uint64_t seed;
     int step;                     /* tokens generated after the prompt (n_pos - n_prompt) */
     double last_step_ms;          /* wall time of the last forward step, <0 = none yet */

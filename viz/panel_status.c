@@ -1,5 +1,5 @@
 /* panel_status.c — draw_status_line: one line of facts about what is on screen
- * (model and size, layer/head, sampler settings, seed, step, branch, last step time)
+ * (model, size and weight precision, layer/head, sampler settings, seed, step, branch, last step time)
  * on the left, and the latest message on the right — an error drawn with a "⚠ error:"
  * marker and the error colour, so it is recognisable without colour too. Items that do
  * not fit are dropped from the end of the left list; the message keeps up to half. */
@@ -96,7 +96,9 @@ int draw_status_line(Viz *viz, Rect r, const VizFrame *f) {
     int n = 0;
     char params[48];
     format_params(f->n_params, params, sizeof params);
-    snprintf(item[n++], sizeof item[0], "%s \xC2\xB7 %s", f->model_name ? f->model_name : "model", params);
+    /* the precision the weights ran in: a figure made from F16 weights says so */
+    snprintf(item[n++], sizeof item[0], "%s \xC2\xB7 %s%s%s", f->model_name ? f->model_name : "model", params,
+             f->weights ? " \xC2\xB7 " : "", f->weights ? f->weights : "");
     snprintf(item[n++], sizeof item[0], "layer %d \xC2\xB7 head %d", f->view.layer, f->view.head);
     format_sampler(f->rec ? f->rec : f->prev_rec, item[n++], sizeof item[0]);
     snprintf(item[n++], sizeof item[0], "seed %llu", (unsigned long long)f->seed);

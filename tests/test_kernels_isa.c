@@ -1,0 +1,241 @@
+/* test_kernels_isa.c — every kernel table this CPU can run (AVX-512, AVX2, NEON, plain
+ * C; kern_isa.h) against a float64 reference written here from the definitions, against
+ * each other, and through the whole forward pass against the reference vectors of
+ * ../shared/reference (nanoGPT logits). Sizes are odd on purpose so every tail runs:
+ * columns past a vector, rows past blocks of 4, k past blocks of 128, thread splits. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "gpt2_forward.h"
+#include "gpt2_model.h"
+#include "half.h"
+#include "kernels.h"
+#include "safetensors.h"
+
+enum { IN = 301, OUT = 83, ROWS = 11, NK = 37 };
+
+static uint64_t g_rng = 12345;
+static float frand(void) { /* uniform in [-1, 1), deterministic */
+    g_rng = g_rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (float)((double)(g_rng >> 40) / (double)(1u << 24) * 2.0 - 1.0);
+}
+
+/* Weights of each dtype holding the same values: w32 is the exact image of the halves. */
+typedef struct Weights {
+    float w32[IN * OUT], w16img[IN * OUT], wbfimg[IN * OUT];
+    uint16_t w16[IN * OUT], wbf[IN * OUT];
+} Weights;
+
+static void make_weights(Weights *w) {
+    for (int i = 0; i < IN * OUT; i++) {
+        w->w32[i] = frand() * 0.5f;
+        w->w16[i] = half_f32_to_f16(w->w32[i]);
+        w->wbf[i] = half_f32_to_bf16(w->w32[i]);
+        w->w16img[i] = half_f16_to_f32(w->w16[i]);
+        w->wbfimg[i] = half_bf16_to_f32(w->wbf[i]);
+    }
+}
+
+static const void *w_of(const Weights *w, KernDtype dt) {
+    return dt == KERN_F32 ? (const void *)w->w32 : dt == KERN_F16 ? (const void *)w->w16 : (const void *)w->wbf;
+}
+static const float *img_of(const Weights *w, KernDtype dt) {
+    return dt == KERN_F32 ? w->w32 : dt == KERN_F16 ? w->w16img : w->wbfimg;
+}
+
+/* Float32 rounding of a k-term sum: |error| <~ sqrt(k) * 2^-24 * sum|terms| (random-walk
+ * bound, x8 for safety). A dropped or doubled term costs ~|term| ~ 0.1, far above it.
+ * Returns the worst ratio error / bound over n values (<= 1 passes). */
+static double worst(const float *got, const double *want, const double *abs_sum, size_t n, size_t k) {
+    double m = 0.0, unit = 8.0 * sqrt((double)k) * ldexp(1.0, -24);
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs((double)got[i] - want[i]) / (unit * abs_sum[i] + 1e-30);
+        if (d > m || d != d) m = d;
+    }
+    return m;
+}
+
+/* matmul (Conv1D and transposed) of every dtype, T = 1 (matvec/dot) and T > 1 (gemm or
+ * OpenBLAS), against float64 sums over the exact float image of the weights. */
+static void test_matmuls(const char *isa, const Weights *w) {
+    static float X[ROWS * IN], B[OUT], Y[ROWS * OUT];
+    static double R[ROWS * OUT], A[ROWS * OUT];
+    for (int i = 0; i < ROWS * IN; i++) X[i] = frand();
+    for (int j = 0; j < OUT; j++) B[j] = frand();
+    const int row_counts[3] = {1, 3, ROWS};
+    for (int dt = 0; dt < KERN_DTYPE_COUNT; dt++) {
+        const float *W = img_of(w, (KernDtype)dt);
+        for (int rc = 0; rc < 3; rc++) {
+            int rows = row_counts[rc];
+            kern_matmul_dt(Y, X, w_of(w, (KernDtype)dt), (KernDtype)dt, B, (size_t)rows, IN, OUT);
+            for (int r = 0; r < rows; r++)
+                for (int j = 0; j < OUT; j++) {
+                    double acc = B[j], abs = fabs(B[j]);
+                    for (int i = 0; i < IN; i++) {
+                        acc += (double)X[r * IN + i] * W[i * OUT + j];
+                        abs += fabs((double)X[r * IN + i] * W[i * OUT + j]);
+                    }
+                    R[r * OUT + j] = acc;
+                    A[r * OUT + j] = abs;
+                }
+            double e = worst(Y, R, A, (size_t)(rows * OUT), IN + 1);
+            CHECK(e <= 1.0, "%s %s matmul T=%d: error %.3g of the rounding bound", isa, kern_dtype_name((KernDtype)dt), rows, e);
+            /* the same numbers read as an (OUT, IN) matrix: the unembedding layout */
+            kern_matmul_wt_dt(Y, X, w_of(w, (KernDtype)dt), (KernDtype)dt, (size_t)rows, IN, OUT);
+            for (int r = 0; r < rows; r++)
+                for (int j = 0; j < OUT; j++) {
+                    double acc = 0, abs = 0;
+                    for (int i = 0; i < IN; i++) {
+                        acc += (double)X[r * IN + i] * W[j * IN + i];
+                        abs += fabs((double)X[r * IN + i] * W[j * IN + i]);
+                    }
+                    R[r * OUT + j] = acc;
+                    A[r * OUT + j] = abs;
+                }
+            e = worst(Y, R, A, (size_t)(rows * OUT), IN);
+            CHECK(e <= 1.0, "%s %s matmul_wt T=%d: error %.3g of the rounding bound", isa, kern_dtype_name((KernDtype)dt), rows, e);
+        }
+        /* widening is exact */
+        static float wide[IN * OUT];
+        kern_widen(wide, w_of(w, (KernDtype)dt), (KernDtype)dt, IN * OUT - 3);
+        CHECK(memcmp(wide, W, (IN * OUT - 3) * sizeof(float)) == 0, "%s widen %s is not exact", isa,
+              kern_dtype_name((KernDtype)dt));
+    }
+}
+
+/* attention rows (hs 64: the register path; 16: the generic one), dot, axpy, stream sum */
+static void test_vector_kernels(const char *isa) {
+    static float q[64], Kc[NK * 64], P[NK], sc[NK], zz[64], buf[1000];
+    for (int hs = 16; hs <= 64; hs += 48) {
+        for (int i = 0; i < hs; i++) q[i] = frand();
+        for (int i = 0; i < NK * hs; i++) Kc[i] = frand();
+        for (int j = 0; j < NK; j++) P[j] = (frand() + 1.0f) / (float)NK;
+        kern_attn_scores(sc, q, Kc, NK, (size_t)hs, 0.125f);
+        kern_attn_mix(zz, P, Kc, NK, (size_t)hs);
+        double ms = 0, mz = 0;
+        for (int j = 0; j < NK; j++) {
+            double acc = 0;
+            for (int d = 0; d < hs; d++) acc += (double)q[d] * Kc[j * hs + d];
+            ms = fmax(ms, fabs(acc * 0.125 - sc[j]));
+        }
+        for (int d = 0; d < hs; d++) {
+            double acc = 0;
+            for (int j = 0; j < NK; j++) acc += (double)P[j] * Kc[j * hs + d];
+            mz = fmax(mz, fabs(acc - zz[d]));
+        }
+        CHECK(ms < 1e-6 && mz < 1e-6, "%s attention hs=%d: scores %.3g, mix %.3g", isa, hs, ms, mz);
+    }
+    double ref = 0, sum = 0;
+    for (int i = 0; i < 1000; i++) buf[i] = frand(), ref += (double)buf[i] * Kc[i], sum += buf[i];
+    CHECK_CLOSE(kern_dot(buf, Kc, 999) + (double)buf[999] * Kc[999], ref, 1e-4, 0.0, "dot");
+    CHECK_CLOSE(kern_stream_sum(buf, 1000), sum, 1e-3, 0.0, "stream sum");
+    float y[19];
+    for (int i = 0; i < 19; i++) y[i] = (float)i;
+    kern_axpy(y, 0.5f, buf, 19);
+    double e = 0;
+    for (int i = 0; i < 19; i++) e = fmax(e, fabs(y[i] - (i + 0.5 * buf[i])));
+    CHECK(e < 1e-6, "%s axpy: %.3g", isa, e);
+}
+
+static float *ref_tensor(const SafeFile *f, const char *name, size_t n) {
+    const SafeTensor *t = safe_find(f, name);
+    if (!t || t->dtype != SAFE_F32 || safe_numel(t) != n) return NULL;
+    float *p = malloc(n * sizeof *p);
+    if (p) memcpy(p, t->data, n * sizeof *p);
+    return p;
+}
+
+/* The tiny reference model through this ISA: prefill and step-by-step decode logits of
+ * tiny_s30 against nanoGPT's (the suite's tolerance, 1e-4 + 1e-4 |x|). Returns the
+ * decode logits of the last position (malloc'd) for the cross-ISA comparison. */
+static float *test_forward_vectors(const char *isa, const Gpt2Model *m) {
+    char path[1200];
+    snprintf(path, sizeof path, "%s/vectors/tiny_s30.safetensors", check_ref_dir());
+    SafeFile f;
+    ErrorMsg err = {{0}};
+    if (safe_open(&f, path, &err)) {
+        CHECK(0, "%s", err.text);
+        return NULL;
+    }
+    const SafeTensor *tid = safe_find(&f, "input_ids");
+    size_t T = tid ? safe_numel(tid) : 0, V = (size_t)m->config.vocab_size;
+    int ids[128];
+    for (size_t i = 0; i < T && i < 128; i++) ids[i] = ((const int32_t *)(const void *)tid->data)[i];
+    float *want = ref_tensor(&f, "logits", T * V), *last = NULL;
+    Gpt2Trace a = {0}, b = {0};
+    int rc = want && T > 1 && T <= 128 ? 0 : -1;
+    if (rc == 0) rc = gpt2_trace_init(&a, &m->config, (int)T, GPT2_CAP_LOGITS, &err);
+    if (rc == 0) rc = gpt2_trace_init(&b, &m->config, (int)T, GPT2_CAP_LOGITS, &err);
+    if (rc == 0) rc = gpt2_prefill(m, &a, ids, T, &err);
+    for (size_t t = 0; rc == 0 && t < T; t++) rc = gpt2_step(m, &b, ids[t], &err);
+    CHECK(rc == 0, "%s forward: %s", isa, err.text);
+    if (rc == 0) {
+        size_t bad_p = 0, bad_d = 0;
+        for (size_t i = 0; i < T * V; i++) {
+            double tol = 1e-4 + 1e-4 * fabs(want[i]);
+            bad_p += !(fabs((double)a.logits[i] - want[i]) <= tol);
+            bad_d += !(fabs((double)b.logits[i] - want[i]) <= tol);
+        }
+        CHECK(bad_p == 0 && bad_d == 0, "%s: %zu prefill and %zu decode logits outside the reference tolerance", isa,
+              bad_p, bad_d);
+        last = malloc(V * sizeof *last);
+        if (last) memcpy(last, b.logits + (T - 1) * V, V * sizeof *last);
+    }
+    gpt2_trace_free(&a);
+    gpt2_trace_free(&b);
+    free(want);
+    safe_close(&f);
+    return last;
+}
+
+int main(void) {
+    static Weights w;
+    make_weights(&w);
+    ErrorMsg err = {{0}};
+    const char *names[8];
+    size_t n = kern_isa_available(names, 8);
+    CHECK(n >= 2 && strcmp(names[n - 1], "scalar") == 0, "the plain-C table is always offered (%zu tables)", n);
+#if defined(__x86_64__)
+    /* this project's machines all have AVX2; a CPU without it would skip that path silently */
+    int has_avx2 = 0;
+    for (size_t i = 0; i < n; i++) has_avx2 |= strcmp(names[i], "avx2") == 0;
+    CHECK(has_avx2 == (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")), "avx2 offered iff the CPU has it");
+#endif
+    CHECK(kern_select_isa("sse9", &err) == -1 && strstr(err.text, "unknown") && strstr(err.text, "scalar"),
+          "an unknown table is refused, naming what the CPU offers: %s", err.text);
+    Gpt2Model m = {0};
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s/models/tiny", check_ref_dir());
+    int have_model = gpt2_model_load(&m, dir, &err) == 0;
+    CHECK(have_model, "load tiny: %s", err.text);
+    float *first = NULL;
+    const size_t V = have_model ? (size_t)m.config.vocab_size : 0;
+    for (size_t k = 0; k < n; k++) {
+        CHECK(kern_select_isa(names[k], &err) == 0 && strcmp(kern_isa_name(), names[k]) == 0, "select %s: %s",
+              names[k], err.text);
+        for (int threads = 1; threads <= 2; threads++) {
+            kern_set_threads(threads);
+            test_matmuls(names[k], &w);
+        }
+        test_vector_kernels(names[k]);
+        float *last = have_model ? test_forward_vectors(names[k], &m) : NULL;
+        if (!first) {
+            first = last;
+            continue;
+        }
+        /* every table against the first (the best): only summation order differs */
+        double md = 0;
+        for (size_t i = 0; last && i < V; i++) md = fmax(md, fabs((double)last[i] - first[i]));
+        CHECK(last && md < 2e-5, "%s vs %s: last-position logits differ by %.3g", names[k], names[0], md);
+        free(last);
+    }
+    free(first);
+    CHECK(kern_select_isa("auto", &err) == 0 && strcmp(kern_isa_name(), names[0]) == 0, "auto picks the best (%s)",
+          names[0]);
+    gpt2_model_free(&m);
+    return check_summary("test_kernels_isa");
+}
