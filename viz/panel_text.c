@@ -246,8 +246,9 @@ int draw_text_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         int slack = area.h - lines * L.line_h;
         if (slack > 0) L.area.y += slack / 2;
     }
-    if (lines > fit && fit >= 2) {
-        /* the first line slot says how much scrolled away above */
+    if (lines > fit && fit >= 3) {
+        /* the first line slot says how much scrolled away above (not when only two
+         * lines fit: then both show text, not a note and the last word alone) */
         L.skip_top = 1;
         L.first_line = lines - (fit - 1);
     } else {
