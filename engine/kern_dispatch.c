@@ -10,6 +10,10 @@
 
 #include "kern_isa.h"
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 /* best first */
 static const KernIsa *const ALL_ISAS[] = {
 #if defined(__x86_64__)
@@ -25,14 +29,23 @@ static const KernIsa *const ALL_ISAS[] = {
 
 static _Atomic(const KernIsa *) g_isa;
 
+#if defined(__x86_64__)
+/* F16C (CPUID.1:ECX bit 29) read directly: clang's __builtin_cpu_supports does not
+ * know "f16c" (Debian 12's clang 14 refuses to compile it: the fuzz build). */
+static int cpu_has_f16c(void) {
+    unsigned a, b, c, d;
+    return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);
+}
+#endif
+
 static int isa_supported(const KernIsa *t) {
 #if defined(__x86_64__)
     __builtin_cpu_init();
     if (t == &kern_isa_avx512)
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma") && cpu_has_f16c();
     if (t == &kern_isa_avx2)
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && cpu_has_f16c();
 #endif
     (void)t;
     return 1; /* NEON is part of every ARMv8-A core; plain C runs anywhere */
