@@ -13,7 +13,7 @@
 #include <cJSON.h>
 
 #include "check.h"
-#include "cli.h"
+#include "file_read.h"
 #include "gpt2_forward.h"
 #include "gpt2_model.h"
 #include "gpt2_trace.h"
@@ -148,15 +148,17 @@ static const char *ref_path(const char *rel) {
 /* The s128 ids from vectors/index.json (sequences.s128.ids): the decode tests need only
  * the ids when tiny_s128.safetensors itself is absent. malloc'd, or NULL (a failure). */
 static int *index_s128_ids(size_t *n) {
-    CliBytes text = {0};
+    uint8_t *text = NULL;
+    size_t text_len = 0;
     ErrorMsg err = {{0}};
     int *ids = NULL;
     *n = 0;
-    if (cli_read_file(ref_path("vectors/index.json"), &text, &err)) {
+    /* engine/file_read, not the CLI's reader: this test also runs engine-only (test-arm64) */
+    if (file_read_all(ref_path("vectors/index.json"), (size_t)64 << 20, &text, &text_len, &err)) {
         CHECK(0, "%s", err.text);
         return NULL;
     }
-    cJSON *root = cJSON_ParseWithLength((const char *)text.data, text.len);
+    cJSON *root = cJSON_ParseWithLength((const char *)text, text_len);
     const cJSON *seq = cJSON_GetObjectItemCaseSensitive(root, "sequences");
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(seq, "s128"), "ids");
     int len = cJSON_GetArraySize(a);
@@ -166,7 +168,7 @@ static int *index_s128_ids(size_t *n) {
         *n = (size_t)len;
     }
     cJSON_Delete(root);
-    cli_bytes_free(&text);
+    free(text);
     return ids;
 }
 
