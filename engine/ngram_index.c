@@ -81,19 +81,27 @@ int ngram_index_contains(const NgramIndex *ix, const int *ids) {
 }
 
 void ngram_mark(const NgramIndex *ix, const int *ids, size_t n_ids, unsigned char *seen, NgramSummary *sum) {
+    ngram_mark_from(ix, ids, n_ids, 0, seen, sum);
+}
+
+void ngram_mark_from(const NgramIndex *ix, const int *ids, size_t n_ids, size_t from, unsigned char *seen,
+                     NgramSummary *sum) {
     memset(sum, 0, sizeof *sum);
-    sum->n_tokens = n_ids;
-    size_t n = (size_t)ix->n, run = 0; /* run: consecutive seen marks ending here */
+    if (from > n_ids) from = n_ids;
+    sum->n_tokens = n_ids - from;
+    size_t n = (size_t)ix->n, run = 0; /* run: consecutive seen marks (windows inside [from, ..)) ending here */
     for (size_t i = 0; i < n_ids; i++) {
         int hit = i + 1 >= n && ngram_index_contains(ix, ids + i + 1 - n);
         if (seen) seen[i] = (unsigned char)hit;
-        run = hit ? run + 1 : 0;
+        if (i < from) continue;
         sum->n_seen += (size_t)hit;
+        int inside = hit && i + 1 >= from + n; /* the whole window lies in [from, n_ids) */
+        run = inside ? run + 1 : 0;
         /* `run` marks in a row cover run + n - 1 tokens, each window verbatim in training */
-        if (hit && run + n - 1 > sum->longest_run) {
+        if (inside && run + n - 1 > sum->longest_run) {
             sum->longest_run = run + n - 1;
             sum->longest_start = i + 1 - sum->longest_run;
         }
     }
-    sum->seen_share = n_ids ? (double)sum->n_seen / (double)n_ids : 0.0;
+    sum->seen_share = sum->n_tokens ? (double)sum->n_seen / (double)sum->n_tokens : 0.0;
 }

@@ -66,5 +66,10 @@ int ngram_index_contains(const NgramIndex *ix, const int *ids);
 /* Marks seen[i] = 1 when the n-window ending at token i is in the index (so seen[i] = 0
  * for i < n-1), for ids[0..n_ids); fills *sum. seen may be NULL (summary only). */
 void ngram_mark(const NgramIndex *ix, const int *ids, size_t n_ids, unsigned char *seen, NgramSummary *sum);
+/* The same marks for the whole text, but the summary counts only tokens [from, n_ids)
+ * (a continuation after a prompt): the share of them that are seen, and the longest
+ * run whose windows lie entirely inside them (longest_start counts from ids[0]). */
+void ngram_mark_from(const NgramIndex *ix, const int *ids, size_t n_ids, size_t from, unsigned char *seen,
+                     NgramSummary *sum);
 
 #endif

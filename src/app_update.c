@@ -280,6 +280,14 @@ static void apply_intent(AppState *app, AppIntent intent, int arg) {
                                                               : "probability axis fits the longest bar");
         break;
     }
+    case INTENT_TEXT_MODE: {
+        VizView *v = &app->view;
+        v->text_mode = (VizTextMode)(((int)v->text_mode + 1) % VIZ_TEXT_MODE_COUNT);
+        app_set_status(app, 0, v->text_mode == VIZ_TEXT_SURPRISAL ? "text coloured by surprisal (bits): point at a token for its numbers"
+                               : v->text_mode == VIZ_TEXT_SEEN ? "text marks the tokens that end a run seen in the training text"
+                                                               : "plain text");
+        break;
+    }
     case INTENT_FORCE_RANK:
         force_rank(app, arg);
         break;

@@ -21,8 +21,8 @@ static void usage(FILE *f) {
             "usage: inferscope export [--model DIR] (--prompt TEXT | --ids LIST) [--steps N] [--seed S]\n"
             "         [sampler flags] [--panel frame|attention|probs|tokens|text]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
-            "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--axis A] [--sidecar]\n"
-            "         [--ablate LIST]\n"
+            "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--axis A]\n"
+            "         [--text-mode plain|surprisal|seen] [--sidecar] [--ablate LIST]\n"
             "         --out DIR\n"
             "       inferscope export --lesson FILE.lesson [--model DIR] [--size WxH] [--scale S] [--handout]\n"
             "         --out DIR\n\n"
@@ -42,6 +42,10 @@ static void usage(FILE *f) {
             "                   slides set their type for a lecture hall (2.2 at 1920x1080) times X\n"
             "  --axis A         probability axis: auto (fits the bars), linear N (0..N %%, the same on\n"
             "                   every figure) or log (0.001 %% .. 100 %%); a lesson sets it with `axis`\n"
+            "  --text-mode M    what the Text panel marks on each token: plain (default), surprisal\n"
+            "                   (-log2 p in bits, viridis, with a scale) or seen (ends an 8-token run of\n"
+            "                   the training text: boxed; models without an index say so); a lesson\n"
+            "                   sets it with `textmode`\n"
             "  --theme T        light (default, for print) or dark\n"
             "  --sidecar        also write NAME.json with the same provenance\n"
             "  --out DIR        output folder (created if missing)\n"
@@ -170,6 +174,7 @@ int cmd_export(int argc, char **argv) {
     ExportOptions opt = export_options_default();
     opt.dir = NULL;
     int steps = 0, layer = -1, head = -1, all_heads = 0, sheet = 0, panel_given = 0, axis_given = 0, handout = 0;
+    int text_mode = VIZ_TEXT_PLAIN;
     VizProbAxis axis = VIZ_AXIS_AUTO;
     float axis_max = 1.0f;
     const char *lesson_path = NULL;
@@ -198,7 +203,7 @@ int cmd_export(int argc, char **argv) {
         if (strcmp(a, "--steps") == 0 || strcmp(a, "--panel") == 0 || strcmp(a, "--layer") == 0 ||
             strcmp(a, "--head") == 0 || strcmp(a, "--scale") == 0 || strcmp(a, "--size") == 0 ||
             strcmp(a, "--theme") == 0 || strcmp(a, "--out") == 0 || strcmp(a, "--ui-scale") == 0 ||
-            strcmp(a, "--axis") == 0) {
+            strcmp(a, "--axis") == 0 || strcmp(a, "--text-mode") == 0) {
             if (!has_v) return cli_fail(CMD, "%s needs a value (see --help)", a);
             i++;
             int bad = 0;
@@ -224,6 +229,10 @@ int cmd_export(int argc, char **argv) {
                 if (viz_axis_parse(v, &axis, &axis_max))
                     bad = error_set(&err, "--axis: '%s' is not auto, log or linear N (0 < N <= 100)", v);
                 axis_given = 1;
+            } else if (strcmp(a, "--text-mode") == 0) {
+                text_mode = viz_text_mode_from_name(v);
+                if (text_mode < 0) bad = error_set(&err, "--text-mode: '%s' is not plain, surprisal or seen", v);
+                axis_given = 1; /* a lesson sets it too */
             } else if (strcmp(a, "--ui-scale") == 0) {
                 char *end;
                 double x = strtod(v, &end);
@@ -241,7 +250,7 @@ int cmd_export(int argc, char **argv) {
     if (!opt.dir) return cli_fail(CMD, "--out DIR is required (the folder for the figures)");
     if (lesson_path) {
         if (ma.prompt || ma.prompt_file || ma.ids || steps || layer >= 0 || all_heads || sheet || panel_given || axis_given)
-            return cli_fail(CMD, "--lesson sets the prompt, steps, layer/head, panel and axis itself: drop those options");
+            return cli_fail(CMD, "--lesson sets the prompt, steps, layer/head, panel, axis and text mode itself: drop those options");
         if (ma.ablate) /* not silently dropped: the slides would claim the whole model */
             return cli_fail(CMD, "--ablate does not apply to --lesson (a lesson sets its own state)");
         setenv("SDL_VIDEODRIVER", "dummy", 0);
@@ -285,6 +294,7 @@ int cmd_export(int argc, char **argv) {
     VizView view = frame_default_view();
     view.prob_axis = axis;
     view.prob_axis_max = axis_max;
+    view.text_mode = (VizTextMode)text_mode;
     if (layer >= 0) view.layer = layer;
     if (head >= 0) view.head = head;
 

@@ -67,7 +67,7 @@ static void print_json(const Tokenizer *tok, const char *index_path, const Ngram
     printf(", \"scope\": \"%s\", \"n_tokens\": %zu, \"n_seen\": %zu, \"seen_share\": %.9g, "
            "\"longest_run\": %zu, \"longest_start\": %zu,\n \"tokens\": [",
            generated ? "generated" : "all", sum->n_tokens, sum->n_seen, sum->seen_share, sum->longest_run,
-           sum->longest_start + (generated ? n_prompt : 0));
+           sum->longest_start);
     for (size_t i = 0; i < n; i++) {
         size_t len;
         const uint8_t *b = tok_token_bytes(tok, ids[i], &len);
@@ -169,19 +169,8 @@ int cmd_novelty(int argc, char **argv) {
         status = cli_fail(CMD, "out of memory");
         goto done;
     }
-    NgramSummary all, sum;
-    ngram_mark(&ix, ids, n, seen, &all);
-    sum = all;
-    if (generate) { /* the share that matters: of the tokens the model wrote */
-        sum.n_tokens = n - n_prompt;
-        sum.n_seen = 0;
-        for (size_t i = n_prompt; i < n; i++) sum.n_seen += seen[i];
-        sum.seen_share = sum.n_tokens ? (double)sum.n_seen / (double)sum.n_tokens : 0.0;
-        NgramSummary g;
-        ngram_mark(&ix, ids + n_prompt, n - n_prompt, NULL, &g); /* runs inside the generated text */
-        sum.longest_run = g.longest_run;
-        sum.longest_start = g.longest_start;
-    }
+    NgramSummary sum; /* with --generate the share that matters: of the tokens the model wrote */
+    ngram_mark_from(&ix, ids, n, generate ? n_prompt : 0, seen, &sum);
     if (json) {
         print_json(&s.tok, index_path, &ix, ids, n, n_prompt, generate > 0, seen, &sum);
     } else {

@@ -272,6 +272,7 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
     char axis[32];
     viz_axis_describe(v->prob_axis, v->prob_axis_max, axis, sizeof axis);
     rc |= meta_add(m, "inferscope:prob_axis", axis, 0);
+    rc |= meta_add(m, "inferscope:text_mode", viz_text_mode_name(v->text_mode) ? viz_text_mode_name(v->text_mode) : "plain", 0);
     free(str.data);
     if (rc) {
         figure_meta_free(m);
@@ -742,6 +743,14 @@ int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out
         error_set(err, "%s: inferscope:prob_axis: '%.40s' is not auto, log or linear N", what, axis);
         goto fail;
     }
+    /* the Text panel's marks (figures from before they existed: plain) */
+    const char *tmode = png_text_find(t, "inferscope:text_mode");
+    int tm = tmode ? viz_text_mode_from_name(tmode) : VIZ_TEXT_PLAIN;
+    if (tm < 0) {
+        error_set(err, "%s: inferscope:text_mode: '%.40s' is not plain, surprisal or seen", what, tmode);
+        goto fail;
+    }
+    fs->view.text_mode = (VizTextMode)tm;
     return 0;
 fail:
     free(arr);

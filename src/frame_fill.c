@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "text_marks.h"
+
 VizView frame_default_view(void) {
     VizView v;
     memset(&v, 0, sizeof v);
@@ -48,4 +50,6 @@ void frame_fill(VizFrame *f, const Session *s, const VizView *view) {
     if (f->view.selected_token >= f->n_pos) f->view.selected_token = -1;
     if (f->view.top_n > SESSION_TOP_N) f->view.top_n = SESSION_TOP_N;
     if (f->view.top_n < 1) f->view.top_n = 1;
+    if ((int)f->view.text_mode < 0 || f->view.text_mode >= VIZ_TEXT_MODE_COUNT) f->view.text_mode = VIZ_TEXT_PLAIN;
+    text_marks_fill(f, s); /* the Text panel's numbers, only when its mode shows them */
 }

@@ -28,6 +28,7 @@ static const KeyBinding TABLE[] = {
     {SDLK_DOWN, KEYMOD_NONE, INTENT_KNOB_DOWN, 0, NULL, NULL},
     {SDLK_s, KEYMOD_NONE, INTENT_TOGGLE_SINK, 0, "S", "hide the attention sink (key 0) from the colour scale"},
     {SDLK_a, KEYMOD_NONE, INTENT_AXIS, 0, "A", "probability axis: auto / fixed 0\xE2\x80\x93" "100 % / log"},
+    {SDLK_m, KEYMOD_NONE, INTENT_TEXT_MODE, 0, "M", "text marks: plain / surprisal (bits) / seen in training"},
     {SDLK_1, KEYMOD_NONE, INTENT_FORCE_RANK, 1, "1 \xE2\x80\xA6 9 / click a bar",
      "take the token of that rank (a new branch)"},
     {SDLK_2, KEYMOD_NONE, INTENT_FORCE_RANK, 2, NULL, NULL},

@@ -23,6 +23,7 @@ typedef enum AppIntent {
     INTENT_KNOB_DOWN,     /* ↓: one notch down */
     INTENT_TOGGLE_SINK,   /* hide key column 0 from the attention colour scale */
     INTENT_AXIS,          /* probability axis: automatic → fixed 0..100 % → log → automatic */
+    INTENT_TEXT_MODE,     /* Text panel marks: plain → surprisal → seen in training → plain */
     INTENT_FORCE_RANK,    /* take the token of rank arg (1-based) as the next token */
     INTENT_NEXT_BRANCH,   /* show the next branch (wraps) */
     INTENT_EDIT_PROMPT,   /* open the prompt editor */

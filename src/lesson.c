@@ -241,18 +241,20 @@ static int parse_ids(Parser *p, LessonDirective *d, const char *text, size_t tl,
 
 static const char EXPECT_FORMS[] =
     "next TEXT | prob TEXT OP X | pick TEXT | chosen TEXT | text TEXT | token POS TEXT | "
-    "tokens TEXT OP N | ids TEXT A,B,C | kept OP N | top N OP X | repeats [OP] N | "
+    "tokens TEXT OP N | ids TEXT A,B,C | kept OP N | top N OP X | repeats [OP] N | seen OP X | "
+    "surprisal POS|max|mean OP X | "
     "attention L H QUERY KEY OP X | attention L H prev|first OP X | attention L H prev|first strongest";
 
 static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *wl, int nw) {
     static const char *const KINDS[] = {"next", "prob", "chosen", "text", "tokens", "kept",
-                                        "repeats", "attention", "token", "ids", "pick", "top"};
+                                        "repeats", "attention", "token", "ids", "pick", "top",
+                                        "seen", "surprisal"};
     /* words including the kind; -1: checked below */
-    static const int ARGS[] = {2, 4, 2, -1, 4, 3, -1, -1, 3, 3, 2, 4};
+    static const int ARGS[] = {2, 4, 2, -1, 4, 3, -1, -1, 3, 3, 2, 4, 3, 4};
     int k = -1;
-    for (int i = 0; i < 12; i++)
+    for (int i = 0; i < (int)(sizeof KINDS / sizeof KINDS[0]); i++)
         if (strcmp(w[0], KINDS[i]) == 0) k = i;
-    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, pick, chosen, text, token, tokens, ids, kept, top, repeats, attention)", w[0]);
+    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, pick, chosen, text, token, tokens, ids, kept, top, repeats, attention, seen, surprisal)", w[0]);
     d->kind = k;
     if (ARGS[k] > 0 && nw != ARGS[k]) return fail(p, "expect takes: %s", EXPECT_FORMS);
     switch ((LessonExpect)k) {
@@ -310,6 +312,15 @@ static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *w
             return -1;
         return parse_double(p, w[6], 0.0, 1.0, "expect attention", &d->x);
     }
+    case LEXP_SEEN:
+        if (parse_cmp(p, w[1], &d->cmp)) return -1;
+        return parse_double(p, w[2], 0.0, 1.0, "expect seen", &d->x);
+    case LEXP_SURPRISAL:
+        if (strcmp(w[1], "max") == 0) d->arg[0] = LSUR_MAX;
+        else if (strcmp(w[1], "mean") == 0) d->arg[0] = LSUR_MEAN;
+        else if (parse_long(p, w[1], 1, 100000, "expect surprisal position (1 or more, or max or mean)", &d->arg[0])) return -1;
+        if (parse_cmp(p, w[2], &d->cmp)) return -1;
+        return parse_double(p, w[3], 0.0, 1000.0, "expect surprisal (bits)", &d->x);
     case LEXP_TEXT: break; /* parsed by the caller: the rest of the line */
     }
     return 0;
@@ -353,7 +364,7 @@ static const OpName OPS[] = {
     {"head", LOP_HEAD, 2},       {"panel", LOP_PANEL, 2},   {"caption", LOP_CAPTION, 2},
     {"highlight", LOP_HIGHLIGHT, 2}, {"bpe", LOP_BPE, 2},   {"ask", LOP_ASK, 2},
     {"reveal", LOP_REVEAL, 0},   {"pause", LOP_PAUSE, 0},   {"axis", LOP_AXIS, 2},
-    {"expect", LOP_EXPECT, 2},
+    {"textmode", LOP_TEXTMODE, 2}, {"expect", LOP_EXPECT, 2},
 };
 
 static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
@@ -465,6 +476,10 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
         d.x = mx;
         break;
     }
+    case LOP_TEXTMODE:
+        d.kind = viz_text_mode_from_name(abuf);
+        if (d.kind < 0) return fail(p, "textmode takes plain, surprisal or seen, not '%s'", abuf);
+        break;
     case LOP_EXPECT: rc = parse_expect(p, arg, alen, &d); break;
     case LOP_HOME: case LOP_REROLL: case LOP_PAUSE: break;
     }

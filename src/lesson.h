@@ -33,6 +33,7 @@ typedef enum LessonOp {
     LOP_REVEAL,      /* reveal                          new beat that shows the answer */
     LOP_PAUSE,       /* pause                           end of this beat (next key continues) */
     LOP_AXIS,        /* axis auto|log|linear [N]        scale of the probability bars (N %) */
+    LOP_TEXTMODE,    /* textmode plain|surprisal|seen    what the Text panel marks on the tokens */
     LOP_EXPECT,      /* expect CLAIM                    a claim about the state, checked (lesson_expect.h) */
 } LessonOp;
 
@@ -50,6 +51,9 @@ typedef enum LessonExpect {
     LEXP_IDS,       /* ids TEXT A,B,C       TEXT tokenizes into exactly these ids */
     LEXP_PICK,      /* pick TEXT            the token the pending draw picks now */
     LEXP_TOP,       /* top N OP X           p_final of the N likeliest tokens together */
+    LEXP_SEEN,      /* seen OP X            share of seen tokens (of the generated ones, else all) */
+    LEXP_SURPRISAL, /* surprisal POS|max|mean OP X   -log2 p in bits of token POS, or the largest /
+                     * mean over the generated tokens (else all but the first) */
 } LessonExpect;
 
 /* `expect top N`: at most this many bars (the rows a session keeps, SESSION_TOP_N). */
@@ -59,6 +63,8 @@ typedef enum LessonCmp { LCMP_GE, LCMP_LE, LCMP_GT, LCMP_LT, LCMP_EQ, LCMP_STRON
 
 /* attention query forms (arg[2]): a position >= 0, or the mean over rows 1..T-1 of */
 enum { LATT_PREV = -1 /* the weight on key i-1 */, LATT_FIRST = -2 /* the weight on key 0 */ };
+/* surprisal positions (arg[0]): a position >= 1, or over the generated tokens */
+enum { LSUR_MAX = -1, LSUR_MEAN = -2 };
 
 typedef enum LessonPanel {
     LPANEL_FRAME, LPANEL_TOKENS, LPANEL_ATTENTION, LPANEL_PROBS, LPANEL_TEXT, LPANEL_COUNT

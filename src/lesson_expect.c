@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text_marks.h"
+
 /* s[0..n) as a quoted, escaped, length-limited string: " time" -> "\" time\"". */
 static void quote_bytes(const uint8_t *s, size_t n, char *out, size_t cap) {
     size_t k = 0, lim = cap > 8 ? cap - 8 : 0;
@@ -141,6 +143,46 @@ static int measure_attention(const LessonDirective *d, const Session *s, char *o
     return bl == L && bh == H;
 }
 
+/* `expect seen OP X`: the share the Text panel's header and `inferscope novelty` show. */
+static int measure_seen(const LessonDirective *d, Session *s, char *out, size_t cap, ErrorMsg *err) {
+    NgramSummary sum;
+    const char *why = NULL;
+    if (!text_marks_seen(s->marks, s, &sum, &why)) return error_set(err, "%s", why ? why : "no seen marks");
+    snprintf(out, cap, "%.4f (%zu of %zu %stokens seen; longest run %zu)", sum.seen_share, sum.n_seen,
+             sum.n_tokens, session_len(s) > s->n_prompt ? "generated " : "", sum.longest_run);
+    return compare(sum.seen_share, d->cmp, d->x);
+}
+
+/* `expect surprisal POS|max|mean OP X`: the bits the Text panel colours by. */
+static int measure_surprisal(const LessonDirective *d, Session *s, char *out, size_t cap, ErrorMsg *err) {
+    const TokenStat *st = text_marks_stats(s->marks, s);
+    int n = session_len(s);
+    if (!st) return error_set(err, "the per-token numbers cannot be computed (unusable logits)");
+    long pos = d->arg[0];
+    if (pos >= 0) {
+        if (pos >= n) return error_set(err, "there are only %d tokens (positions 0-%d)", n, n - 1);
+        char lab[128];
+        token_quote(s, session_ids(s)[pos], lab, sizeof lab);
+        snprintf(out, cap, "%.4f bits for %s (p %.6g, rank %d)", st[pos].surprisal_bits, lab, st[pos].p, st[pos].rank);
+        return compare(st[pos].surprisal_bits, d->cmp, d->x);
+    }
+    int from = n > s->n_prompt ? s->n_prompt : 1;
+    if (from < 1) from = 1;
+    if (from >= n) return error_set(err, "no token after the first one yet");
+    double mx = -1, sum = 0;
+    int at = from;
+    for (int i = from; i < n; i++) {
+        sum += st[i].surprisal_bits;
+        if (st[i].surprisal_bits > mx) { mx = st[i].surprisal_bits; at = i; }
+    }
+    double mean = sum / (n - from), v = pos == LSUR_MAX ? mx : mean;
+    char lab[128];
+    token_quote(s, session_ids(s)[at], lab, sizeof lab);
+    snprintf(out, cap, "max %.4f bits (%s at %d), mean %.4f bits over %d %stokens", mx, lab, at, mean, n - from,
+             n > s->n_prompt ? "generated " : "");
+    return compare(v, d->cmp, d->x);
+}
+
 int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *view, char *out, size_t cap,
                           ErrorMsg *err) {
     (void)view;
@@ -233,6 +275,8 @@ int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *v
         return compare(best, d->cmp, d->x);
     }
     case LEXP_ATTENTION: return measure_attention(d, s, out, cap, err);
+    case LEXP_SEEN: return measure_seen(d, s, out, cap, err);
+    case LEXP_SURPRISAL: return measure_surprisal(d, s, out, cap, err);
     }
     return error_set(err, "unknown claim");
 }

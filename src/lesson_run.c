@@ -149,6 +149,7 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
         view->head = (int)d->n;
         break;
     case LOP_PANEL: view->focus = (VizPanel)d->kind; break;
+    case LOP_TEXTMODE: view->text_mode = (VizTextMode)d->kind; break;
     case LOP_AXIS: view->prob_axis = (VizProbAxis)d->kind, view->prob_axis_max = (float)d->x; break;
     case LOP_CAPTION:
         if (bv->n_captions < LESSON_MAX_CAPTIONS) bv->captions[bv->n_captions++] = d->text;

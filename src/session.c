@@ -16,6 +16,7 @@
 #include "logit_kl.h"
 #include "model_vocab.h"
 #include "rng.h"
+#include "text_marks.h"
 #include "token_stats.h"
 
 static double now_ms(void) {
@@ -217,7 +218,8 @@ int session_open_cfg(Session *s, const char *model_dir, const char *tok_dir, con
     /* the sampler sees only the first n_vocab logits: padding rows never get probability */
     if (sampler_init(&s->sampler, s->n_vocab, err)) goto fail;
     s->pick = calloc((size_t)max_pos, sizeof *s->pick);
-    if (!s->pick) {
+    s->marks = text_marks_new(s->model.dir, max_pos);
+    if (!s->pick || !s->marks) {
         error_set(err, "out of memory");
         goto fail;
     }
@@ -239,6 +241,7 @@ void session_free(Session *s) {
     tok_encoding_free(&s->prompt_enc);
     free(s->prompt);
     free(s->pick);
+    text_marks_free(s->marks);
     sampler_free(&s->sampler);
     gpt2_trace_free(&s->trace);
     gpt2_trace_free(&s->orig);

@@ -142,3 +142,10 @@ check "export --ablate with --lesson is refused, not ignored" err_is "--ablate d
   --lesson lessons/01-what-is-inference.lesson --ablate 0.1 --out "$T/x"
 
 summary test_cli_export
+
+# the Text panel's marks: the mode is in the provenance; bad values are refused
+check "bad text mode" err_is "--text-mode: 'bold' is not plain, surprisal or seen" --prompt "Hi" --text-mode bold --out "$T/x"
+out=$(run --prompt "Once upon a time" --panel text --text-mode surprisal --size 640x400 --sidecar --out "$T/tm"); rc=$?
+check "text-mode export exits 0" [ "$rc" -eq 0 ]
+check "text-mode in the sidecar" grep -q '"inferscope:text_mode": "surprisal"' "$T"/tm/0001-*.json
+check "--lesson refuses --text-mode" err_is 'drop those options' --lesson lessons/01-what-is-inference.lesson --text-mode seen --out "$T/x"

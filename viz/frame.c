@@ -1,4 +1,4 @@
-/* frame.c — panel names and the hit-region list of frame.h. */
+/* frame.c — panel and text-mode names and the hit-region list of frame.h. */
 #include "frame.h"
 
 #include <stdio.h>
@@ -15,6 +15,19 @@ int viz_panel_from_name(const char *name) {
     if (!name) return -1;
     for (int i = 0; i < VIZ_PANEL_COUNT; i++)
         if (strcmp(name, PANEL_NAMES[i]) == 0) return i;
+    return -1;
+}
+
+static const char *const TEXT_MODE_NAMES[VIZ_TEXT_MODE_COUNT] = {"plain", "surprisal", "seen"};
+
+const char *viz_text_mode_name(VizTextMode m) {
+    return ((int)m >= 0 && m < VIZ_TEXT_MODE_COUNT) ? TEXT_MODE_NAMES[m] : NULL;
+}
+
+int viz_text_mode_from_name(const char *name) {
+    if (!name) return -1;
+    for (int i = 0; i < VIZ_TEXT_MODE_COUNT; i++)
+        if (strcmp(name, TEXT_MODE_NAMES[i]) == 0) return i;
     return -1;
 }
 

@@ -18,6 +18,7 @@
 #include "gpt2_trace.h"
 #include "layout.h"
 #include "sampler.h"
+#include "token_stats.h"
 #include "tokenizer.h"
 
 /* The panels, also the names used by exports, lessons and the window's focus key. */
@@ -48,6 +49,16 @@ void viz_axis_describe(VizProbAxis a, float max, char *buf, size_t cap);
  * returns 0 and sets *a, *max (a probability), or -1. */
 int viz_axis_parse(const char *s, VizProbAxis *a, float *max);
 
+/* What the Text panel marks on each token. SURPRISAL colours each token by -log2 p of
+ * that token under the model (a sequential CVD-safe map, with a bits scale); SEEN
+ * marks each token that ends an n-token run found verbatim in the model's training
+ * text (an outline and a tint: never colour alone). */
+typedef enum VizTextMode { VIZ_TEXT_PLAIN = 0, VIZ_TEXT_SURPRISAL, VIZ_TEXT_SEEN, VIZ_TEXT_MODE_COUNT } VizTextMode;
+
+/* "plain", "surprisal", "seen"; NULL for bad values. And the reverse (-1 if unknown). */
+const char *viz_text_mode_name(VizTextMode m);
+int viz_text_mode_from_name(const char *name);
+
 /* View settings: what to show and how, chosen by the user (keys, mouse, lesson).
  * Plain values; the app owns them, panels read them. */
 typedef struct VizView {
@@ -71,6 +82,7 @@ typedef struct VizView {
                              * alone has no status line (an error still shows) */
     VizProbAxis prob_axis;  /* scale of the probability bars */
     float prob_axis_max;    /* VIZ_AXIS_LINEAR: the axis end, a probability in (0, 1] */
+    VizTextMode text_mode;  /* what the Text panel marks on the tokens */
 } VizView;
 
 /* One row of the key overlay (`?`), taken from the app's key table so the help can
@@ -109,6 +121,18 @@ typedef struct VizFrame {
     int n_captions;
     const char *question;         /* an open question (bars hidden until reveal) */
     const char *beat_label;       /* "3 / 12" in the corner */
+
+    /* --- Text panel marks (src/text_marks.c fills them when view.text_mode asks) --- */
+    const TokenStat *tok_stats;   /* (n_pos) how expected token i was after tokens [0, i);
+                                   * entry 0 has rank 0 (no context: not measured); NULL = none */
+    const unsigned char *seen;    /* (n_pos) 1: the n-token window ending at token i occurs in
+                                   * the training text; NULL when the model has no index */
+    int seen_n;                   /* tokens per window (8 for the bundled model) */
+    int seen_count, seen_total;   /* seen tokens / tokens counted (the generated ones once
+                                   * there are any, else the whole text) */
+    int seen_longest;             /* longest stretch of those whose every window is seen */
+    const char *seen_missing;     /* why there are no marks ("no training-text index for this
+                                   * model"), NULL when there are */
 
     const VizKeyHelp *keys;       /* (n_keys) for the help overlay */
     int n_keys;

@@ -5,12 +5,15 @@
  * Newlines break lines (with a faint ↵ so the newline token stays visible); lines wrap
  * at token boundaries; when the text overflows, the latest lines are shown under an
  * "↑ N earlier lines" line. Shown alone (view.fill) the text is set as large as the
- * panel allows. Not a text editor and no decoding policy of its own: labels come from
+ * panel allows. With view.text_mode the tokens also carry marks (panel_text_marks.c:
+ * surprisal colours or "seen in training" boxes, a legend strip under the text, a
+ * hover card with the numbers). Not a text editor and no decoding policy of its own: labels come from
  * token_label (characters no installed font has are shown as bytes). */
 #include <stdio.h>
 #include <string.h>
 
 #include "draw.h"
+#include "panel_text_marks.h"
 #include "panels.h"
 #include "token_label.h"
 #include "utf8.h"
@@ -25,6 +28,10 @@ typedef struct RunStyle {
     int newest;    /* tinted background */
     int outlined;  /* highlight outline (cross-panel highlight) */
     int mark;      /* muted colour: the ↵ of a newline */
+    int fill;      /* background bg (a surprisal colour or the seen tint) */
+    SDL_Color bg;
+    int seen;      /* the "seen in training" box */
+    int on_colour; /* text in black or white, whichever reads on bg (surprisal) */
 } RunStyle;
 
 typedef struct TextLayout {
@@ -39,6 +46,9 @@ typedef struct TextLayout {
     int draw;       /* 0: measure only */
     VizHits *hits;
     int rc;
+    const VizFrame *f;
+    int hover_pos;  /* token under the mouse (-1 none) and its box, for the card */
+    Rect hover_box;
 } TextLayout;
 
 static const VizFont TEXT_FONT = VIZ_FONT_SANS;
@@ -52,13 +62,20 @@ static int draw_run(Viz *viz, VizTextSize size, int x, int y, int line_h, const 
     int lh = viz_line_height(viz, TEXT_FONT, size);
     int ul = lh / 14 > viz_px(viz, 2) ? lh / 14 : viz_px(viz, 2); /* underline grows with the text */
     Rect box = {x, y, w, line_h};
-    if (st->newest) *rc |= draw_fill_rect(viz, rect_inset4(box, -viz_px(viz, 2), 0, -viz_px(viz, 2), 0),
+    /* a hairline gap on the right keeps neighbouring tokens apart */
+    if (st->fill) *rc |= draw_fill_rect(viz, rect_inset4(box, 0, viz_px(viz, 1), viz_px(viz, 1), viz_px(viz, 1)), st->bg);
+    if (st->newest && !(st->fill && st->on_colour)) *rc |= draw_fill_rect(viz, rect_inset4(box, -viz_px(viz, 2), 0, -viz_px(viz, 2), 0),
                                           color_mix(th->panel, th->highlight, 0.40f));
     TextStyle ts = {.font = TEXT_FONT, .size = size, .valign = VIZ_ALIGN_TOP, .max_width = max_w,
                     .color = st->mark ? th->text_muted : st->generated ? th->accent : th->text};
+    if (st->fill && st->on_colour) ts.color = color_text_on(st->bg);
     *rc |= draw_text(viz, x, y + (line_h - lh) / 2, s, &ts, NULL);
     if (st->generated && !st->mark)
-        *rc |= draw_fill_rect(viz, (Rect){x, y + line_h - ul - viz_px(viz, 1), w, ul}, th->accent);
+        *rc |= draw_fill_rect(viz, (Rect){x, y + line_h - ul - viz_px(viz, 1), w, ul},
+                              st->fill && st->on_colour ? ts.color : th->accent);
+    if (st->seen)
+        *rc |= draw_rect_outline(viz, rect_inset4(box, 0, viz_px(viz, 1), 0, viz_px(viz, 1)), text_seen_edge(th),
+                                 viz_px(viz, 2));
     if (st->outlined)
         *rc |= draw_rect_outline(viz, rect_inset(box, -viz_px(viz, 3)), th->highlight, viz_px(viz, 2));
     return w;
@@ -87,7 +104,12 @@ static void put_run(TextLayout *L, const char *s, const RunStyle *st, int token)
     if (L->draw && vis >= L->skip_top && (vis + 1) * L->line_h <= L->area.h) {
         int y = L->area.y + vis * L->line_h;
         draw_run(viz, L->size, L->area.x + L->x, y, L->line_h, s, st, max_w, &L->rc);
-        if (token >= 0) viz_hits_add(L->hits, (Rect){L->area.x + L->x, y, w, L->line_h}, VIZ_HIT_TOKEN_CHIP, token, 0);
+        Rect box = {L->area.x + L->x, y, w, L->line_h};
+        if (token >= 0) viz_hits_add(L->hits, box, VIZ_HIT_TOKEN_CHIP, token, 0);
+        if (token >= 0 && L->f && rect_contains(box, L->f->view.mouse_x, L->f->view.mouse_y)) {
+            L->hover_pos = token;
+            L->hover_box = box;
+        }
     }
     L->x += w;
 }
@@ -113,14 +135,19 @@ static int layout_text(TextLayout *L, const VizFrame *f) {
         if (j == i) { /* a bad id or a huge token: show its own label */
             char lab[TOKEN_LABEL_CAP];
             token_label_ex(f->tok, f->ids[i], TOKEN_LABEL_RAW_SPACES, viz_glyph_provided, L->viz, lab, sizeof lab);
-            RunStyle st = {i >= f->n_prompt, i == n - 1 && n > f->n_prompt, i == f->view.highlight_token, 0};
+            RunStyle st = {.generated = i >= f->n_prompt, .newest = i == n - 1 && n > f->n_prompt,
+                           .outlined = i == f->view.highlight_token};
+            text_marks_style(f, i, i + 1, &st.fill, &st.bg, &st.seen, L->viz->theme);
+            st.on_colour = f->view.text_mode == VIZ_TEXT_SURPRISAL;
             put_run(L, lab, &st, i);
             i++;
             continue;
         }
         RunStyle st = {.generated = i >= f->n_prompt,
                        .newest = j == n && n > f->n_prompt,
-                       .outlined = f->view.highlight_token >= i && f->view.highlight_token < j};
+                       .outlined = f->view.highlight_token >= i && f->view.highlight_token < j,
+                       .on_colour = f->view.text_mode == VIZ_TEXT_SURPRISAL};
+        text_marks_style(f, i, j, &st.fill, &st.bg, &st.seen, L->viz->theme);
         /* split at newlines: text before, a ↵ mark, then a line break */
         size_t s0 = 0;
         for (size_t k = 0; k <= len; k++) {
@@ -159,12 +186,14 @@ int text_panel_height(Viz *viz, int w, const VizFrame *f, int min_lines, int max
     int lines = min_lines;
     int aw = w - 2 * draw_panel_pad(viz) - 2 * viz_px(viz, 4);
     if (f && f->ids && f->tok && f->n_pos > 0 && aw > 0) {
-        TextLayout L = {viz, VIZ_TEXT_TITLE, {0, 0, aw, 0}, text_line_h(viz, VIZ_TEXT_TITLE), 0, 0, 0, 0, 0, NULL, 0};
+        TextLayout L = {viz, VIZ_TEXT_TITLE, {0, 0, aw, 0}, text_line_h(viz, VIZ_TEXT_TITLE), 0, 0, 0, 0, 0, NULL, 0,
+                        f, -1, {0, 0, 0, 0}};
         lines = layout_text(&L, f);
     }
     if (lines < min_lines) lines = min_lines;
     if (lines > max_lines) lines = max_lines;
-    return 2 * draw_panel_pad(viz) + header_h(viz) + viz_px(viz, 6) + lines * text_line_h(viz, VIZ_TEXT_TITLE);
+    return 2 * draw_panel_pad(viz) + header_h(viz) + viz_px(viz, 6) + lines * text_line_h(viz, VIZ_TEXT_TITLE) +
+           text_marks_legend_h(viz, f);
 }
 
 /* Shown alone: the largest size at which the whole text fits (binary search, lines
@@ -174,7 +203,8 @@ static int fill_text_px(Viz *viz, const VizFrame *f, Rect area) {
     while (lo <= hi) {
         int mid = lo + (hi - lo) / 2;
         viz_set_display_px(viz, mid);
-        TextLayout L = {viz, VIZ_TEXT_DISPLAY, area, text_line_h(viz, VIZ_TEXT_DISPLAY), 0, 0, 0, 0, 0, NULL, 0};
+        TextLayout L = {viz, VIZ_TEXT_DISPLAY, area, text_line_h(viz, VIZ_TEXT_DISPLAY), 0, 0, 0, 0, 0, NULL, 0,
+                        f, -1, {0, 0, 0, 0}};
         int lines = layout_text(&L, f);
         if (lines * L.line_h <= area.h) {
             best = mid;
@@ -194,20 +224,21 @@ static int draw_header(Viz *viz, Rect head, const VizFrame *f, int n) {
     rc |= draw_text(viz, head.x, head.y + head.h / 2, "Text", &ts, &tw);
     int sub_w = 0;
     if (n > 0) {
-        char sub[64];
-        snprintf(sub, sizeof sub, "step %d", n - f->n_prompt);
+        char sub[160], marks[128];
+        text_marks_summary(f, marks, sizeof marks);
+        snprintf(sub, sizeof sub, "step %d%s%s", n - f->n_prompt, marks[0] ? "  \xC2\xB7  " : "", marks);
         TextStyle ss = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text_muted,
                         .valign = VIZ_ALIGN_MIDDLE};
         rc |= draw_text(viz, head.x + tw + viz_px(viz, 12), head.y + head.h / 2, sub, &ss, &sub_w);
     }
     static const char *const LEG[3] = {"prompt", "generated", "newest"};
-    const RunStyle LST[3] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {1, 1, 0, 0}};
-    int lw[3], total = 0, gap = viz_px(viz, 14);
+    const RunStyle LST[3] = {{.generated = 0}, {.generated = 1}, {.generated = 1, .newest = 1}};
+    int lw[3], total = 0, gap = viz_px(viz, 14), nleg = f && f->view.text_mode == VIZ_TEXT_SURPRISAL ? 2 : 3;
     int line_h = text_line_h(viz, VIZ_TEXT_TITLE);
-    for (int i = 0; i < 3; i++) total += (lw[i] = viz_text_width(viz, TEXT_FONT, VIZ_TEXT_TITLE, LEG[i])) + gap;
+    for (int i = 0; i < nleg; i++) total += (lw[i] = viz_text_width(viz, TEXT_FONT, VIZ_TEXT_TITLE, LEG[i])) + gap;
     if (total <= head.w - tw - sub_w - viz_px(viz, 36)) { /* only when it leaves the title room */
         int x = head.x + head.w - total + gap;
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < nleg; i++) {
             draw_run(viz, VIZ_TEXT_TITLE, x, head.y + (head.h - line_h) / 2, line_h, LEG[i], &LST[i], 0, &rc);
             x += lw[i] + gap;
         }
@@ -230,6 +261,8 @@ int draw_text_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         return rc || viz->has_error ? -1 : 0;
     }
 
+    int leg_h = text_marks_legend_h(viz, f);
+    if (leg_h > 0 && leg_h < in.h / 2) rc |= draw_text_marks_legend(viz, rect_cut_bottom(&in, leg_h), f);
     Rect area = rect_inset4(in, viz_px(viz, 4), 0, viz_px(viz, 4), 0);
     VizTextSize size = VIZ_TEXT_TITLE;
     int fill_px = f->view.fill ? fill_text_px(viz, f, area) : 0;
@@ -238,7 +271,7 @@ int draw_text_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         size = VIZ_TEXT_DISPLAY;
     }
     /* measure, then draw from the first line that keeps the end visible */
-    TextLayout L = {viz, size, area, text_line_h(viz, size), 0, 0, 0, 0, 0, hits, 0};
+    TextLayout L = {viz, size, area, text_line_h(viz, size), 0, 0, 0, 0, 0, hits, 0, f, -1, {0, 0, 0, 0}};
     int lines = layout_text(&L, f);
     int fit = area.h / L.line_h;
     if (fit < 1) fit = 1;
@@ -266,6 +299,8 @@ int draw_text_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
                         .valign = VIZ_ALIGN_MIDDLE};
         rc |= draw_text_in_rect(viz, (Rect){L.area.x, L.area.y, L.area.w, L.line_h}, more, &ms);
     }
+    if (L.hover_pos >= 0 && !f->view.print && f->view.text_mode != VIZ_TEXT_PLAIN)
+        rc |= draw_text_marks_card(viz, r, L.hover_box, f, L.hover_pos);
     rc |= draw_set_clip(viz, NULL);
     return rc || viz->has_error ? -1 : 0;
 }
