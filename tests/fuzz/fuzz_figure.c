@@ -40,7 +40,8 @@ static const char *const FUZZ_FIGURE_KEYS[] = {
     "inferscope:greedy", "inferscope:seed", "inferscope:theme", "inferscope:scale", "inferscope:ui_scale",
     "inferscope:size", "inferscope:top_n", "inferscope:hide_sink", "inferscope:selected_token",
     "inferscope:bpe_step", "inferscope:hide_probs", "inferscope:highlight_panel", "inferscope:highlight_token",
-    "inferscope:highlight_bar", "inferscope:prob_axis",
+    "inferscope:highlight_bar", "inferscope:prob_axis", "inferscope:ablate", "inferscope:text_mode",
+    "inferscope:weights", "inferscope:kernels",
 };
 
 /* ---- the reference session (opened once; freed at exit) ------------------------------ */
