@@ -241,7 +241,7 @@ static int parse_ids(Parser *p, LessonDirective *d, const char *text, size_t tl,
 
 static const char EXPECT_FORMS[] =
     "next TEXT | prob TEXT OP X | pick TEXT | chosen TEXT | text TEXT | token POS TEXT | "
-    "tokens TEXT OP N | ids TEXT A,B,C | kept OP N | top N OP X | repeats [OP] N | seen OP X | "
+    "tokens TEXT OP N | ids TEXT A,B,C | kept OP N | top N OP X | repeats [OP] N | seen [run|count] OP X | "
     "surprisal POS|max|mean OP X | "
     "attention L H QUERY KEY OP X | attention L H prev|first OP X | attention L H prev|first strongest";
 
@@ -250,7 +250,7 @@ static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *w
                                         "repeats", "attention", "token", "ids", "pick", "top",
                                         "seen", "surprisal"};
     /* words including the kind; -1: checked below */
-    static const int ARGS[] = {2, 4, 2, -1, 4, 3, -1, -1, 3, 3, 2, 4, 3, 4};
+    static const int ARGS[] = {2, 4, 2, -1, 4, 3, -1, -1, 3, 3, 2, 4, -1, 4};
     int k = -1;
     for (int i = 0; i < (int)(sizeof KINDS / sizeof KINDS[0]); i++)
         if (strcmp(w[0], KINDS[i]) == 0) k = i;
@@ -312,9 +312,18 @@ static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *w
             return -1;
         return parse_double(p, w[6], 0.0, 1.0, "expect attention", &d->x);
     }
-    case LEXP_SEEN:
-        if (parse_cmp(p, w[1], &d->cmp)) return -1;
-        return parse_double(p, w[2], 0.0, 1.0, "expect seen", &d->x);
+    case LEXP_SEEN: /* seen OP X (the share) | seen run OP N (longest run) | seen count OP N */
+        if (nw == 3) {
+            d->arg[0] = LSEEN_SHARE;
+            if (parse_cmp(p, w[1], &d->cmp)) return -1;
+            return parse_double(p, w[2], 0.0, 1.0, "expect seen", &d->x);
+        }
+        if (nw != 4 || (strcmp(w[1], "run") != 0 && strcmp(w[1], "count") != 0))
+            return fail(p, "expect takes: %s", EXPECT_FORMS);
+        d->arg[0] = strcmp(w[1], "run") == 0 ? LSEEN_RUN : LSEEN_COUNT;
+        if (parse_cmp(p, w[2], &d->cmp) || parse_long(p, w[3], 0, 1000000, "expect seen run/count", &d->n)) return -1;
+        d->x = (double)d->n;
+        return 0;
     case LEXP_SURPRISAL:
         if (strcmp(w[1], "max") == 0) d->arg[0] = LSUR_MAX;
         else if (strcmp(w[1], "mean") == 0) d->arg[0] = LSUR_MEAN;

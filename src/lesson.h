@@ -51,7 +51,8 @@ typedef enum LessonExpect {
     LEXP_IDS,       /* ids TEXT A,B,C       TEXT tokenizes into exactly these ids */
     LEXP_PICK,      /* pick TEXT            the token the pending draw picks now */
     LEXP_TOP,       /* top N OP X           p_final of the N likeliest tokens together */
-    LEXP_SEEN,      /* seen OP X            share of seen tokens (of the generated ones, else all) */
+    LEXP_SEEN,      /* seen [run|count] OP X  share of seen tokens (of the generated ones, else all),
+                     * the longest seen run, or the number of seen tokens */
     LEXP_SURPRISAL, /* surprisal POS|max|mean OP X   -log2 p in bits of token POS, or the largest /
                      * mean over the generated tokens (else all but the first) */
 } LessonExpect;
@@ -65,6 +66,8 @@ typedef enum LessonCmp { LCMP_GE, LCMP_LE, LCMP_GT, LCMP_LT, LCMP_EQ, LCMP_STRON
 enum { LATT_PREV = -1 /* the weight on key i-1 */, LATT_FIRST = -2 /* the weight on key 0 */ };
 /* surprisal positions (arg[0]): a position >= 1, or over the generated tokens */
 enum { LSUR_MAX = -1, LSUR_MEAN = -2 };
+/* what `expect seen` measures (arg[0]) */
+enum { LSEEN_SHARE = 0, LSEEN_RUN = 1, LSEEN_COUNT = 2 };
 
 typedef enum LessonPanel {
     LPANEL_FRAME, LPANEL_TOKENS, LPANEL_ATTENTION, LPANEL_PROBS, LPANEL_TEXT, LPANEL_COUNT

@@ -143,13 +143,16 @@ static int measure_attention(const LessonDirective *d, const Session *s, char *o
     return bl == L && bh == H;
 }
 
-/* `expect seen OP X`: the share the Text panel's header and `inferscope novelty` show. */
+/* `expect seen [run|count] OP X`: the share, longest run or count the Text panel's header
+ * and `inferscope novelty` show. */
 static int measure_seen(const LessonDirective *d, Session *s, char *out, size_t cap, ErrorMsg *err) {
     NgramSummary sum;
     const char *why = NULL;
     if (!text_marks_seen(s->marks, s, &sum, &why)) return error_set(err, "%s", why ? why : "no seen marks");
     snprintf(out, cap, "%.4f (%zu of %zu %stokens seen; longest run %zu)", sum.seen_share, sum.n_seen,
              sum.n_tokens, session_len(s) > s->n_prompt ? "generated " : "", sum.longest_run);
+    if (d->arg[0] == LSEEN_RUN) return compare((double)sum.longest_run, d->cmp, d->x);
+    if (d->arg[0] == LSEEN_COUNT) return compare((double)sum.n_seen, d->cmp, d->x);
     return compare(sum.seen_share, d->cmp, d->x);
 }
 

@@ -134,7 +134,8 @@ static void test_expect(Session *s) {
         "expect seen >= 0.4\nexpect seen < 0.4\n"
         "expect surprisal 1 < 0.5\nexpect surprisal 1 > 0.5\n"
         "expect surprisal max < 5\nexpect surprisal mean > 5\n"
-        "expect surprisal 99 < 1\n";
+        "expect surprisal 99 < 1\n"
+        "expect seen run >= 1\nexpect seen run > 1000\nexpect seen count >= 1\nexpect seen count < 1\n";
     Lesson l;
     ErrorMsg err = {{0}};
     if (lesson_parse(&l, "t.lesson", TEXT, sizeof TEXT - 1, &err)) {
@@ -144,7 +145,7 @@ static void test_expect(Session *s) {
     const char *p = "Once upon a time, there was a little girl named Lily.";
     session_set_prompt(s, (const uint8_t *)p, strlen(p), &err);
     VizView v = frame_default_view();
-    int want[] = {1, 0, 1, 0, 1, 0, -1}, k = 0;
+    int want[] = {1, 0, 1, 0, 1, 0, -1, 1, 0, 1, 0}, k = 0;
     for (size_t i = 0; i < l.n_dir; i++) {
         if (l.dir[i].op != LOP_EXPECT) continue;
         char m[300];
@@ -156,6 +157,9 @@ static void test_expect(Session *s) {
     static const char BAD[] = "prompt x\nexpect surprisal 0 < 1\n";
     CHECK(lesson_parse(&l, "b.lesson", BAD, sizeof BAD - 1, &err) == -1 && strstr(err.text, "b.lesson:2:"),
           "surprisal at position 0 is refused: %s", err.text);
+    static const char BADS[] = "prompt x\nexpect seen run 3\n";
+    CHECK(lesson_parse(&l, "b.lesson", BADS, sizeof BADS - 1, &err) == -1 && strstr(err.text, "b.lesson:2:"),
+          "seen run without a comparison is refused: %s", err.text);
     static const char BADM[] = "prompt x\ntextmode bright\n";
     CHECK(lesson_parse(&l, "b.lesson", BADM, sizeof BADM - 1, &err) == -1 && strstr(err.text, "textmode"),
           "unknown textmode refused: %s", err.text);

@@ -70,8 +70,12 @@ static int draw_run(Viz *viz, VizTextSize size, int x, int y, int line_h, const 
                     .color = st->mark ? th->text_muted : st->generated ? th->accent : th->text};
     if (st->fill && st->on_colour) ts.color = color_text_on(st->bg);
     *rc |= draw_text(viz, x, y + (line_h - lh) / 2, s, &ts, NULL);
+    /* In a seen box the underline sits inside it, clear of the box's 2 px edge: drawn on
+     * the edge it merged with it, and "generated" was then told by colour alone. */
+    int ul_y = st->seen ? y + line_h - viz_px(viz, 1) - viz_px(viz, 2) - viz_px(viz, 2) - ul
+                        : y + line_h - ul - viz_px(viz, 1);
     if (st->generated && !st->mark)
-        *rc |= draw_fill_rect(viz, (Rect){x, y + line_h - ul - viz_px(viz, 1), w, ul},
+        *rc |= draw_fill_rect(viz, (Rect){x + (st->seen ? viz_px(viz, 4) : 0), ul_y, w - (st->seen ? viz_px(viz, 8) : 0), ul},
                               st->fill && st->on_colour ? ts.color : th->accent);
     if (st->seen)
         *rc |= draw_rect_outline(viz, rect_inset4(box, 0, viz_px(viz, 1), 0, viz_px(viz, 1)), text_seen_edge(th),
