@@ -9,104 +9,10 @@
 #include <string.h>
 
 #include "frame_fill.h"
+#include "json_escape.h"
+#include "strbuf.h"
 #include "utf8.h"
 #include "version.h"
-
-/* ---- a growable string (owner: the caller frees .data) --------------------------- */
-
-typedef struct Str {
-    char *data;
-    size_t len, cap;
-    int oom;
-} Str;
-
-static void str_reserve(Str *s, size_t extra) {
-    if (s->oom) return;
-    if (s->len + extra + 1 <= s->cap) return;
-    size_t cap = s->cap ? s->cap : 64;
-    while (cap < s->len + extra + 1) cap *= 2;
-    char *d = realloc(s->data, cap);
-    if (!d) {
-        s->oom = 1;
-        return;
-    }
-    s->data = d;
-    s->cap = cap;
-}
-
-static void str_add(Str *s, const char *p, size_t n) {
-    str_reserve(s, n);
-    if (s->oom) return;
-    memcpy(s->data + s->len, p, n);
-    s->len += n;
-    s->data[s->len] = '\0';
-}
-
-static void str_printf(Str *s, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void str_printf(Str *s, const char *fmt, ...) {
-    char buf[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    if ((size_t)n < sizeof buf) {
-        str_add(s, buf, (size_t)n);
-        return;
-    }
-    str_reserve(s, (size_t)n);
-    if (s->oom) return;
-    va_start(ap, fmt);
-    vsnprintf(s->data + s->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    s->len += (size_t)n;
-}
-
-/* Appends bytes as a JSON string literal that is pure printable ASCII: UTF-8 is
- * decoded and every code point outside 0x20..0x7E becomes \uXXXX (a surrogate pair
- * above U+FFFF, RFC 8259 §7). Invalid UTF-8 (the session never holds any) becomes
- * U+FFFD rather than being dropped silently. */
-static void str_json_ascii(Str *s, const uint8_t *p, size_t n) {
-    str_add(s, "\"", 1);
-    for (size_t i = 0; i < n;) {
-        uint32_t c = p[i], cp;
-        size_t k = 1;
-        if (c < 0x80) {
-            cp = c;
-        } else {
-            if (c >= 0xC2 && c <= 0xDF) { k = 2; cp = c & 0x1F; }
-            else if (c >= 0xE0 && c <= 0xEF) { k = 3; cp = c & 0x0F; }
-            else if (c >= 0xF0 && c <= 0xF4) { k = 4; cp = c & 0x07; }
-            else { k = 0; cp = 0xFFFD; }
-            if (k > n - i) k = 0;
-            for (size_t j = 1; k && j < k; j++) {
-                if ((p[i + j] & 0xC0) != 0x80) k = 0;
-                else cp = (cp << 6) | (p[i + j] & 0x3F);
-            }
-            if (k && ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-                      (cp >= 0xD800 && cp <= 0xDFFF)))
-                k = 0;
-            if (!k) { k = 1; cp = 0xFFFD; }
-        }
-        i += k;
-        if (cp == '"') str_add(s, "\\\"", 2);
-        else if (cp == '\\') str_add(s, "\\\\", 2);
-        else if (cp == '\n') str_add(s, "\\n", 2);
-        else if (cp == '\t') str_add(s, "\\t", 2);
-        else if (cp == '\r') str_add(s, "\\r", 2);
-        else if (cp >= 0x20 && cp < 0x7F) { char ch = (char)cp; str_add(s, &ch, 1); }
-        else if (cp < 0x10000) str_printf(s, "\\u%04x", (unsigned)cp);
-        else {
-            uint32_t v = cp - 0x10000;
-            str_printf(s, "\\u%04x\\u%04x", (unsigned)(0xD800 + (v >> 10)), (unsigned)(0xDC00 + (v & 0x3FF)));
-        }
-    }
-    str_add(s, "\"", 1);
-}
 
 /* ---- building the list ---------------------------------------------------------- */
 
@@ -177,7 +83,7 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
     const char *panel = viz_panel_name(in->panel) ? viz_panel_name(in->panel) : "frame";
     const Theme *th = theme_get(in->theme);
     int rc = 0;
-    Str str = {0};
+    StrBuf str = {0};
 
     char title[256];
     if (in->contact_sheet && in->sheet_layer < 0)
@@ -202,12 +108,12 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
     rc |= meta_add(m, "inferscope:weights", gpt2_model_weights_name(&s->model), 0);
     rc |= meta_add(m, "inferscope:kernels", kern_isa_name(), 0);
 
-    str_json_ascii(&str, s->prompt ? s->prompt : (const uint8_t *)"", s->prompt ? s->prompt_len : 0);
+    json_escape(&str, s->prompt ? s->prompt : (const uint8_t *)"", s->prompt ? s->prompt_len : 0, JSON_ESCAPE_ASCII);
     rc |= str.oom ? -1 : meta_add(m, "inferscope:prompt", str.data, 1);
-    str.len = 0;
-    str_add(&str, "[", 1);
-    for (int i = 0; i < n; i++) str_printf(&str, i ? ",%d" : "%d", session_ids(s)[i]);
-    str_add(&str, "]", 1);
+    strbuf_clear(&str);
+    strbuf_add(&str, "[", 1);
+    for (int i = 0; i < n; i++) strbuf_addf(&str, i ? ",%d" : "%d", session_ids(s)[i]);
+    strbuf_add(&str, "]", 1);
     rc |= str.oom ? -1 : meta_add(m, "inferscope:ids", str.data, 1);
     rc |= meta_addf(m, "inferscope:n_prompt", 1, "%d", np);
     rc |= meta_addf(m, "inferscope:step", 1, "%d", n - np);
@@ -215,12 +121,12 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
     rc |= meta_addf(m, "inferscope:n_branches", 1, "%d", s->n_branches);
     /* the dice: salt of each generated position (the branch holds them), so a reopened
      * figure shows the same draw u on the probability strip, not just the same tokens */
-    str.len = 0;
-    str_add(&str, "[", 1);
+    strbuf_clear(&str);
+    strbuf_add(&str, "[", 1);
     const SessionBranch *b = s->n_branches ? &s->branch[s->cur] : NULL;
     for (int p = np; p < n; p++)
-        str_printf(&str, p > np ? ",%u" : "%u", (b && p < b->len) ? (unsigned)b->salt[p] : 0u);
-    str_add(&str, "]", 1);
+        strbuf_addf(&str, p > np ? ",%u" : "%u", (b && p < b->len) ? (unsigned)b->salt[p] : 0u);
+    strbuf_add(&str, "]", 1);
     rc |= str.oom ? -1 : meta_add(m, "inferscope:salts", str.data, 1);
     rc |= meta_addf(m, "inferscope:pending_salt", 1, "%u", (unsigned)s->pending_salt);
 
@@ -269,7 +175,7 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
     viz_axis_describe(v->prob_axis, v->prob_axis_max, axis, sizeof axis);
     rc |= meta_add(m, "inferscope:prob_axis", axis, 0);
     rc |= meta_add(m, "inferscope:text_mode", viz_text_mode_name(v->text_mode) ? viz_text_mode_name(v->text_mode) : "plain", 0);
-    free(str.data);
+    strbuf_free(&str);
     if (rc) {
         figure_meta_free(m);
         return error_set(err, "figure provenance: out of memory");
@@ -280,19 +186,19 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
 int figure_meta_json(const FigureMeta *m, char **out, size_t *len, ErrorMsg *err) {
     *out = NULL;
     *len = 0;
-    Str s = {0};
-    str_add(&s, "{\n", 2);
+    StrBuf s = {0};
+    strbuf_add(&s, "{\n", 2);
     for (size_t i = 0; i < m->n; i++) {
-        str_add(&s, "  ", 2);
-        str_json_ascii(&s, (const uint8_t *)m->text[i].keyword, strlen(m->text[i].keyword));
-        str_add(&s, ": ", 2);
-        if (m->is_json[i]) str_add(&s, m->values[i], strlen(m->values[i]));
-        else str_json_ascii(&s, (const uint8_t *)m->values[i], strlen(m->values[i]));
-        str_add(&s, i + 1 < m->n ? ",\n" : "\n", i + 1 < m->n ? 2 : 1);
+        strbuf_add(&s, "  ", 2);
+        json_escape(&s, (const uint8_t *)m->text[i].keyword, strlen(m->text[i].keyword), JSON_ESCAPE_ASCII);
+        strbuf_add(&s, ": ", 2);
+        if (m->is_json[i]) strbuf_adds(&s, m->values[i]);
+        else json_escape(&s, (const uint8_t *)m->values[i], strlen(m->values[i]), JSON_ESCAPE_ASCII);
+        strbuf_adds(&s, i + 1 < m->n ? ",\n" : "\n");
     }
-    str_add(&s, "}\n", 2);
+    strbuf_add(&s, "}\n", 2);
     if (s.oom) {
-        free(s.data);
+        strbuf_free(&s);
         return error_set(err, "figure sidecar: out of memory");
     }
     *out = s.data;

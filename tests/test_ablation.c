@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "export.h"
+#include "file_read.h"
 #include "figure_meta.h"
 #include "frame_fill.h"
 #include "gpt2_ablation.h"
@@ -288,22 +289,6 @@ static void test_memo_and_mask(const char *model_dir) {
 }
 #undef SPEC
 
-/* Bytes of a whole file (malloc'd, caller frees); NULL when unreadable. */
-static uint8_t *file_bytes(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    uint8_t *b = NULL;
-    *n = 0;
-    if (f && fseek(f, 0, SEEK_END) == 0) {
-        long len = ftell(f);
-        if (len > 0 && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)len)) &&
-            fread(b, 1, (size_t)len, f) == (size_t)len)
-            *n = (size_t)len;
-    }
-    if (f) fclose(f);
-    if (*n == 0) free(b);
-    return *n ? b : NULL;
-}
-
 /* Exports s's probability panel into dir, reads the provenance back, applies it to t and
  * re-exports t: both files must be the same bytes. Returns 0 when all went through. */
 static int figure_round_trip(Session *s, Session *t, const char *dir, FigureState *fs, const char *what) {
@@ -323,9 +308,13 @@ static int figure_round_trip(Session *s, Session *t, const char *dir, FigureStat
     if (rc == 0) rc = export_png(t, &v2, &o2, p2, sizeof p2, &err);
     CHECK(rc == 0, "%s: export, read, apply, re-export: %s", what, err.text);
     if (rc) return -1;
-    size_t n1, n2;
-    uint8_t *b1 = file_bytes(p1, &n1), *b2 = file_bytes(p2, &n2);
-    CHECK(b1 && b2 && n1 == n2 && memcmp(b1, b2, n1) == 0, "%s: the reopened figure re-exports byte-identically", what);
+    size_t n1 = 0, n2 = 0;
+    uint8_t *b1 = NULL, *b2 = NULL;
+    ErrorMsg e2 = {{0}};
+    int got_both = file_read_all(p1, (size_t)64 << 20, &b1, &n1, &e2) == 0 &&
+               file_read_all(p2, (size_t)64 << 20, &b2, &n2, &e2) == 0;
+    CHECK(got_both, "%s: read back: %s", what, e2.text);
+    CHECK(got_both && n1 == n2 && memcmp(b1, b2, n1) == 0, "%s: the reopened figure re-exports byte-identically", what);
     free(b1);
     free(b2);
     unlink(p1);

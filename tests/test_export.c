@@ -16,10 +16,13 @@
 #include "check.h"
 #include "export.h"
 #include "figure_meta.h"
+#include "file_read.h"
 #include "frame_fill.h"
 #include "golden.h"
 #include "session.h"
 #include "sha256_file.h"
+
+#define MAX_PNG_BYTES ((size_t)64 << 20) /* the figures here are small: a bound all the same */
 
 static char model_dir[512], tok_dir[512];
 static char tmp_root[64];
@@ -85,18 +88,6 @@ static void rm_dir(const char *dir) {
     rmdir(dir);
 }
 
-static int read_all(const char *path, uint8_t **buf, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    *buf = malloc((size_t)n + 1);
-    *len = fread(*buf, 1, (size_t)n, f);
-    fclose(f);
-    return *len == (size_t)n ? 0 : -1;
-}
-
 static void test_sha256(void) {
     ErrorMsg err = {{0}};
     char hex[65];
@@ -157,7 +148,9 @@ static void test_golden_and_determinism(void) {
     CHECK(strstr(p2, "/0002-step-02-attention-L1H2.png") != NULL, "name 2: %s", p2);
     uint8_t *b1 = NULL, *b2 = NULL;
     size_t n1 = 0, n2 = 0;
-    CHECK(read_all(p1, &b1, &n1) == 0 && read_all(p2, &b2, &n2) == 0, "read back");
+    CHECK(file_read_all(p1, MAX_PNG_BYTES, &b1, &n1, &err) == 0 &&
+              file_read_all(p2, MAX_PNG_BYTES, &b2, &n2, &err) == 0,
+          "read back: %s", err.text);
     CHECK(n1 == n2 && n1 > 1000 && b1 && b2 && memcmp(b1, b2, n1) == 0, "identical bytes (%zu vs %zu)", n1, n2);
     free(b1);
     free(b2);
@@ -318,7 +311,9 @@ static void test_round_trip(void) {
     CHECK(export_png(&t, &v2, &o2, p2, sizeof p2, &err) == 0, "re-export: %s", err.text);
     uint8_t *b1 = NULL, *b2 = NULL;
     size_t n1 = 0, n2 = 0;
-    CHECK(read_all(p1, &b1, &n1) == 0 && read_all(p2, &b2, &n2) == 0, "read both");
+    CHECK(file_read_all(p1, MAX_PNG_BYTES, &b1, &n1, &err) == 0 &&
+              file_read_all(p2, MAX_PNG_BYTES, &b2, &n2, &err) == 0,
+          "read both: %s", err.text);
     CHECK(n1 == n2 && b1 && b2 && memcmp(b1, b2, n1) == 0, "reopened figure re-exports byte-identically");
     free(b1);
     free(b2);

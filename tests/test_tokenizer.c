@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "file_read.h"
 #include "tokenizer.h"
 
 #define TOK_DIR "assets/tokenizer"
@@ -44,20 +45,12 @@ static uint8_t *parse_hex(const char *h, size_t *n) {
     return b;
 }
 
+/* A whole text file (NUL-terminated, caller frees), or NULL. */
 static char *read_text(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s) s[n] = 0;
-    fclose(f);
-    return s;
+    uint8_t *b = NULL;
+    size_t n = 0;
+    ErrorMsg err;
+    return file_read_all(path, (size_t)64 << 20, &b, &n, &err) ? NULL : (char *)b;
 }
 
 static int ids_equal(const int32_t *a, size_t na, const int32_t *b, size_t nb) {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "file_read.h"
 #include "tokenizer.h"
 
 #define RUNS 5
@@ -25,24 +26,18 @@ static int cmp_double(const void *a, const void *b) {
 
 /* Appends a whole file to *buf (growing it); returns 0, or -1 if it cannot be read. */
 static int append_file(const char *path, uint8_t **buf, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    int rc = -1;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        if (n >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-            uint8_t *nb = realloc(*buf, *len + (size_t)n + 1);
-            if (nb) {
-                *buf = nb;
-                if (fread(nb + *len, 1, (size_t)n, f) == (size_t)n) {
-                    *len += (size_t)n;
-                    rc = 0;
-                }
-            }
-        }
+    uint8_t *part = NULL;
+    size_t n = 0;
+    ErrorMsg err;
+    if (file_read_all(path, (size_t)1 << 30, &part, &n, &err)) return -1;
+    uint8_t *nb = realloc(*buf, *len + n + 1);
+    if (nb) {
+        memcpy(nb + *len, part, n + 1);
+        *buf = nb;
+        *len += n;
     }
-    fclose(f);
-    return rc;
+    free(part);
+    return nb ? 0 : -1;
 }
 
 void bench_tokenizer(const char *tokenizer_dir) {
