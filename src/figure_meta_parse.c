@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cJSON.h>
+
 #include "file_read.h"
 #include "frame_fill.h"
 #include "utf8.h"
@@ -89,83 +91,81 @@ static int get_text(const PngTextChunks *t, const char *what, const char *key, c
     return 0;
 }
 
-/* A JSON array of non-negative integers "[1,2,3]" (spaces allowed), each <= hi, at
- * most max_n of them. *out is malloc'd (NULL for "[]"). */
+/* A JSON array of non-negative integers "[1,2,3]", each <= hi, at most max_n of them,
+ * parsed by cJSON. Only digits, commas, brackets and white space are allowed, so "1e3",
+ * "-0" and "1.0" are refused as the writer never writes them; the length is checked
+ * first so a hostile chunk cannot make cJSON build millions of nodes. *out is malloc'd
+ * (NULL for "[]"). */
 static int parse_uint_array(const char *what, const char *key, const char *v, unsigned long hi, size_t max_n,
                             unsigned long **out, size_t *n_out, ErrorMsg *err) {
     *out = NULL;
     *n_out = 0;
-    const char *p = v;
-    while (*p == ' ') p++;
-    if (*p != '[') return error_set(err, "%s: %s: expected a JSON array '[...]'", what, key);
-    p++;
-    size_t n = 0, cap = 0;
-    unsigned long *a = NULL;
-    while (*p == ' ') p++;
-    if (*p == ']') {
-        p++;
-    } else {
-        for (;;) {
-            while (*p == ' ') p++;
-            if (*p < '0' || *p > '9') {
-                free(a);
-                return error_set(err, "%s: %s: element %zu is not a non-negative integer", what, key, n);
-            }
-            char *end;
-            errno = 0;
-            unsigned long x = strtoul(p, &end, 10);
-            if (errno || x > hi) {
-                free(a);
-                return error_set(err, "%s: %s: element %zu (%.20s) is outside [0, %lu]", what, key, n, p, hi);
-            }
-            if (n >= max_n) {
-                free(a);
-                return error_set(err, "%s: %s: more than %zu elements", what, key, max_n);
-            }
-            if (n == cap) {
-                size_t nc = cap ? cap * 2 : 64;
-                unsigned long *na = realloc(a, nc * sizeof *na);
-                if (!na) {
-                    free(a);
-                    return error_set(err, "%s: %s: out of memory", what, key);
-                }
-                a = na;
-                cap = nc;
-            }
-            a[n++] = x;
-            p = end;
-            while (*p == ' ') p++;
-            if (*p == ',') { p++; continue; }
-            if (*p == ']') { p++; break; }
+    size_t len = strlen(v), max_len = 12 * max_n + 16; /* "4294967295, " per element */
+    if (len > max_len) return error_set(err, "%s: %s: %zu bytes, more than %zu elements can take", what, key, len, max_n);
+    size_t bad = strspn(v, "0123456789,[] \t\r\n");
+    if (bad < len) return error_set(err, "%s: %s: '%c' at byte %zu: expected a JSON array of non-negative integers",
+                                    what, key, v[bad], bad);
+    const char *end = NULL;
+    cJSON *arr = cJSON_ParseWithOpts(v, &end, 1);
+    if (!cJSON_IsArray(arr)) {
+        size_t at = end && end >= v && end <= v + len ? (size_t)(end - v) : 0;
+        cJSON_Delete(arr);
+        return error_set(err, "%s: %s: not a JSON array '[...]' of integers (byte %zu)", what, key, at);
+    }
+    size_t n = (size_t)cJSON_GetArraySize(arr);
+    if (n > max_n) {
+        cJSON_Delete(arr);
+        return error_set(err, "%s: %s: more than %zu elements", what, key, max_n);
+    }
+    unsigned long *a = n ? malloc(n * sizeof *a) : NULL;
+    if (n && !a) {
+        cJSON_Delete(arr);
+        return error_set(err, "%s: %s: out of memory", what, key);
+    }
+    size_t i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr) {
+        /* a nested array is the only other thing the characters above allow */
+        if (!cJSON_IsNumber(e) || e->valuedouble > (double)hi) {
             free(a);
-            return error_set(err, "%s: %s: expected ',' or ']' after element %zu", what, key, n - 1);
+            cJSON_Delete(arr);
+            if (!cJSON_IsNumber(e))
+                return error_set(err, "%s: %s: element %zu is not a non-negative integer", what, key, i);
+            return error_set(err, "%s: %s: element %zu (%.15g) is outside [0, %lu]", what, key, i, e->valuedouble, hi);
         }
+        a[i++] = (unsigned long)e->valuedouble; /* digits only: a whole number, exact below 2^53 */
     }
-    while (*p == ' ') p++;
-    if (*p) {
-        free(a);
-        return error_set(err, "%s: %s: unexpected text after the array", what, key);
-    }
+    cJSON_Delete(arr);
     *out = a;
     *n_out = n;
     return 0;
 }
 
-static int hex4(const char *p, uint32_t *out) {
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) {
-        char c = p[i];
-        int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-                : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
-        if (d < 0) return -1;
-        v = v << 4 | (uint32_t)d;
+/* Decodes the literal piece lit[0..n) (a complete "..." without \u0000 escapes) with
+ * cJSON and appends its bytes at o + *k. `base` is where the piece starts in the
+ * value, for the error position. */
+static int json_string_piece(const char *what, const char *key, const char *lit, size_t n, size_t base, uint8_t *o,
+                             size_t *k, ErrorMsg *err) {
+    const char *end = NULL;
+    cJSON *j = cJSON_ParseWithLengthOpts(lit, n, &end, 0);
+    if (!cJSON_IsString(j) || end != lit + n) {
+        size_t at = base + (end && end >= lit && end <= lit + n ? (size_t)(end - lit) : 0);
+        cJSON_Delete(j);
+        return error_set(err, "%s: %s: not a valid JSON string (bad escape or lone surrogate near byte %zu)", what,
+                         key, at);
     }
-    *out = v;
+    size_t m = strlen(j->valuestring);
+    memcpy(o + *k, j->valuestring, m);
+    *k += m;
+    cJSON_Delete(j);
     return 0;
 }
 
-/* A JSON string literal (RFC 8259 §7) → UTF-8 bytes. Raw bytes must be printable
- * ASCII (we write everything else escaped); lone surrogates are refused. */
+/* A JSON string literal (RFC 8259 §7) -> UTF-8 bytes, decoded by cJSON. Raw bytes must
+ * be printable ASCII (we write everything else escaped); lone surrogates are refused.
+ * cJSON's strings end at a NUL, so the literal is decoded in pieces between its \u0000
+ * escapes (a prompt read from a file may hold NUL bytes), the NULs put back between
+ * them. Every \u must have four hex digits: cJSON would read "\uZZZZ" as U+0000. */
 static int parse_json_string(const char *what, const char *key, const char *v, uint8_t **out, size_t *len,
                              ErrorMsg *err) {
     *out = NULL;
@@ -175,74 +175,42 @@ static int parse_json_string(const char *what, const char *key, const char *v, u
         return error_set(err, "%s: %s: expected a JSON string in double quotes", what, key);
     /* every escape shrinks or keeps the size, except \uXXXX which gives <= 4 bytes
      * from 6 (or 12 for a pair): n bytes of output always suffice */
+    char *lit = malloc(n + 1); /* a copy: the pieces get their own quotes in place */
     uint8_t *o = malloc(n);
-    if (!o) return error_set(err, "%s: %s: out of memory", what, key);
-    size_t k = 0;
-    for (size_t i = 1; i < n - 1;) {
-        unsigned char c = (unsigned char)v[i];
+    if (!lit || !o) {
+        free(lit);
+        free(o);
+        return error_set(err, "%s: %s: out of memory", what, key);
+    }
+    memcpy(lit, v, n + 1);
+    size_t k = 0, start = 0, i = 1; /* the current piece opens with the quote at lit[start] */
+    int rc = 0;
+    while (rc == 0 && i < n - 1) {
+        unsigned char c = (unsigned char)lit[i];
         if (c == '"' || c < 0x20 || c >= 0x7F) {
-            free(o);
-            return error_set(err, "%s: %s: byte 0x%02x at %zu must be escaped", what, key, c, i);
-        }
-        if (c != '\\') {
-            o[k++] = c;
+            rc = error_set(err, "%s: %s: byte 0x%02x at %zu must be escaped", what, key, c, i);
+        } else if (c != '\\') {
             i++;
-            continue;
+        } else if (lit[i + 1] != 'u') {
+            i += 2; /* the piece's cJSON parse checks the escape */
+        } else if (i + 6 > n - 1 || strspn(lit + i + 2, "0123456789abcdefABCDEF") < 4) {
+            rc = error_set(err, "%s: %s: bad \\u escape at %zu", what, key, i);
+        } else if (memcmp(lit + i + 2, "0000", 4) != 0) {
+            i += 6;
+        } else { /* \u0000: the piece so far ends here, the next begins after it */
+            lit[i] = '"';
+            rc = json_string_piece(what, key, lit + start, i + 1 - start, start, o, &k, err);
+            o[k++] = 0;
+            start = i + 5;
+            lit[start] = '"';
+            i += 6;
         }
-        if (i + 1 >= n - 1) {
-            free(o);
-            return error_set(err, "%s: %s: string ends inside an escape", what, key);
-        }
-        char e = v[i + 1];
-        i += 2;
-        uint32_t cp;
-        switch (e) {
-        case '"': o[k++] = '"'; continue;
-        case '\\': o[k++] = '\\'; continue;
-        case '/': o[k++] = '/'; continue;
-        case 'b': o[k++] = '\b'; continue;
-        case 'f': o[k++] = '\f'; continue;
-        case 'n': o[k++] = '\n'; continue;
-        case 'r': o[k++] = '\r'; continue;
-        case 't': o[k++] = '\t'; continue;
-        case 'u':
-            if (i + 4 > n - 1 || hex4(v + i, &cp)) {
-                free(o);
-                return error_set(err, "%s: %s: bad \\u escape at %zu", what, key, i - 2);
-            }
-            i += 4;
-            if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                free(o);
-                return error_set(err, "%s: %s: lone low surrogate at %zu", what, key, i - 6);
-            }
-            if (cp >= 0xD800 && cp <= 0xDBFF) {
-                uint32_t lo;
-                if (i + 6 > n - 1 || v[i] != '\\' || v[i + 1] != 'u' || hex4(v + i + 2, &lo) || lo < 0xDC00 ||
-                    lo > 0xDFFF) {
-                    free(o);
-                    return error_set(err, "%s: %s: high surrogate without its low half at %zu", what, key, i - 6);
-                }
-                i += 6;
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            }
-            /* UTF-8 encoding (RFC 3629 §3) */
-            if (cp < 0x80) o[k++] = (uint8_t)cp;
-            else if (cp < 0x800) { o[k++] = (uint8_t)(0xC0 | cp >> 6); o[k++] = (uint8_t)(0x80 | (cp & 0x3F)); }
-            else if (cp < 0x10000) {
-                o[k++] = (uint8_t)(0xE0 | cp >> 12);
-                o[k++] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
-                o[k++] = (uint8_t)(0x80 | (cp & 0x3F));
-            } else {
-                o[k++] = (uint8_t)(0xF0 | cp >> 18);
-                o[k++] = (uint8_t)(0x80 | ((cp >> 12) & 0x3F));
-                o[k++] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
-                o[k++] = (uint8_t)(0x80 | (cp & 0x3F));
-            }
-            continue;
-        default:
-            free(o);
-            return error_set(err, "%s: %s: unknown escape '\\%c'", what, key, e);
-        }
+    }
+    if (rc == 0) rc = json_string_piece(what, key, lit + start, n - start, start, o, &k, err);
+    free(lit);
+    if (rc) {
+        free(o);
+        return -1;
     }
     o[k] = '\0'; /* k <= n - 2 < n */
     *out = o;
@@ -250,61 +218,54 @@ static int parse_json_string(const char *what, const char *key, const char *v, u
     return 0;
 }
 
-int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out, ErrorMsg *err) {
-    memset(out, 0, sizeof *out);
-    FigureState *fs = out;
-    fs->settings = sampler_settings_default(); /* settings a figure does not record stay neutral */
+/* ---- the groups of fields, each filling its part of fs (0, or -1 with err) ---------- */
+
+/* Format version, software, model name and checksum. */
+static int parse_origin(const PngTextChunks *t, const char *what, FigureState *fs, ErrorMsg *err) {
+    const char *v;
+    long x;
+    if (need(t, what, "inferscope:format", &v, err)) return -1;
+    if (parse_long(what, "inferscope:format", v, 0, INT_MAX, &x, err)) return -1;
+    if (x != FIGURE_META_FORMAT)
+        return error_set(err, "%s: provenance format %ld, this inferscope reads format %d", what, x, FIGURE_META_FORMAT);
+    if (get_text(t, what, "Software", fs->software, sizeof fs->software, err) ||
+        get_text(t, what, "inferscope:model", fs->model, sizeof fs->model, err) ||
+        get_text(t, what, "inferscope:model_sha256", fs->model_sha256, sizeof fs->model_sha256, err))
+        return -1;
+    if (strcmp(fs->model_sha256, "unknown") == 0) {
+        fs->model_sha256[0] = '\0';
+        return 0;
+    }
+    size_t n = strlen(fs->model_sha256);
+    int ok = n == 64;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (fs->model_sha256[i] >= '0' && fs->model_sha256[i] <= '9') ||
+             (fs->model_sha256[i] >= 'a' && fs->model_sha256[i] <= 'f');
+    if (!ok) return error_set(err, "%s: inferscope:model_sha256: not 64 lowercase hex digits", what);
+    return 0;
+}
+
+/* The prompt text, the token ids, the step/branch counts and the dice. */
+static int parse_tokens(const PngTextChunks *t, const char *what, FigureState *fs, ErrorMsg *err) {
     const char *v;
     long x;
     unsigned long *arr = NULL;
     size_t n_arr = 0;
-
-    if (need(t, what, "inferscope:format", &v, err)) goto fail;
-    if (parse_long(what, "inferscope:format", v, 0, INT_MAX, &x, err)) goto fail;
-    if (x != FIGURE_META_FORMAT) {
-        error_set(err, "%s: provenance format %ld, this inferscope reads format %d", what, x, FIGURE_META_FORMAT);
-        goto fail;
-    }
-    if (get_text(t, what, "Software", fs->software, sizeof fs->software, err) ||
-        get_text(t, what, "inferscope:model", fs->model, sizeof fs->model, err) ||
-        get_text(t, what, "inferscope:model_sha256", fs->model_sha256, sizeof fs->model_sha256, err))
-        goto fail;
-    if (strcmp(fs->model_sha256, "unknown") == 0) {
-        fs->model_sha256[0] = '\0';
-    } else {
-        size_t n = strlen(fs->model_sha256);
-        int ok = n == 64;
-        for (size_t i = 0; ok && i < n; i++)
-            ok = (fs->model_sha256[i] >= '0' && fs->model_sha256[i] <= '9') ||
-                 (fs->model_sha256[i] >= 'a' && fs->model_sha256[i] <= 'f');
-        if (!ok) {
-            error_set(err, "%s: inferscope:model_sha256: not 64 lowercase hex digits", what);
-            goto fail;
-        }
-    }
-
-    if (need(t, what, "inferscope:prompt", &v, err)) goto fail;
-    if (strlen(v) > 6 * (size_t)FIGURE_MAX_PROMPT + 2) {
-        error_set(err, "%s: inferscope:prompt: longer than %u bytes", what, FIGURE_MAX_PROMPT);
-        goto fail;
-    }
-    if (parse_json_string(what, "inferscope:prompt", v, &fs->prompt, &fs->prompt_len, err)) goto fail;
-    if (fs->prompt_len > FIGURE_MAX_PROMPT) {
-        error_set(err, "%s: inferscope:prompt: longer than %u bytes", what, FIGURE_MAX_PROMPT);
-        goto fail;
-    }
+    if (need(t, what, "inferscope:prompt", &v, err)) return -1;
+    if (strlen(v) > 6 * (size_t)FIGURE_MAX_PROMPT + 2)
+        return error_set(err, "%s: inferscope:prompt: longer than %u bytes", what, FIGURE_MAX_PROMPT);
+    if (parse_json_string(what, "inferscope:prompt", v, &fs->prompt, &fs->prompt_len, err)) return -1;
+    if (fs->prompt_len > FIGURE_MAX_PROMPT)
+        return error_set(err, "%s: inferscope:prompt: longer than %u bytes", what, FIGURE_MAX_PROMPT);
 
     if (need(t, what, "inferscope:ids", &v, err) ||
         parse_uint_array(what, "inferscope:ids", v, INT_MAX, FIGURE_MAX_IDS, &arr, &n_arr, err))
-        goto fail;
-    if (n_arr == 0) {
-        error_set(err, "%s: inferscope:ids: no tokens", what);
-        goto fail;
-    }
+        return -1;
+    if (n_arr == 0) return error_set(err, "%s: inferscope:ids: no tokens", what);
     fs->ids = malloc(n_arr * sizeof *fs->ids);
     if (!fs->ids) {
-        error_set(err, "%s: out of memory", what);
-        goto fail;
+        free(arr);
+        return error_set(err, "%s: out of memory", what);
     }
     for (size_t i = 0; i < n_arr; i++) fs->ids[i] = (int)arr[i];
     fs->n_ids = n_arr;
@@ -313,127 +274,121 @@ int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out
 
     if (get_int(t, what, "inferscope:n_prompt", 1, (long)fs->n_ids, &fs->n_prompt, err) ||
         get_int(t, what, "inferscope:step", 0, FIGURE_MAX_IDS, &fs->step, err))
-        goto fail;
-    if ((size_t)fs->step != fs->n_ids - (size_t)fs->n_prompt) {
-        error_set(err, "%s: inferscope:step is %d but ids hold %zu generated tokens", what, fs->step,
-                  fs->n_ids - (size_t)fs->n_prompt);
-        goto fail;
-    }
+        return -1;
+    if ((size_t)fs->step != fs->n_ids - (size_t)fs->n_prompt)
+        return error_set(err, "%s: inferscope:step is %d but ids hold %zu generated tokens", what, fs->step,
+                         fs->n_ids - (size_t)fs->n_prompt);
     if (get_int(t, what, "inferscope:n_branches", 1, SESSION_MAX_BRANCHES, &fs->n_branches, err) ||
         get_int(t, what, "inferscope:branch", 0, fs->n_branches - 1, &fs->branch, err))
-        goto fail;
+        return -1;
     if (need(t, what, "inferscope:salts", &v, err) ||
         parse_uint_array(what, "inferscope:salts", v, UINT32_MAX, FIGURE_MAX_IDS, &arr, &n_arr, err))
-        goto fail;
+        return -1;
     if (n_arr != (size_t)fs->step) {
-        error_set(err, "%s: inferscope:salts has %zu entries for %d generated tokens", what, n_arr, fs->step);
-        goto fail;
+        free(arr);
+        return error_set(err, "%s: inferscope:salts has %zu entries for %d generated tokens", what, n_arr, fs->step);
     }
     if (n_arr) {
         fs->salts = malloc(n_arr * sizeof *fs->salts);
         if (!fs->salts) {
-            error_set(err, "%s: out of memory", what);
-            goto fail;
+            free(arr);
+            return error_set(err, "%s: out of memory", what);
         }
         for (size_t i = 0; i < n_arr; i++) fs->salts[i] = (uint32_t)arr[i];
     }
     free(arr);
-    arr = NULL;
     if (need(t, what, "inferscope:pending_salt", &v, err) ||
         parse_long(what, "inferscope:pending_salt", v, 0, (long)UINT32_MAX, &x, err))
-        goto fail;
+        return -1;
     fs->pending_salt = (uint32_t)x;
+    return 0;
+}
 
+/* What was drawn: panel, focus, layer/head, contact sheet, tensor and colour names. */
+static int parse_drawn(const PngTextChunks *t, const char *what, FigureState *fs, ErrorMsg *err) {
     char name[32];
     int p;
-    if (get_text(t, what, "inferscope:panel", name, sizeof name, err)) goto fail;
-    if ((p = viz_panel_from_name(name)) < 0) {
-        error_set(err, "%s: inferscope:panel: unknown panel '%s'", what, name);
-        goto fail;
-    }
+    long x;
+    if (get_text(t, what, "inferscope:panel", name, sizeof name, err)) return -1;
+    if ((p = viz_panel_from_name(name)) < 0)
+        return error_set(err, "%s: inferscope:panel: unknown panel '%s'", what, name);
     fs->panel = (VizPanel)p;
     fs->view = frame_default_view();
-    if (get_text(t, what, "inferscope:focus", name, sizeof name, err)) goto fail;
-    if ((p = viz_panel_from_name(name)) < 0) {
-        error_set(err, "%s: inferscope:focus: unknown panel '%s'", what, name);
-        goto fail;
-    }
+    if (get_text(t, what, "inferscope:focus", name, sizeof name, err)) return -1;
+    if ((p = viz_panel_from_name(name)) < 0)
+        return error_set(err, "%s: inferscope:focus: unknown panel '%s'", what, name);
     fs->view.focus = (VizPanel)p;
     /* 4096 layers/heads is far beyond any GPT-2; the session checks the real model */
     if (get_int(t, what, "inferscope:layer", 0, 4095, &fs->view.layer, err) ||
         get_int(t, what, "inferscope:head", 0, 4095, &fs->view.head, err))
-        goto fail;
-    if (get_text(t, what, "inferscope:contact_sheet", name, sizeof name, err)) goto fail;
+        return -1;
+    if (get_text(t, what, "inferscope:contact_sheet", name, sizeof name, err)) return -1;
     fs->sheet_layer = -1;
     if (name[0]) {
         fs->contact_sheet = 1;
         if (strncmp(name, "layer ", 6) == 0) {
-            if (parse_long(what, "inferscope:contact_sheet", name + 6, 0, 4095, &x, err)) goto fail;
+            if (parse_long(what, "inferscope:contact_sheet", name + 6, 0, 4095, &x, err)) return -1;
             fs->sheet_layer = (int)x;
         } else if (strcmp(name, "all layers") != 0) {
-            error_set(err, "%s: inferscope:contact_sheet: '%s' is not 'layer N' or 'all layers'", what, name);
-            goto fail;
+            return error_set(err, "%s: inferscope:contact_sheet: '%s' is not 'layer N' or 'all layers'", what, name);
         }
     }
     if (get_text(t, what, "inferscope:tensor", fs->tensor, sizeof fs->tensor, err) ||
         get_text(t, what, "inferscope:colormap", fs->colormap, sizeof fs->colormap, err) ||
         get_text(t, what, "inferscope:color_range", fs->color_range, sizeof fs->color_range, err))
-        goto fail;
+        return -1;
+    return 0;
+}
 
+/* The sampler settings, the seed and the parts switched off. */
+static int parse_sampling(const PngTextChunks *t, const char *what, FigureState *fs, ErrorMsg *err) {
+    const char *v;
     if (get_float(t, what, "inferscope:temperature", 0.0, 1e6, &fs->settings.temperature, err) ||
         get_int(t, what, "inferscope:top_k", 0, INT_MAX, &fs->settings.top_k, err) ||
         get_float(t, what, "inferscope:top_p", 0.0, 1.0, &fs->settings.top_p, err) ||
         get_int(t, what, "inferscope:greedy", 0, 1, &fs->settings.greedy, err))
-        goto fail;
+        return -1;
     {
         ErrorMsg inner;
-        if (sampler_settings_validate(&fs->settings, &inner)) {
-            error_set(err, "%s: %s", what, inner.text);
-            goto fail;
-        }
+        if (sampler_settings_validate(&fs->settings, &inner)) return error_set(err, "%s: %s", what, inner.text);
     }
-    if (need(t, what, "inferscope:seed", &v, err)) goto fail;
+    if (need(t, what, "inferscope:seed", &v, err)) return -1;
     {
         char *end;
         errno = 0;
         unsigned long long sd = strtoull(v, &end, 10);
-        if (!*v || *end || errno || v[0] < '0' || v[0] > '9') {
-            error_set(err, "%s: inferscope:seed: '%.40s' is not an unsigned 64-bit integer", what, v);
-            goto fail;
-        }
+        if (!*v || *end || errno || v[0] < '0' || v[0] > '9')
+            return error_set(err, "%s: inferscope:seed: '%.40s' is not an unsigned 64-bit integer", what, v);
         fs->seed = (uint64_t)sd;
     }
 
     /* optional (only figures with parts switched off have it); its numbers are checked
      * against the model when applied, the characters here */
     if (png_text_find(t, "inferscope:ablate")) {
-        if (get_text(t, what, "inferscope:ablate", fs->ablate, sizeof fs->ablate, err)) goto fail;
-        if (!fs->ablate[0] || strspn(fs->ablate, "0123456789.,abeilmnpt") != strlen(fs->ablate)) {
-            error_set(err, "%s: inferscope:ablate: '%.40s' is not a list like 0.3,1.attn,2.mlp", what, fs->ablate);
-            goto fail;
-        }
+        if (get_text(t, what, "inferscope:ablate", fs->ablate, sizeof fs->ablate, err)) return -1;
+        if (!fs->ablate[0] || strspn(fs->ablate, "0123456789.,abeilmnpt") != strlen(fs->ablate))
+            return error_set(err, "%s: inferscope:ablate: '%.40s' is not a list like 0.3,1.attn,2.mlp", what,
+                             fs->ablate);
     }
+    return 0;
+}
 
-    if (get_text(t, what, "inferscope:theme", name, sizeof name, err)) goto fail;
-    if (theme_parse(name, &fs->theme)) {
-        error_set(err, "%s: inferscope:theme: unknown theme '%s' (light or dark)", what, name);
-        goto fail;
-    }
-    if (get_int(t, what, "inferscope:scale", 1, 4, &fs->scale, err)) goto fail;
-    if (fs->scale == 3) {
-        error_set(err, "%s: inferscope:scale: 3 is not 1, 2 or 4", what);
-        goto fail;
-    }
-    if (get_float(t, what, "inferscope:ui_scale", 1.0, 2.5, &fs->ui_scale, err)) goto fail;
-    if (get_text(t, what, "inferscope:size", name, sizeof name, err)) goto fail;
+/* How it looks: theme, scale, size and the view settings that change pixels. */
+static int parse_look(const PngTextChunks *t, const char *what, FigureState *fs, ErrorMsg *err) {
+    char name[32];
+    if (get_text(t, what, "inferscope:theme", name, sizeof name, err)) return -1;
+    if (theme_parse(name, &fs->theme))
+        return error_set(err, "%s: inferscope:theme: unknown theme '%s' (light or dark)", what, name);
+    if (get_int(t, what, "inferscope:scale", 1, 4, &fs->scale, err)) return -1;
+    if (fs->scale == 3) return error_set(err, "%s: inferscope:scale: 3 is not 1, 2 or 4", what);
+    if (get_float(t, what, "inferscope:ui_scale", 1.0, 2.5, &fs->ui_scale, err)) return -1;
+    if (get_text(t, what, "inferscope:size", name, sizeof name, err)) return -1;
     {
         int w = 0, h = 0, used = 0;
         if (sscanf(name, "%5dx%5d%n", &w, &h, &used) != 2 || name[used] || name[0] < '0' || name[0] > '9' ||
-            w < 1 || h < 1 || w * fs->scale > 16384 || h * fs->scale > 16384) {
-            error_set(err, "%s: inferscope:size: '%s' is not WIDTHxHEIGHT within 1..%d at scale %d", what, name,
-                      16384 / fs->scale, fs->scale);
-            goto fail;
-        }
+            w < 1 || h < 1 || w * fs->scale > 16384 || h * fs->scale > 16384)
+            return error_set(err, "%s: inferscope:size: '%s' is not WIDTHxHEIGHT within 1..%d at scale %d", what,
+                             name, 16384 / fs->scale, fs->scale);
         fs->width = w;
         fs->height = h;
     }
@@ -447,26 +402,29 @@ int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out
         get_int(t, what, "inferscope:highlight_panel", -1, VIZ_PANEL_COUNT - 1, &fs->view.highlight_panel, err) ||
         get_int(t, what, "inferscope:highlight_token", -1, np - 1, &fs->view.highlight_token, err) ||
         get_int(t, what, "inferscope:highlight_bar", 0, SESSION_TOP_N, &fs->view.highlight_bar, err))
-        goto fail;
+        return -1;
     /* the probability axis (figures from before it was recorded: the automatic one) */
     const char *axis = png_text_find(t, "inferscope:prob_axis");
-    if (axis && viz_axis_parse(axis, &fs->view.prob_axis, &fs->view.prob_axis_max) != 0) {
-        error_set(err, "%s: inferscope:prob_axis: '%.40s' is not auto, log or linear N", what, axis);
-        goto fail;
-    }
+    if (axis && viz_axis_parse(axis, &fs->view.prob_axis, &fs->view.prob_axis_max) != 0)
+        return error_set(err, "%s: inferscope:prob_axis: '%.40s' is not auto, log or linear N", what, axis);
     /* the Text panel's marks (figures from before they existed: plain) */
     const char *tmode = png_text_find(t, "inferscope:text_mode");
     int tm = tmode ? viz_text_mode_from_name(tmode) : VIZ_TEXT_PLAIN;
-    if (tm < 0) {
-        error_set(err, "%s: inferscope:text_mode: '%.40s' is not plain, surprisal or seen", what, tmode);
-        goto fail;
-    }
+    if (tm < 0) return error_set(err, "%s: inferscope:text_mode: '%.40s' is not plain, surprisal or seen", what, tmode);
     fs->view.text_mode = (VizTextMode)tm;
     return 0;
-fail:
-    free(arr);
-    figure_state_free(fs);
-    return -1;
+}
+
+int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out, ErrorMsg *err) {
+    memset(out, 0, sizeof *out);
+    out->settings = sampler_settings_default(); /* settings a figure does not record stay neutral */
+    /* in this order: parse_look checks token positions against the ids parse_tokens read */
+    if (parse_origin(t, what, out, err) || parse_tokens(t, what, out, err) || parse_drawn(t, what, out, err) ||
+        parse_sampling(t, what, out, err) || parse_look(t, what, out, err)) {
+        figure_state_free(out);
+        return -1;
+    }
+    return 0;
 }
 
 int figure_meta_read(const char *path, FigureState *out, ErrorMsg *err) {

@@ -485,6 +485,91 @@ static long fail_sidecar(int fd, const void *buf, size_t len, void *ctx) {
     return (long)write(fd, buf, len);
 }
 
+/* The prompt literal decoded (cJSON, in pieces around \u0000): the bytes are written out
+ * by hand here from RFC 8259 §7, NUL bytes included (a --prompt-file may hold them). */
+static void test_prompt_literals(void) {
+    Session s;
+    if (make_state(&s, "Once upon a time", 0)) return;
+    ErrorMsg err = {{0}};
+    VizView v = frame_default_view();
+    FigureMetaInput in = {.panel = VIZ_PANEL_TOKENS, .width = 8, .height = 8, .scale = 1, .ui_scale = 1,
+                          .theme = THEME_LIGHT};
+    FigureMeta m = {0};
+    CHECK(figure_meta_build(&m, &s, &v, &in, &err) == 0, "build");
+    static const struct { const char *literal, *bytes; size_t n; } ok[] = {
+        {"\"\"", "", 0},
+        {"\"a\\u0000b\"", "a\0b", 3},
+        {"\"\\u0000\"", "\0", 1},
+        {"\"\\u0000\\u0000x\\u0000\"", "\0\0x\0", 4},
+        {"\"\\\\u0000\"", "\\u0000", 6}, /* an escaped backslash, then plain text */
+        {"\"caf\\u00e9 \\ud83d\\ude00\\/\\b\\f\\n\\r\\t\\\"\"", "caf\xC3\xA9 \xF0\x9F\x98\x80/\b\f\n\r\t\"", 17},
+        {"\"\\u00E9\\u2014\"", "\xC3\xA9\xE2\x80\x94", 5},
+    };
+    static const char *bad[] = {"\"a\\uZZZZb\"", "\"\\u00\"", "\"caf\xC3\xA9\"", "\"a\"b\"", "\"ab\\\"",
+                                "\"\\ud83d\\u0000\"", "\"\\ude00\"", "\"\\q\"", "\"tab\there\"", "\"x\\u0000"};
+    PngTextEntry items[FIGURE_META_MAX];
+    size_t at = m.n;
+    for (size_t i = 0; i < m.n; i++) {
+        items[i] = (PngTextEntry){(char *)m.text[i].keyword, m.values[i]};
+        if (strcmp(m.text[i].keyword, "inferscope:prompt") == 0) at = i;
+    }
+    CHECK(at < m.n, "the list has a prompt");
+    if (at == m.n) goto done;
+    PngTextChunks t = {.items = items, .count = m.n};
+    for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++) {
+        items[at].value = (char *)ok[k].literal;
+        FigureState fs = {0};
+        int rc = figure_meta_parse(&t, "lit", &fs, &err);
+        CHECK(rc == 0 && fs.prompt_len == ok[k].n && (ok[k].n == 0 || memcmp(fs.prompt, ok[k].bytes, ok[k].n) == 0),
+              "literal %zu (%s): rc %d, %zu bytes (want %zu): %s", k, ok[k].literal, rc, fs.prompt_len, ok[k].n,
+              rc ? err.text : "");
+        figure_state_free(&fs);
+    }
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        items[at].value = (char *)bad[k];
+        FigureState fs = {0};
+        int rc = figure_meta_parse(&t, "lit", &fs, &err);
+        CHECK(rc == -1 && strstr(err.text, "lit: inferscope:prompt: ") == err.text && fs.prompt == NULL,
+              "bad literal %zu (%s) refused naming the key: rc %d '%s'", k, bad[k], rc, err.text);
+        figure_state_free(&fs);
+    }
+    items[at].value = m.values[at];
+    /* the id arrays: digits only, so the grammar is the writer's */
+    static const char *bad_ids[] = {"[1e3]", "[-0]", "[1.0]", "[[464]]", "[464,]", "[ 464 ", "464"};
+    for (size_t i = 0; i < m.n; i++)
+        if (strcmp(m.text[i].keyword, "inferscope:ids") == 0) at = i;
+    {
+        /* the writer's ids with JSON white space around every number parse the same */
+        char spaced[512];
+        size_t o = 0;
+        spaced[o++] = ' ';
+        for (const char *c = m.values[at]; *c && o + 4 < sizeof spaced; c++) {
+            if (*c == ',') o += (size_t)snprintf(spaced + o, sizeof spaced - o, " ,\t");
+            else spaced[o++] = *c;
+        }
+        spaced[o++] = '\n';
+        spaced[o] = '\0';
+        items[at].value = spaced;
+        FigureState fs = {0};
+        int rc = figure_meta_parse(&t, "lit", &fs, &err);
+        CHECK(rc == 0 && fs.n_ids == (size_t)session_len(&s) &&
+                  memcmp(fs.ids, session_ids(&s), fs.n_ids * sizeof *fs.ids) == 0,
+              "spaced ids '%s' parse to the session's: rc %d %s", spaced, rc, rc ? err.text : "");
+        figure_state_free(&fs);
+    }
+    for (size_t k = 0; k < sizeof bad_ids / sizeof bad_ids[0]; k++) {
+        items[at].value = (char *)bad_ids[k];
+        FigureState fs = {0};
+        int rc = figure_meta_parse(&t, "lit", &fs, &err);
+        CHECK(rc == -1 && strstr(err.text, "lit: inferscope:ids: ") == err.text && fs.ids == NULL,
+              "bad ids %s refused naming the key: rc %d '%s'", bad_ids[k], rc, err.text);
+        figure_state_free(&fs);
+    }
+done:
+    figure_meta_free(&m);
+    session_free(&s);
+}
+
 static void test_failures(void) {
     Session s;
     if (make_state(&s, "Once upon a time", 0)) return;
@@ -627,6 +712,7 @@ int main(void) {
     test_scale();
     test_round_trip();
     test_reader_validation();
+    test_prompt_literals();
     test_failures();
     test_numbering();
     rm_dir(tmp_root);
