@@ -177,12 +177,11 @@ int cmd_attribute(int argc, char **argv) {
     int r = cli_parse_command(argc, argv, opts, &args, &err);
     if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
     Session s;
-    if (cli_model_open(&a, &s, 0, GPT2_CAP_RESID, &err)) return cli_fail(CMD, "%s", err.text);
-    s.track_original = 0; /* no comparison with the unablated model here: one forward pass */
+    if (cli_model_start(&a, &s, GPT2_CAP_RESID, 0, &err)) return cli_fail(CMD, "%s", err.text);
     Attribution at = {0};
     int status = 0, pos = -1, target = -1, vs = -1;
     const int V = session_vocab(&s); /* the tokens that exist (not padding rows) */
-    if (cli_model_run_prompt(&a, &s, &err) || (pos = cli_model_resolve_pos("--pos", pos_arg, session_len(&s), &err)) < 0 ||
+    if ((pos = cli_model_resolve_pos("--pos", pos_arg, session_len(&s), &err)) < 0 ||
         (tg.text && (target = one_token(&s.tok, "--target", tg.text, &err)) < 0) ||
         (other.text && (vs = one_token(&s.tok, "--vs", other.text, &err)) < 0)) {
         status = cli_fail(CMD, "%s", err.text);

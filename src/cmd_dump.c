@@ -112,18 +112,13 @@ int cmd_dump(int argc, char **argv) {
     if (!out_dir) return cli_fail(CMD, "no output folder: give --out DIR");
 
     Session s;
-    if (cli_model_open(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);
-    s.track_original = 0; /* no comparison with the unablated model here: one forward pass */
+    if (cli_model_start(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);
     int status = 0;
     char **names = NULL;
     size_t n_names = 0, cap = 0;
     char *list = NULL;
     float *row = NULL;
     int *ids = NULL;
-    if (cli_model_run_prompt(&a, &s, &err)) {
-        status = cli_fail(CMD, "%s", err.text);
-        goto done;
-    }
     /* Capture everything, in a trace sized to the prompt (T positions): GPT2_CAP_ALL for
      * a whole context of a large model would reserve gigabytes (gpt2_trace.h, MEMORY).
      * The prompt is run once more into it. */

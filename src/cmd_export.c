@@ -298,14 +298,10 @@ static int export_flipbook(const char *CMD, const CliModelArgs *ma, ExportArgs *
     ExportOptions *opt = &ea->opt;
     int steps = (int)ea->steps, layer = (int)ea->layer, head = (int)ea->head;
     Session s;
-    if (cli_model_open(ma, &s, 0, GPT2_CAP_DEFAULT, &err)) return cli_fail(CMD, "%s", err.text);
+    if (cli_model_start(ma, &s, GPT2_CAP_DEFAULT, 1, &err)) return cli_fail(CMD, "%s", err.text);
     int rc = 0;
     Sha256Cache sha = {0};
     opt->sha_cache = &sha;
-    if (cli_model_run_prompt(ma, &s, &err)) {
-        rc = cli_fail(CMD, "%s", err.text);
-        goto done;
-    }
     const Gpt2Config *cfg = &s.model.config;
     if (layer >= cfg->n_layer || head >= cfg->n_head) {
         rc = cli_fail(CMD, "model %s has layers 0..%d and heads 0..%d (asked for layer %d head %d)", s.model.name,

@@ -110,12 +110,7 @@ int cmd_generate(int argc, char **argv) {
     int r = cli_parse_command(argc, argv, opts, &args, &err);
     if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
     Session s;
-    if (cli_model_open(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);
-    s.track_original = 0; /* no comparison with the unablated model here: one forward pass */
-    if (cli_model_run_prompt(&a, &s, &err)) {
-        session_free(&s);
-        return cli_fail(CMD, "%s", err.text);
-    }
+    if (cli_model_start(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);
     if (stop_at_eot && s.tok.eot < 0) {
         int st = cli_fail(CMD, "--stop-at-eot: this model's vocabulary (%s) has no <|endoftext|> token", s.vocab_desc);
         session_free(&s);

@@ -115,12 +115,11 @@ int cmd_lens(int argc, char **argv) {
     if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
     Session s;
     unsigned capture = GPT2_CAP_RESID | (mid ? GPT2_CAP_RESID_MID : 0u);
-    if (cli_model_open(&a, &s, 0, capture, &err)) return cli_fail(CMD, "%s", err.text);
-    s.track_original = 0; /* no comparison with the unablated model here: one forward pass */
+    if (cli_model_start(&a, &s, capture, 0, &err)) return cli_fail(CMD, "%s", err.text);
     LogitLens lens = {0};
     LensRow *rows = NULL;
     int status = 0, pos;
-    if (cli_model_run_prompt(&a, &s, &err) || (pos = cli_model_resolve_pos("--pos", pos_arg, session_len(&s), &err)) < 0 ||
+    if ((pos = cli_model_resolve_pos("--pos", pos_arg, session_len(&s), &err)) < 0 ||
         logit_lens_init(&lens, &s.model.config, session_vocab(&s), &err)) {
         status = cli_fail(CMD, "%s", err.text);
         goto done;

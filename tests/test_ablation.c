@@ -15,6 +15,8 @@
 #include <cJSON.h>
 
 #include "check.h"
+#include "check_model.h"
+#include "check_run.h"
 #include "export.h"
 #include "file_read.h"
 #include "figure_meta.h"
@@ -444,20 +446,6 @@ static void test_parse(const Gpt2Config *cfg) {
 
 static char g_bin[1024];
 
-static char *run(const char *cmd, int *status) {
-    FILE *f = popen(cmd, "r");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *out = malloc(cap);
-    for (size_t got; out && (got = fread(out + len, 1, cap - len - 1, f)) > 0;) {
-        len += got;
-        if (len + 1 == cap) out = realloc(out, cap *= 2);
-    }
-    if (out) out[len] = 0;
-    *status = pclose(f);
-    return out;
-}
-
 static void test_cli_next(const Gpt2Model *m, const char *model_dir) {
     const int T = 30, V = m->config.vocab_size;
     Parts p;
@@ -472,7 +460,7 @@ static void test_cli_next(const Gpt2Model *m, const char *model_dir) {
     snprintf(cmd, sizeof cmd, "%s next --model %s --ids %s --greedy --top 12 --json --ablate 1.mlp,0.2", g_bin,
              model_dir, ids);
     int st = -1;
-    char *out = run(cmd, &st);
+    char *out = check_run(cmd, &st);
     cJSON *j = out ? cJSON_Parse(out) : NULL;
     CHECK(st == 0 && j, "next --ablate --json ran and printed JSON (status %d)", st);
     if (j) {
@@ -502,7 +490,7 @@ static void test_cli_next(const Gpt2Model *m, const char *model_dir) {
     free(out);
     /* a bad spec: exit 2, one line naming the part and the model's real range */
     snprintf(cmd, sizeof cmd, "%s next --model %s --ids 1,2 --ablate 0.1,7.mlp 2>&1", g_bin, model_dir);
-    out = run(cmd, &st);
+    out = check_run(cmd, &st);
     CHECK(out && WEXITSTATUS(st) == 2 && strstr(out, "'7.mlp'") && strstr(out, "blocks 0..1") &&
               strchr(out, '\n') == out + strlen(out) - 1,
           "bad --ablate: exit %d, '%s'", WEXITSTATUS(st), out ? out : "");
@@ -514,16 +502,9 @@ static void test_cli_next(const Gpt2Model *m, const char *model_dir) {
 int main(void) {
     ErrorMsg err = {{0}};
     char model_dir[600];
-    snprintf(model_dir, sizeof model_dir, "%s/models/tiny", check_ref_dir());
-    ssize_t n = readlink("/proc/self/exe", g_bin, sizeof g_bin - 32);
-    if (n > 0) {
-        g_bin[n] = 0;
-        char *slash = strrchr(g_bin, '/');
-        if (slash) snprintf(slash, sizeof g_bin - (size_t)(slash - g_bin), "/../inferscope");
-    }
-    Gpt2Model m = {0};
-    int rc = gpt2_model_load(&m, model_dir, &err);
-    CHECK(rc == 0, "load tiny: %s", err.text);
+    check_cli_bin(g_bin, sizeof g_bin);
+    Gpt2Model m;
+    int rc = check_load_tiny(&m, model_dir, sizeof model_dir);
     if (rc == 0) {
         test_parse(&m.config);
         test_masks(&m, S30, 30, "tiny");
