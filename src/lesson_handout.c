@@ -120,6 +120,13 @@ static int notes_line(HandoutNotes *n, const char *s, size_t len, int *open) {
     return notes_push(n, dup_n(body, blen));
 }
 
+static void slide_free(HandoutSlide *sl) {
+    free(sl->image);
+    for (int i = 0; i < sl->n_captions; i++) free(sl->captions[i]);
+    free(sl->captions);
+    free(sl->question);
+}
+
 static void notes_free(HandoutNotes *n) {
     for (int i = 0; i < n->n; i++) free(n->item[i]);
     free(n->item);
@@ -229,7 +236,7 @@ int lesson_handout_add(LessonHandout *h, int beat, const char *image_path, const
     return 0;
 }
 
-/* ---- the two documents ------------------------------------------------------------ */
+/* ---- the two documents: one walk (handout_doc), two markups ------------------------ */
 
 static void md_notes(StrBuf *t, const HandoutNotes *n, const char *heading) {
     if (!n->n) return;
@@ -242,50 +249,6 @@ static void md_notes(StrBuf *t, const HandoutNotes *n, const char *heading) {
         strbuf_adds(t, bullet ? "\n" : "\n>\n");
     }
     strbuf_adds(t, "\n");
-}
-
-char *lesson_handout_markdown(const LessonHandout *h) {
-    StrBuf t = {0};
-    strbuf_adds(&t, "# ");
-    put_md(&t, h->title ? h->title : h->source);
-    strbuf_adds(&t, "\n\n");
-    if (h->note) {
-        strbuf_adds(&t, "*On every slide:* ");
-        put_md(&t, h->note);
-        strbuf_adds(&t, "\n\n");
-    }
-    md_notes(&t, &h->intro, "Teacher's notes: the whole lesson");
-    for (int k = 0; k < h->n_beats; k++) {
-        const HandoutSlide *sl = &h->slide[k];
-        strbuf_addf(&t, "## Slide %d of %d\n\n", k + 1, h->n_beats);
-        if (sl->image) {
-            strbuf_addf(&t, "![Slide %d](", k + 1);
-            for (const char *c = sl->image; *c; c++) {
-                /* a Markdown link target: spaces and parentheses must be escaped */
-                if (*c == ' ') strbuf_adds(&t, "%20");
-                else if (*c == '(' || *c == ')') strbuf_addf(&t, "%%%02X", (unsigned char)*c);
-                else strbuf_add(&t, c, 1);
-            }
-            strbuf_adds(&t, ")\n\n");
-        }
-        if (sl->question) {
-            strbuf_adds(&t, sl->answered ? "**The answer to:** " : "**Question** (think before you read on): ");
-            put_md(&t, sl->question);
-            strbuf_adds(&t, "\n\n");
-        }
-        for (int i = 0; i < sl->n_captions; i++) {
-            put_md(&t, sl->captions[i]);
-            strbuf_adds(&t, i + 1 < sl->n_captions ? "  \n" : "\n\n");
-        }
-        md_notes(&t, &h->notes[k], "Teacher's notes");
-    }
-    strbuf_adds(&t, "---\n\nSlides drawn by `inferscope export --lesson ");
-    strbuf_add(&t, h->source, strlen(h->source));
-    strbuf_adds(&t, " --handout` from the model ");
-    put_md(&t, h->model);
-    strbuf_adds(&t, ": every bar, id and probability on them is that model's own.\n");
-    if (t.oom) { strbuf_free(&t); return NULL; }
-    return t.data;
 }
 
 static void html_notes(StrBuf *t, const HandoutNotes *n, const char *heading) {
@@ -308,62 +271,130 @@ static void html_notes(StrBuf *t, const HandoutNotes *n, const char *heading) {
     strbuf_adds(t, "</aside>\n");
 }
 
-char *lesson_handout_html(const LessonHandout *h) {
-    StrBuf t = {0};
-    const char *title = h->title ? h->title : h->source;
-    strbuf_adds(&t, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-              "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-    put_html_plain(&t, title, strlen(title)); /* <title> holds text only, no <code> */
-    strbuf_adds(&t, "</title>\n<style>\n"
-              "body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em;"
-              " line-height: 1.5; color: #111; background: #fff; }\n"
-              "img { max-width: 100%; height: auto; border: 1px solid #ccc; }\n"
-              "section { margin: 2.5em 0; }\n"
-              ".caption { font-size: 1.15em; margin: 0.3em 0; }\n"
-              ".question { font-weight: bold; color: #1f4e99; }\n"
-              ".note { color: #555; }\n"
-              ".notes { border-left: 4px solid #e69f00; background: #fdf6e7; padding: 0.2em 1em; margin: 1em 0; }\n"
-              ".notes h3 { margin: 0.5em 0; font-size: 1em; }\n"
-              "footer { color: #555; font-size: 0.9em; border-top: 1px solid #ccc; padding-top: 1em; }\n"
-              "</style>\n</head>\n<body>\n<h1>");
-    put_html(&t, title);
-    strbuf_adds(&t, "</h1>\n");
-    if (h->note) {
-        strbuf_adds(&t, "<p class=\"note\"><em>On every slide:</em> ");
-        put_html(&t, h->note);
-        strbuf_adds(&t, "</p>\n");
+static void md_head(StrBuf *t, const char *title) {
+    strbuf_adds(t, "# ");
+    put_md(t, title);
+    strbuf_adds(t, "\n\n");
+}
+
+static void html_head(StrBuf *t, const char *title) {
+    strbuf_adds(t, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+    put_html_plain(t, title, strlen(title)); /* <title> holds text only, no <code> */
+    strbuf_adds(t, "</title>\n<style>\n"
+                   "body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em;"
+                   " line-height: 1.5; color: #111; background: #fff; }\n"
+                   "img { max-width: 100%; height: auto; border: 1px solid #ccc; }\n"
+                   "section { margin: 2.5em 0; }\n"
+                   ".caption { font-size: 1.15em; margin: 0.3em 0; }\n"
+                   ".question { font-weight: bold; color: #1f4e99; }\n"
+                   ".note { color: #555; }\n"
+                   ".notes { border-left: 4px solid #e69f00; background: #fdf6e7; padding: 0.2em 1em; margin: 1em 0; }\n"
+                   ".notes h3 { margin: 0.5em 0; font-size: 1em; }\n"
+                   "footer { color: #555; font-size: 0.9em; border-top: 1px solid #ccc; padding-top: 1em; }\n"
+                   "</style>\n</head>\n<body>\n<h1>");
+    put_html(t, title);
+    strbuf_adds(t, "</h1>\n");
+}
+
+static void md_slide_head(StrBuf *t, const HandoutSlide *sl, int k, int n) {
+    strbuf_addf(t, "## Slide %d of %d\n\n", k + 1, n);
+    if (!sl->image) return;
+    strbuf_addf(t, "![Slide %d](", k + 1);
+    for (const char *c = sl->image; *c; c++) {
+        /* a Markdown link target: spaces and parentheses must be escaped */
+        if (*c == ' ') strbuf_adds(t, "%20");
+        else if (*c == '(' || *c == ')') strbuf_addf(t, "%%%02X", (unsigned char)*c);
+        else strbuf_add(t, c, 1);
     }
-    html_notes(&t, &h->intro, "Teacher's notes: the whole lesson");
+    strbuf_adds(t, ")\n\n");
+}
+
+static void html_slide_head(StrBuf *t, const HandoutSlide *sl, int k, int n) {
+    strbuf_addf(t, "<section id=\"slide-%d\">\n<h2>Slide %d of %d</h2>\n", k + 1, k + 1, n);
+    if (!sl->image) return;
+    strbuf_adds(t, "<img src=\"");
+    put_html(t, sl->image);
+    strbuf_addf(t, "\" alt=\"Slide %d\">\n", k + 1);
+}
+
+/* What one document format puts around each part of the handout. */
+typedef struct HandoutMarkup {
+    void (*text)(StrBuf *t, const char *s);     /* running text, escaped for the format */
+    void (*code)(StrBuf *t, const char *s);     /* text inside a code span */
+    void (*head)(StrBuf *t, const char *title); /* everything up to the title, inclusive */
+    void (*notes)(StrBuf *t, const HandoutNotes *n, const char *heading);
+    void (*slide_head)(StrBuf *t, const HandoutSlide *sl, int k, int n); /* heading and image */
+    const char *note_open, *note_close;          /* the fallback note, once at the top */
+    const char *asked, *answered, *question_close;
+    const char *caption_open, *caption_close, *caption_last; /* last: after the slide's last */
+    const char *slide_close;
+    const char *footer_source, *footer_model, *footer_close;
+} HandoutMarkup;
+
+static void md_code(StrBuf *t, const char *s) { strbuf_adds(t, s); } /* a code span is verbatim */
+
+static const HandoutMarkup MARKDOWN = {
+    put_md, md_code, md_head, md_notes, md_slide_head,
+    "*On every slide:* ", "\n\n",
+    "**Question** (think before you read on): ", "**The answer to:** ", "\n\n",
+    "", "  \n", "\n\n",
+    "",
+    "---\n\nSlides drawn by `inferscope export --lesson ", " --handout` from the model ",
+    ": every bar, id and probability on them is that model's own.\n",
+};
+
+static const HandoutMarkup HTML = {
+    put_html, put_html, html_head, html_notes, html_slide_head,
+    "<p class=\"note\"><em>On every slide:</em> ", "</p>\n",
+    "<p class=\"question\">Question (think before you read on): ", "<p class=\"question\">The answer to: ", "</p>\n",
+    "<p class=\"caption\">", "</p>\n", "</p>\n",
+    "</section>\n",
+    "<footer>Slides drawn by <code>inferscope export --lesson ", " --handout</code> from the model ",
+    ": every bar, id and probability on them is that model's own.</footer>\n</body>\n</html>\n",
+};
+
+/* The handout as one document in markup mk; malloc'd, or NULL when out of memory. */
+static char *handout_doc(const LessonHandout *h, const HandoutMarkup *mk) {
+    StrBuf t = {0};
+    mk->head(&t, h->title ? h->title : h->source);
+    if (h->note) {
+        strbuf_adds(&t, mk->note_open);
+        mk->text(&t, h->note);
+        strbuf_adds(&t, mk->note_close);
+    }
+    mk->notes(&t, &h->intro, "Teacher's notes: the whole lesson");
     for (int k = 0; k < h->n_beats; k++) {
         const HandoutSlide *sl = &h->slide[k];
-        strbuf_addf(&t, "<section id=\"slide-%d\">\n<h2>Slide %d of %d</h2>\n", k + 1, k + 1, h->n_beats);
-        if (sl->image) {
-            strbuf_adds(&t, "<img src=\"");
-            put_html(&t, sl->image);
-            strbuf_addf(&t, "\" alt=\"Slide %d\">\n", k + 1);
-        }
+        mk->slide_head(&t, sl, k, h->n_beats);
         if (sl->question) {
-            strbuf_adds(&t, sl->answered ? "<p class=\"question\">The answer to: " :
-                                     "<p class=\"question\">Question (think before you read on): ");
-            put_html(&t, sl->question);
-            strbuf_adds(&t, "</p>\n");
+            strbuf_adds(&t, sl->answered ? mk->answered : mk->asked);
+            mk->text(&t, sl->question);
+            strbuf_adds(&t, mk->question_close);
         }
         for (int i = 0; i < sl->n_captions; i++) {
-            strbuf_adds(&t, "<p class=\"caption\">");
-            put_html(&t, sl->captions[i]);
-            strbuf_adds(&t, "</p>\n");
+            strbuf_adds(&t, mk->caption_open);
+            mk->text(&t, sl->captions[i]);
+            strbuf_adds(&t, i + 1 < sl->n_captions ? mk->caption_close : mk->caption_last);
         }
-        html_notes(&t, &h->notes[k], "Teacher's notes");
-        strbuf_adds(&t, "</section>\n");
+        mk->notes(&t, &h->notes[k], "Teacher's notes");
+        strbuf_adds(&t, mk->slide_close);
     }
-    strbuf_adds(&t, "<footer>Slides drawn by <code>inferscope export --lesson ");
-    put_html(&t, h->source);
-    strbuf_adds(&t, " --handout</code> from the model ");
-    put_html(&t, h->model);
-    strbuf_adds(&t, ": every bar, id and probability on them is that model's own.</footer>\n</body>\n</html>\n");
-    if (t.oom) { strbuf_free(&t); return NULL; }
+    strbuf_adds(&t, mk->footer_source);
+    mk->code(&t, h->source);
+    strbuf_adds(&t, mk->footer_model);
+    mk->text(&t, h->model);
+    strbuf_adds(&t, mk->footer_close);
+    if (t.oom) {
+        strbuf_free(&t);
+        return NULL;
+    }
     return t.data;
 }
+
+char *lesson_handout_markdown(const LessonHandout *h) { return handout_doc(h, &MARKDOWN); }
+
+char *lesson_handout_html(const LessonHandout *h) { return handout_doc(h, &HTML); }
 
 static int write_doc(const char *dir, const char *name, char *doc, char *out, size_t cap, ErrorMsg *err) {
     if (!doc) return error_set(err, "handout: out of memory");
@@ -383,13 +414,7 @@ int lesson_handout_write(const LessonHandout *h, const char *dir, char *md_out, 
 
 void lesson_handout_free(LessonHandout *h) {
     if (!h) return;
-    for (int k = 0; h->slide && k < h->n_beats; k++) {
-        HandoutSlide *sl = &h->slide[k];
-        free(sl->image);
-        for (int i = 0; i < sl->n_captions; i++) free(sl->captions[i]);
-        free(sl->captions);
-        free(sl->question);
-    }
+    for (int k = 0; h->slide && k < h->n_beats; k++) slide_free(&h->slide[k]);
     for (int k = 0; h->notes && k < h->n_beats; k++) notes_free(&h->notes[k]);
     notes_free(&h->intro);
     free(h->notes);
