@@ -335,23 +335,26 @@ typedef struct HandoutMarkup {
 static void md_code(StrBuf *t, const char *s) { strbuf_adds(t, s); } /* a code span is verbatim */
 
 static const HandoutMarkup MARKDOWN = {
-    put_md, md_code, md_head, md_notes, md_slide_head,
-    "*On every slide:* ", "\n\n",
-    "**Question** (think before you read on): ", "**The answer to:** ", "\n\n",
-    "", "  \n", "\n\n",
-    "",
-    "---\n\nSlides drawn by `inferscope export --lesson ", " --handout` from the model ",
-    ": every bar, id and probability on them is that model's own.\n",
+    .text = put_md, .code = md_code, .head = md_head, .notes = md_notes, .slide_head = md_slide_head,
+    .note_open = "*On every slide:* ", .note_close = "\n\n",
+    .asked = "**Question** (think before you read on): ", .answered = "**The answer to:** ",
+    .question_close = "\n\n",
+    .caption_open = "", .caption_close = "  \n", .caption_last = "\n\n", /* "  \n": a Markdown line break */
+    .slide_close = "",
+    .footer_source = "---\n\nSlides drawn by `inferscope export --lesson ", .footer_model = " --handout` from the model ",
+    .footer_close = ": every bar, id and probability on them is that model's own.\n",
 };
 
 static const HandoutMarkup HTML = {
-    put_html, put_html, html_head, html_notes, html_slide_head,
-    "<p class=\"note\"><em>On every slide:</em> ", "</p>\n",
-    "<p class=\"question\">Question (think before you read on): ", "<p class=\"question\">The answer to: ", "</p>\n",
-    "<p class=\"caption\">", "</p>\n", "</p>\n",
-    "</section>\n",
-    "<footer>Slides drawn by <code>inferscope export --lesson ", " --handout</code> from the model ",
-    ": every bar, id and probability on them is that model's own.</footer>\n</body>\n</html>\n",
+    .text = put_html, .code = put_html, .head = html_head, .notes = html_notes, .slide_head = html_slide_head,
+    .note_open = "<p class=\"note\"><em>On every slide:</em> ", .note_close = "</p>\n",
+    .asked = "<p class=\"question\">Question (think before you read on): ",
+    .answered = "<p class=\"question\">The answer to: ", .question_close = "</p>\n",
+    .caption_open = "<p class=\"caption\">", .caption_close = "</p>\n", .caption_last = "</p>\n",
+    .slide_close = "</section>\n",
+    .footer_source = "<footer>Slides drawn by <code>inferscope export --lesson ",
+    .footer_model = " --handout</code> from the model ",
+    .footer_close = ": every bar, id and probability on them is that model's own.</footer>\n</body>\n</html>\n",
 };
 
 /* The handout as one document in markup mk; malloc'd, or NULL when out of memory. */

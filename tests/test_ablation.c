@@ -15,6 +15,7 @@
 #include <cJSON.h>
 
 #include "check.h"
+#include "check_export.h"
 #include "check_model.h"
 #include "check_run.h"
 #include "export.h"
@@ -294,12 +295,7 @@ static void test_memo_and_mask(const char *model_dir) {
 /* Exports s's probability panel into dir, reads the provenance back, applies it to t and
  * re-exports t: both files must be the same bytes. Returns 0 when all went through. */
 static int figure_round_trip(Session *s, Session *t, const char *dir, FigureState *fs, const char *what) {
-    ExportOptions o = export_options_default();
-    o.dir = dir;
-    o.panel = VIZ_PANEL_PROBS;
-    o.width = 640;
-    o.height = 400;
-    o.assets_dir = "assets";
+    ExportOptions o = check_export_opts(dir, VIZ_PANEL_PROBS, 640, 400);
     VizView v = frame_default_view(), v2;
     char p1[512], p2[512];
     ErrorMsg err = {{0}};

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_export.h"
 #include "export.h"
 #include "figure_meta.h"
 #include "file_read.h"
@@ -45,15 +46,6 @@ static int make_state(Session *s, const char *prompt, int steps) {
     return rc;
 }
 
-static ExportOptions small_opts(const char *dir, VizPanel panel, int w, int h) {
-    ExportOptions o = export_options_default();
-    o.dir = dir;
-    o.panel = panel;
-    o.width = w;
-    o.height = h;
-    o.assets_dir = "assets";
-    return o;
-}
 
 /* Visible (not dot-) files in dir. */
 static int count_visible(const char *dir, int *hidden) {
@@ -130,10 +122,10 @@ static void test_golden_and_determinism(void) {
     v.layer = 1;
     v.head = 2;
     ExportImage img = {0}, att = {0};
-    ExportOptions o = small_opts(tmp_root, VIZ_PANEL_FRAME, 1280, 720);
+    ExportOptions o = check_export_opts(tmp_root, VIZ_PANEL_FRAME, 1280, 720);
     CHECK(export_render(&s, &v, &o, &img, &err) == 0, "render frame: %s", err.text);
     if (img.rgba) CHECK(golden_compare(img.rgba, img.w, img.h, "tests/golden/export_frame.png", 2) == 0, "frame golden");
-    ExportOptions oa = small_opts(tmp_root, VIZ_PANEL_ATTENTION, 640, 480);
+    ExportOptions oa = check_export_opts(tmp_root, VIZ_PANEL_ATTENTION, 640, 480);
     CHECK(export_render(&s, &v, &oa, &att, &err) == 0, "render attention: %s", err.text);
     if (att.rgba)
         CHECK(golden_compare(att.rgba, att.w, att.h, "tests/golden/export_attention.png", 2) == 0, "attention golden");
@@ -141,7 +133,7 @@ static void test_golden_and_determinism(void) {
     /* the same state twice: byte-identical files under two numbers */
     char dir[128], p1[512], p2[512];
     snprintf(dir, sizeof dir, "%s/same", tmp_root);
-    ExportOptions od = small_opts(dir, VIZ_PANEL_ATTENTION, 640, 480);
+    ExportOptions od = check_export_opts(dir, VIZ_PANEL_ATTENTION, 640, 480);
     CHECK(export_png(&s, &v, &od, p1, sizeof p1, &err) == 0, "export 1: %s", err.text);
     CHECK(export_png(&s, &v, &od, p2, sizeof p2, &err) == 0, "export 2: %s", err.text);
     CHECK(strstr(p1, "/0001-step-02-attention-L1H2.png") != NULL, "name 1: %s", p1);
@@ -185,7 +177,7 @@ static void test_scale(void) {
     ErrorMsg err = {{0}};
     VizView v = frame_default_view();
     ExportImage a = {0}, b = {0};
-    ExportOptions o1 = small_opts(tmp_root, VIZ_PANEL_FRAME, 1280, 720);
+    ExportOptions o1 = check_export_opts(tmp_root, VIZ_PANEL_FRAME, 1280, 720);
     ExportOptions o2 = o1;
     o2.scale = 2;
     CHECK(export_render(&s, &v, &o1, &a, &err) == 0, "1x: %s", err.text);
@@ -272,7 +264,7 @@ static void test_round_trip(void) {
     v.selected_token = 2;
     char dir[128], p1[512], p2[512];
     snprintf(dir, sizeof dir, "%s/rt", tmp_root);
-    ExportOptions o = small_opts(dir, VIZ_PANEL_FRAME, 900, 560);
+    ExportOptions o = check_export_opts(dir, VIZ_PANEL_FRAME, 900, 560);
     o.theme = THEME_DARK;
     o.sidecar = 1;
     CHECK(export_png(&s, &v, &o, p1, sizeof p1, &err) == 0, "export: %s", err.text);
@@ -305,7 +297,7 @@ static void test_round_trip(void) {
     CHECK(t.has_next && s.has_next && t.next.u == s.next.u && t.next.chosen.id == s.next.chosen.id,
           "same pending draw");
     CHECK(v2.layer == 1 && v2.head == 3 && v2.top_n == 12, "same head");
-    ExportOptions o2 = small_opts(dir, VIZ_PANEL_TOKENS, 10, 10);
+    ExportOptions o2 = check_export_opts(dir, VIZ_PANEL_TOKENS, 10, 10);
     export_options_from_state(&o2, &fs);
     o2.sidecar = 1;
     CHECK(export_png(&t, &v2, &o2, p2, sizeof p2, &err) == 0, "re-export: %s", err.text);
@@ -584,7 +576,7 @@ static void test_failures(void) {
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        ExportOptions o = small_opts(dir, VIZ_PANEL_FRAME, 1920, 1080);
+        ExportOptions o = check_export_opts(dir, VIZ_PANEL_FRAME, 1920, 1080);
         o.write_fn = die_halfway;
         ErrorMsg e2;
         export_png(&s, &v, &o, NULL, 0, &e2);
@@ -600,7 +592,7 @@ static void test_failures(void) {
     snprintf(final, sizeof final, "%s/0001-step-00-frame.png", dir);
     CHECK(access(final, F_OK) != 0, "final name absent");
     CHECK(export_next_number(dir) == 1, "the temporary is not counted as a figure");
-    ExportOptions ok = small_opts(dir, VIZ_PANEL_TEXT, 320, 200);
+    ExportOptions ok = check_export_opts(dir, VIZ_PANEL_TEXT, 320, 200);
     CHECK(export_png(&s, &v, &ok, path, sizeof path, &err) == 0 && strstr(path, "/0001-step-00-text.png"),
           "next export after the crash: %s %s", path, err.text);
     CHECK(count_visible(dir, &hidden) == 1 && hidden == 0, "the next export swept the crash's temporary (%d)", hidden);
@@ -609,7 +601,7 @@ static void test_failures(void) {
     /* disk full: one clear line naming the path, nothing left behind */
     snprintf(dir, sizeof dir, "%s/full", tmp_root);
     int calls = 0;
-    ExportOptions of = small_opts(dir, VIZ_PANEL_FRAME, 640, 400);
+    ExportOptions of = check_export_opts(dir, VIZ_PANEL_FRAME, 640, 400);
     of.write_fn = disk_full;
     of.write_ctx = &calls;
     CHECK(export_png(&s, &v, &of, path, sizeof path, &err) == -1 && strstr(err.text, "disk full") &&
@@ -619,7 +611,7 @@ static void test_failures(void) {
 
     /* the sidecar fails: the PNG is taken back too */
     int json_calls = 0;
-    ExportOptions osc = small_opts(dir, VIZ_PANEL_TEXT, 320, 200);
+    ExportOptions osc = check_export_opts(dir, VIZ_PANEL_TEXT, 320, 200);
     osc.sidecar = 1;
     osc.write_fn = fail_sidecar;
     osc.write_ctx = &json_calls;
@@ -632,7 +624,7 @@ static void test_failures(void) {
     snprintf(dir, sizeof dir, "%s/afile", tmp_root);
     FILE *f = fopen(dir, "w");
     if (f) fclose(f);
-    ExportOptions oa = small_opts(dir, VIZ_PANEL_TEXT, 320, 200);
+    ExportOptions oa = check_export_opts(dir, VIZ_PANEL_TEXT, 320, 200);
     CHECK(export_png(&s, &v, &oa, path, sizeof path, &err) == -1 && strstr(err.text, dir) &&
               strstr(err.text, "is a file"), "folder is a file: %s", err.text);
     char sub[256];
@@ -676,7 +668,7 @@ static void test_numbering(void) {
     Session s;
     if (make_state(&s, "Once upon a time", 1)) return;
     VizView v = frame_default_view();
-    ExportOptions o = small_opts(dir, VIZ_PANEL_FRAME, 960, 540);
+    ExportOptions o = check_export_opts(dir, VIZ_PANEL_FRAME, 960, 540);
     char path[512];
     CHECK(export_contact_sheet(&s, &v, &o, 1, path, sizeof path, &err) == 0 &&
               strstr(path, "/0001-step-01-attention-L1-heads.png"), "sheet: %s %s", path, err.text);
