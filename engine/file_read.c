@@ -85,3 +85,38 @@ int file_read_all(const char *path, size_t max_bytes, uint8_t **out, size_t *len
     *len = n;
     return 0;
 }
+
+int file_read_stream(FILE *f, const char *name, size_t max_bytes, uint8_t **out, size_t *len, ErrorMsg *err) {
+    *out = NULL;
+    *len = 0;
+    size_t cap = 4096, n = 0;
+    uint8_t *buf = malloc(cap + 1);
+    if (!buf) return error_set(err, "%s: out of memory", name);
+    for (;;) {
+        if (n == cap) {
+            if (cap > max_bytes) break; /* more than allowed: refused below */
+            uint8_t *nb = cap <= SIZE_MAX / 2 - 1 ? realloc(buf, cap * 2 + 1) : NULL;
+            if (!nb) {
+                free(buf);
+                return error_set(err, "%s: out of memory", name);
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) {
+        free(buf);
+        return error_set(err, "%s: read error", name);
+    }
+    if (n > max_bytes) {
+        free(buf);
+        return error_set(err, "%s: more than the %zu bytes allowed", name, max_bytes);
+    }
+    buf[n] = 0;
+    *out = buf;
+    *len = n;
+    return 0;
+}

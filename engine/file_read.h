@@ -2,12 +2,14 @@
  * path is opened with O_NONBLOCK (a FIFO or a device in place of a file would otherwise
  * block open() forever), must then be a regular file, and is read whole up to a cap.
  * Every error is one line naming the path ("models/x/config.json: not a regular file (a
- * FIFO)"). Not for writing, and not for standard input (the CLI reads that itself). */
+ * FIFO)"). Standard input (or any stream) is read by file_read_stream, with the same cap.
+ * Not for writing. */
 #ifndef FILE_READ_H
 #define FILE_READ_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 #include "error.h"
@@ -27,6 +29,11 @@ int file_check_regular(const char *path, ErrorMsg *err);
  * than the 8388608 allowed"), and so is one that shrinks while it is read.
  * Returns 0, or -1 with err and *out = NULL. */
 int file_read_all(const char *path, size_t max_bytes, uint8_t **out, size_t *len, ErrorMsg *err);
+
+/* Reads stream f to its end into a malloc'd buffer, NUL-terminated like file_read_all;
+ * `name` is what errors call it ("stdin: read error", "stdin: more than the 1073741824
+ * bytes allowed"). f is not closed. Returns 0, or -1 with err and *out = NULL. */
+int file_read_stream(FILE *f, const char *name, size_t max_bytes, uint8_t **out, size_t *len, ErrorMsg *err);
 
 /* "a FIFO", "a directory", ... for a st_mode that is not a regular file. */
 const char *file_kind_name(mode_t mode);

@@ -33,7 +33,12 @@ typedef struct CliBytes {
     size_t len;
 } CliBytes;
 
-/* Reads a whole file ("-" = standard input). Errors name the path. */
+/* Input files the CLI reads whole (a prompt, a text to evaluate or tokenize) are refused
+ * above this size: 1 GiB is far more text than any of them can process. */
+#define CLI_MAX_INPUT_BYTES ((size_t)1 << 30)
+
+/* Reads a whole file ("-" = standard input) through engine/file_read (regular files
+ * only, so a FIFO cannot hang us). Errors name the path. */
 int cli_read_file(const char *path, CliBytes *out, ErrorMsg *err);
 void cli_bytes_free(CliBytes *b);
 
@@ -44,10 +49,11 @@ int cli_fail(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
-/* Writes s[0..n) as a JSON string literal (with quotes). Valid UTF-8 passes through;
- * control characters are escaped, and each byte that is not UTF-8 becomes \udcXX (PEP 383
- * surrogate escape, as Python's os.fsdecode does), so a path or token with such bytes
- * round-trips: os.fsencode(json.loads(text)) is the original bytes. */
+/* Writes s[0..n) as a JSON string literal (with quotes): json_escape's JSON_ESCAPE_UTF8
+ * mode. Valid UTF-8 passes through; control characters are escaped, and each byte that is
+ * not UTF-8 becomes \udcXX (PEP 383 surrogate escape, as Python's os.fsdecode does), so a
+ * path or token with such bytes round-trips: os.fsencode(json.loads(text)) is the
+ * original bytes. */
 void cli_json_string(FILE *f, const uint8_t *s, size_t n);
 
 /* The assets folder: $INFERSCOPE_ASSETS, else <dir of the executable>/../assets (the

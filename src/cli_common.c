@@ -1,8 +1,9 @@
-/* cli_common.c — helpers shared by the subcommands: reading input bytes, the error
- * line, JSON string escaping, where the assets are. No model logic here. */
+/* cli_common.c — helpers shared by the subcommands: reading input bytes (engine/file_read),
+ * the error line, JSON strings on a FILE (engine/json_escape), where the assets are. No
+ * model logic here. */
 #include "cli.h"
 #include "file_read.h"
-#include "utf8.h"
+#include "json_escape.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -13,51 +14,8 @@
 #include <unistd.h>
 
 int cli_read_file(const char *path, CliBytes *out, ErrorMsg *err) {
-    out->data = NULL;
-    out->len = 0;
-    int is_stdin = strcmp(path, "-") == 0;
-    FILE *f = stdin;
-    if (!is_stdin) { /* non-blocking open, regular files only: a FIFO cannot hang us */
-        struct stat st;
-        int fd = file_open_regular(path, &st, err);
-        if (fd < 0) return -1;
-        f = fdopen(fd, "rb");
-        if (!f) {
-            close(fd);
-            return error_set(err, "%s: cannot open: %s", path, strerror(errno));
-        }
-    }
-    size_t cap = 4096, len = 0;
-    uint8_t *buf = malloc(cap + 1);
-    if (!buf) {
-        if (!is_stdin) fclose(f);
-        return error_set(err, "%s: out of memory", path);
-    }
-    for (;;) {
-        if (len == cap) {
-            uint8_t *nb = realloc(buf, cap * 2 + 1);
-            if (!nb) {
-                free(buf);
-                if (!is_stdin) fclose(f);
-                return error_set(err, "%s: out of memory", path);
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    int bad = ferror(f);
-    if (!is_stdin) fclose(f);
-    if (bad) {
-        free(buf);
-        return error_set(err, "%s: read error", path);
-    }
-    buf[len] = 0;
-    out->data = buf;
-    out->len = len;
-    return 0;
+    if (strcmp(path, "-") == 0) return file_read_stream(stdin, "-", CLI_MAX_INPUT_BYTES, &out->data, &out->len, err);
+    return file_read_all(path, CLI_MAX_INPUT_BYTES, &out->data, &out->len, err);
 }
 
 void cli_bytes_free(CliBytes *b) {
@@ -76,24 +34,9 @@ int cli_fail(const char *cmd, const char *fmt, ...) {
     return 2;
 }
 
-void cli_json_string(FILE *f, const uint8_t *s, size_t n) {
-    fputc('"', f);
-    for (size_t i = 0; i < n;) {
-        uint8_t c = s[i];
-        if (c == '"' || c == '\\') { fputc('\\', f); fputc(c, f); i++; continue; }
-        if (c == '\n') { fputs("\\n", f); i++; continue; }
-        if (c == '\r') { fputs("\\r", f); i++; continue; }
-        if (c == '\t') { fputs("\\t", f); i++; continue; }
-        if (c < 0x20 || c == 0x7F) { fprintf(f, "\\u%04x", c); i++; continue; }
-        size_t k = utf8_decode_one(s + i, n - i, NULL);
-        /* a byte that is not UTF-8: PEP 383's surrogate escape U+DC80+byte, so Python's
-         * os.fsencode(json.loads(...)) gives the original bytes back (a path round-trips) */
-        if (k == 0) { fprintf(f, "\\udc%02x", c); i++; continue; }
-        fwrite(s + i, 1, k, f);
-        i += k;
-    }
-    fputc('"', f);
-}
+static void file_sink(void *ctx, const char *p, size_t n) { fwrite(p, 1, n, ctx); }
+
+void cli_json_string(FILE *f, const uint8_t *s, size_t n) { json_escape_to(file_sink, f, s, n, JSON_ESCAPE_UTF8); }
 
 static int is_dir(const char *p) {
     struct stat st;

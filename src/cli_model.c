@@ -300,3 +300,13 @@ int cli_model_prompt_ids(const CliModelArgs *a, Tokenizer *tok, int vocab, int *
     tok_encoding_free(&enc);
     return 0;
 }
+
+int cli_model_start(const CliModelArgs *a, Session *s, unsigned capture, int compare_original, ErrorMsg *err) {
+    if (cli_model_open(a, s, 0, capture, err)) return -1;
+    s->track_original = compare_original;
+    if (cli_model_run_prompt(a, s, err)) {
+        session_free(s);
+        return -1;
+    }
+    return 0;
+}

@@ -84,6 +84,12 @@ int cli_model_resolve_pos(const char *flag, long p, int n, ErrorMsg *err);
  * exceeds the context of 128 tokens"). */
 int cli_model_run_prompt(const CliModelArgs *a, Session *s, ErrorMsg *err);
 
+/* cli_model_open (whole context, `capture`) then cli_model_run_prompt: the start of every
+ * command that looks at the prompt's forward pass. compare_original 0 skips the second
+ * pass of the unablated model beside an ablated one (track_original, session.h) when the
+ * command does not compare the two. On error *s is freed and err names the problem. */
+int cli_model_start(const CliModelArgs *a, Session *s, unsigned capture, int compare_original, ErrorMsg *err);
+
 /* The prompt as token ids without running the model (so no context limit): --ids as
  * given (each < vocab), or the text / file tokenized. *ids is malloc'd (caller frees).
  * Errors as cli_model_run_prompt; an empty text is an error. */

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cli_model.h"
+#include "cli_opts.h"
 #include "logit_attribution.h"
 #include "logit_lens.h"
 
@@ -124,12 +125,33 @@ static void print_json(const Session *s, const Attribution *at, const char *abl)
     printf("]}\n");
 }
 
-/* Parses a token id flag value. */
-static int parse_id(const char *flag, const char *v, long *out) {
+/* --target TEXT / --target-id N, and --vs / --vs-id: one token, given once, by its text
+ * (tokenized once the model is open) or by its id. */
+typedef struct TokenArg {
+    const char *text; /* NULL = not given as text */
+    long id;          /* -1 = not given as an id */
+    const char *name; /* "the target", "the other token": for the refusal of a second one */
+} TokenArg;
+
+static int token_arg_free(const TokenArg *t, const char *flag, ErrorMsg *err) {
+    if (t->text || t->id >= 0) return error_set(err, "%s: %s was already given", flag, t->name);
+    return 0;
+}
+
+static int take_token_text(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
+    TokenArg *t = ctx;
+    if (token_arg_free(t, flag, err)) return -1;
+    t->text = v;
+    return 0;
+}
+
+static int take_token_id(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
+    TokenArg *t = ctx;
+    if (token_arg_free(t, flag, err)) return -1;
     char *end;
     long x = strtol(v, &end, 10);
-    if (*v == 0 || *end || x < 0 || x > 100000000) return cli_fail(CMD, "%s: '%s' is not a token id", flag, v);
-    *out = x;
+    if (*v == 0 || *end || x < 0 || x > 100000000) return error_set(err, "%s: '%s' is not a token id", flag, v);
+    t->id = x;
     return 0;
 }
 
@@ -137,68 +159,41 @@ int cmd_attribute(int argc, char **argv) {
     CliModelArgs a;
     cli_model_args_init(&a);
     ErrorMsg err;
-    int json = 0, only_positional = 0;
-    long pos_arg = -1, top = 20, target_id = -1, vs_id = -1;
-    const char *target_text = NULL, *vs_text = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        if (!only_positional && o[0] == '-' && o[1] != 0) {
-            int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_ABLATE, argc, argv, &i, &err);
-            if (r < 0) return cli_fail(CMD, "%s", err.text);
-            if (r > 0) continue;
-            if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
-                usage();
-                return 0;
-            } else if (strcmp(o, "--") == 0) {
-                only_positional = 1;
-            } else if (strcmp(o, "--json") == 0) {
-                json = 1;
-            } else if (i + 1 >= argc && (!strcmp(o, "--pos") || !strcmp(o, "--top") || !strcmp(o, "--target") ||
-                                         !strcmp(o, "--vs") || !strcmp(o, "--target-id") || !strcmp(o, "--vs-id"))) {
-                return cli_fail(CMD, "%s needs a value (see --help)", o);
-            } else if (strcmp(o, "--target") == 0 || strcmp(o, "--target-id") == 0) {
-                if (target_text || target_id >= 0) return cli_fail(CMD, "%s: the target was already given", o);
-                if (o[8] == 0) target_text = argv[++i];
-                else if (parse_id(o, argv[++i], &target_id)) return 2;
-            } else if (strcmp(o, "--vs") == 0 || strcmp(o, "--vs-id") == 0) {
-                if (vs_text || vs_id >= 0) return cli_fail(CMD, "%s: the other token was already given", o);
-                if (o[4] == 0) vs_text = argv[++i];
-                else if (parse_id(o, argv[++i], &vs_id)) return 2;
-            } else if (strcmp(o, "--pos") == 0 || strcmp(o, "--top") == 0) {
-                char *end;
-                const char *v = argv[++i];
-                long x = strtol(v, &end, 10);
-                if (*v == 0 || *end || x < -1000000 || x > 1000000 || (o[2] == 't' && x < 0))
-                    return cli_fail(CMD, "%s: '%s' is not a %s", o, v,
-                                    o[2] == 't' ? "whole number >= 0 (0 = all)" : "position (0, 1, ... or -1 for the last)");
-                if (o[2] == 't') top = x;
-                else pos_arg = x;
-            } else {
-                return cli_fail(CMD, "unknown option '%s' (see --help)", o);
-            }
-        } else if (cli_model_set_positional(&a, o, &err)) {
-            return cli_fail(CMD, "%s", err.text);
-        }
-    }
+    int json = 0;
+    long pos_arg = -1, top = 20;
+    TokenArg tg = {NULL, -1, "the target"}, other = {NULL, -1, "the other token"};
+    const CliOpt opts[] = {
+        CLI_FLAG("--json", &json),
+        CLI_CALL("--target", take_token_text, &tg),
+        CLI_CALL("--target-id", take_token_id, &tg),
+        CLI_CALL("--vs", take_token_text, &other),
+        CLI_CALL("--vs-id", take_token_id, &other),
+        CLI_LONG("--pos", &pos_arg, -1000000, 1000000, CLI_WHAT_POS),
+        CLI_LONG("--top", &top, 0, 1000000, "a whole number >= 0 (0 = all)"),
+        CLI_END,
+    };
+    const CliArgs args = {.model = &a, .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_ABLATE,
+                          .positional = cli_positional_prompt, .ctx = &a, .usage = usage};
+    int r = cli_parse_command(argc, argv, opts, &args, &err);
+    if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
     Session s;
-    if (cli_model_open(&a, &s, 0, GPT2_CAP_RESID, &err)) return cli_fail(CMD, "%s", err.text);
-    s.track_original = 0; /* no comparison with the unablated model here: one forward pass */
+    if (cli_model_start(&a, &s, GPT2_CAP_RESID, 0, &err)) return cli_fail(CMD, "%s", err.text);
     Attribution at = {0};
     int status = 0, pos = -1, target = -1, vs = -1;
     const int V = session_vocab(&s); /* the tokens that exist (not padding rows) */
-    if (cli_model_run_prompt(&a, &s, &err) || (pos = cli_model_resolve_pos("--pos", pos_arg, session_len(&s), &err)) < 0 ||
-        (target_text && (target = one_token(&s.tok, "--target", target_text, &err)) < 0) ||
-        (vs_text && (vs = one_token(&s.tok, "--vs", vs_text, &err)) < 0)) {
+    if ((pos = cli_model_resolve_pos("--pos", pos_arg, session_len(&s), &err)) < 0 ||
+        (tg.text && (target = one_token(&s.tok, "--target", tg.text, &err)) < 0) ||
+        (other.text && (vs = one_token(&s.tok, "--vs", other.text, &err)) < 0)) {
         status = cli_fail(CMD, "%s", err.text);
         goto done;
     }
-    if (target_id >= V || vs_id >= V) {
-        status = cli_fail(CMD, "%s %ld is outside the vocabulary 0..%d", target_id >= V ? "--target-id" : "--vs-id",
-                          target_id >= V ? target_id : vs_id, V - 1);
+    if (tg.id >= V || other.id >= V) {
+        status = cli_fail(CMD, "%s %ld is outside the vocabulary 0..%d", tg.id >= V ? "--target-id" : "--vs-id",
+                          tg.id >= V ? tg.id : other.id, V - 1);
         goto done;
     }
-    if (target_id >= 0) target = (int)target_id;
-    if (vs_id >= 0) vs = (int)vs_id;
+    if (tg.id >= 0) target = (int)tg.id;
+    if (other.id >= 0) vs = (int)other.id;
     if (target < 0) target = logit_lens_final_token(&s.trace, pos, session_vocab(&s));
     if (vs == target) {
         status = cli_fail(CMD, "--vs: the other token is the target itself (%s, id %d)", piece(&s.tok, vs), vs);

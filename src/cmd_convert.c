@@ -8,10 +8,11 @@
 
 #include "cli.h"
 #include "cli_model.h"
+#include "cli_opts.h"
 #include "gpt2_save.h"
 
-static void usage(FILE *f) {
-    fprintf(f, "usage: inferscope convert --to f16|bf16|f32 MODEL_DIR OUT_DIR\n\n"
+static void usage(void) {
+    fprintf(stdout, "usage: inferscope convert --to f16|bf16|f32 MODEL_DIR OUT_DIR\n\n"
                "Writes OUT_DIR/model.safetensors and OUT_DIR/config.json: the checkpoint of MODEL_DIR\n"
                "with its weight matrices (wte, attention and MLP) stored as F16, BF16 or F32; biases,\n"
                "LayerNorm gains and position embeddings stay F32. F32 -> F16/BF16 rounds to nearest\n"
@@ -22,29 +23,31 @@ static void usage(FILE *f) {
                "  -h, --help  this text\n");
 }
 
+/* --to: a precision to convert to ("stored" is no conversion). */
+static int take_to(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
+    int *to = ctx;
+    if (cli_parse_weights(v, to, err) || *to == GPT2_WEIGHTS_AS_STORED)
+        return error_set(err, "%s: '%.40s' is not f16, bf16 or f32", flag, v);
+    return 0;
+}
+
+/* The positional arguments: MODEL_DIR then OUT_DIR (ctx: const char *[2]). */
+static int take_dirs(void *ctx, const char *arg, ErrorMsg *err) {
+    const char **dirs = ctx;
+    if (dirs[0] && dirs[1]) return error_set(err, "extra argument '%s': expected MODEL_DIR OUT_DIR", arg);
+    dirs[dirs[0] ? 1 : 0] = arg;
+    return 0;
+}
+
 int cmd_convert(int argc, char **argv) {
-    const char *CMD = "convert", *in = NULL, *out = NULL;
+    const char *CMD = "convert", *dirs[2] = {NULL, NULL};
     int to = -2;
     ErrorMsg err;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(a, "--to") == 0) {
-            if (i + 1 >= argc) return cli_fail(CMD, "--to needs a value: f16, bf16 or f32");
-            if (cli_parse_weights(argv[++i], &to, &err) || to == GPT2_WEIGHTS_AS_STORED)
-                return cli_fail(CMD, "--to: '%.40s' is not f16, bf16 or f32", argv[i]);
-        } else if (a[0] == '-' && a[1]) {
-            return cli_fail(CMD, "unknown option '%s' (see inferscope convert --help)", a);
-        } else if (!in) {
-            in = a;
-        } else if (!out) {
-            out = a;
-        } else {
-            return cli_fail(CMD, "extra argument '%s': expected MODEL_DIR OUT_DIR", a);
-        }
-    }
+    const CliOpt opts[] = {CLI_CALL("--to", take_to, &to), CLI_END};
+    const CliArgs args = {.positional = take_dirs, .ctx = dirs, .usage = usage};
+    int r = cli_parse_command(argc, argv, opts, &args, &err);
+    if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
+    const char *in = dirs[0], *out = dirs[1];
     if (to == -2) return cli_fail(CMD, "--to f16|bf16|f32 is required (see inferscope convert --help)");
     if (!in || !out) return cli_fail(CMD, "expected MODEL_DIR OUT_DIR (see inferscope convert --help)");
     Gpt2Model m;

@@ -4,7 +4,6 @@
  * logits.npy (T, V), embed.npy (T, C)... so a student can np.load() them next to
  * TransformerLens. Causal matrices are written as full squares (patterns: explicit zeros
  * above the diagonal; attn_scores: -inf). Not a checkpoint exporter. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 
 #include "cli.h"
 #include "cli_model.h"
+#include "cli_opts.h"
 #include "export.h"
 #include "npy_write.h"
 
@@ -99,40 +99,26 @@ int cmd_dump(int argc, char **argv) {
     ErrorMsg err;
     const char *tensors = NULL, *out_dir = NULL;
     int all = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_ABLATE, argc, argv, &i, &err);
-        if (r < 0) return cli_fail(CMD, "%s", err.text);
-        if (r > 0) continue;
-        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
-            usage();
-            return 0;
-        } else if (strcmp(o, "--all") == 0) {
-            all = 1;
-        } else if (strcmp(o, "--tensor") == 0 || strcmp(o, "--out") == 0) {
-            if (i + 1 >= argc) return cli_fail(CMD, "%s needs a value (see --help)", o);
-            if (o[2] == 't') tensors = argv[++i];
-            else out_dir = argv[++i];
-        } else {
-            return cli_fail(CMD, "unknown option or argument '%.40s' (see --help)", o);
-        }
-    }
+    const CliOpt opts[] = {
+        CLI_FLAG("--all", &all),
+        CLI_TEXT_ONCE("--tensor", &tensors),
+        CLI_TEXT_ONCE("--out", &out_dir),
+        CLI_END,
+    };
+    const CliArgs args = {.model = &a, .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_ABLATE, .usage = usage};
+    int r = cli_parse_command(argc, argv, opts, &args, &err);
+    if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
     if (!tensors && !all) return cli_fail(CMD, "no tensors: give --tensor NAME[,NAME] or --all (see --help)");
     if (!out_dir) return cli_fail(CMD, "no output folder: give --out DIR");
 
     Session s;
-    if (cli_model_open(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);
-    s.track_original = 0; /* no comparison with the unablated model here: one forward pass */
+    if (cli_model_start(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);
     int status = 0;
     char **names = NULL;
     size_t n_names = 0, cap = 0;
     char *list = NULL;
     float *row = NULL;
     int *ids = NULL;
-    if (cli_model_run_prompt(&a, &s, &err)) {
-        status = cli_fail(CMD, "%s", err.text);
-        goto done;
-    }
     /* Capture everything, in a trace sized to the prompt (T positions): GPT2_CAP_ALL for
      * a whole context of a large model would reserve gigabytes (gpt2_trace.h, MEMORY).
      * The prompt is run once more into it. */

@@ -15,7 +15,7 @@
  *   loss = (1/tokens) * sum_j -log softmax(logits_{j-1})[id_j], summed in double.
  * --per-token prints every counted token's p, surprisal and entropy (engine/token_stats.h);
  * their mean nll is the loss, exactly (the same numbers are added up). */
-#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "cli_model.h"
+#include "cli_opts.h"
 #include "token_stats.h"
 
 static const char *const CMD = "eval";
@@ -90,6 +91,14 @@ static void print_rows(const Tokenizer *tok, const EvalRow *rows, size_t n, int 
     }
 }
 
+/* The one positional argument: the FILE to evaluate (ctx: const char **). */
+static int take_file(void *ctx, const char *arg, ErrorMsg *err) {
+    const char **file = ctx;
+    if (*file) return error_set(err, "give ONE file; extra argument '%.40s'", arg);
+    *file = arg;
+    return 0;
+}
+
 int cmd_eval(int argc, char **argv) {
     CliModelArgs a;
     cli_model_args_init(&a);
@@ -97,39 +106,16 @@ int cmd_eval(int argc, char **argv) {
     const char *file = NULL;
     long stride = 0, least = 0;
     int json = 0, per_token = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        int r = cli_model_parse(&a, CLI_OPT_MODEL, argc, argv, &i, &err);
-        if (r < 0) return cli_fail(CMD, "%s", err.text);
-        if (r > 0) continue;
-        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
-            usage();
-            return 0;
-        } else if (strcmp(o, "--stride") == 0) {
-            if (i + 1 >= argc) return cli_fail(CMD, "--stride needs a value (see --help)");
-            char *end;
-            stride = strtol(argv[++i], &end, 10);
-            if (*argv[i] == 0 || *end || stride < 1)
-                return cli_fail(CMD, "--stride: '%s' is not a whole number >= 1", argv[i]);
-        } else if (strcmp(o, "--least") == 0) {
-            if (i + 1 >= argc) return cli_fail(CMD, "--least needs a value (see --help)");
-            char *end;
-            errno = 0;
-            least = strtol(argv[++i], &end, 10);
-            if (*argv[i] == 0 || *end || errno || least < 1 || least > 1000000)
-                return cli_fail(CMD, "--least: '%s' is not a whole number in [1, 1000000]", argv[i]);
-        } else if (strcmp(o, "--per-token") == 0) {
-            per_token = 1;
-        } else if (strcmp(o, "--json") == 0) {
-            json = 1;
-        } else if (o[0] == '-' && o[1] != 0) {
-            return cli_fail(CMD, "unknown option '%s' (see --help)", o);
-        } else if (file) {
-            return cli_fail(CMD, "give ONE file; extra argument '%.40s'", o);
-        } else {
-            file = o;
-        }
-    }
+    const CliOpt opts[] = {
+        CLI_LONG("--stride", &stride, 1, LONG_MAX, "a whole number >= 1"),
+        CLI_LONG("--least", &least, 1, 1000000, NULL),
+        CLI_FLAG("--per-token", &per_token),
+        CLI_FLAG("--json", &json),
+        CLI_END,
+    };
+    const CliArgs args = {.model = &a, .groups = CLI_OPT_MODEL, .positional = take_file, .ctx = &file, .usage = usage};
+    int r = cli_parse_command(argc, argv, opts, &args, &err);
+    if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
     if (!file) return cli_fail(CMD, "no FILE given (see --help)");
 
     CliBytes in = {0};

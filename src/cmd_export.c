@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cli_model.h"
+#include "cli_opts.h"
 #include "export.h"
 #include "frame_fill.h"
 #include "lesson_facts.h"
@@ -16,8 +17,8 @@
 #include "lesson_run.h"
 #include "lesson_slide.h"
 
-static void usage(FILE *f) {
-    fprintf(f,
+static void usage(void) {
+    fprintf(stdout,
             "usage: inferscope export [--model DIR] (--prompt TEXT | --ids LIST) [--steps N] [--seed S]\n"
             "         [sampler flags] [--panel frame|attention|probs|tokens|text]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
@@ -60,15 +61,6 @@ static void usage(FILE *f) {
             "Prints \"wrote N figures to DIR\"; a progress bar on stderr when it is a terminal.\n"
             "Reopen a figure in the window with: inferscope --open-figure FILE.png\n",
             CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER, CLI_MODEL_USAGE_ABLATE);
-}
-
-static int parse_int_arg(const char *flag, const char *v, long lo, long hi, int *out, ErrorMsg *err) {
-    char *end;
-    long x = strtol(v, &end, 10);
-    if (!*v || *end) return error_set(err, "%s: '%s' is not an integer", flag, v);
-    if (x < lo || x > hi) return error_set(err, "%s: %ld is outside [%ld, %ld]", flag, x, lo, hi);
-    *out = (int)x;
-    return 0;
 }
 
 /* "[#####.....] 12/40" on stderr, redrawn in place (only when stderr is a terminal). */
@@ -167,119 +159,149 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
     return rc;
 }
 
-int cmd_export(int argc, char **argv) {
-    const char *CMD = "export";
-    CliModelArgs ma;
-    cli_model_args_init(&ma);
-    ExportOptions opt = export_options_default();
-    opt.dir = NULL;
-    int steps = 0, layer = -1, head = -1, all_heads = 0, sheet = 0, panel_given = 0, axis_given = 0, handout = 0;
-    int text_mode = VIZ_TEXT_PLAIN;
-    VizProbAxis axis = VIZ_AXIS_AUTO;
-    float axis_max = 1.0f;
-    const char *lesson_path = NULL;
-    ErrorMsg err;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        int r = cli_model_parse(&ma, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_ABLATE, argc, argv, &i,
-                                &err);
-        if (r < 0) return cli_fail(CMD, "%s", err.text);
-        if (r > 0) continue;
-        int has_v = i + 1 < argc;
-        const char *v = has_v ? argv[i + 1] : NULL;
-        if (strcmp(a, "--all-heads") == 0) { all_heads = 1; continue; }
-        if (strcmp(a, "--contact-sheet") == 0) { sheet = 1; continue; }
-        if (strcmp(a, "--sidecar") == 0) { opt.sidecar = 1; continue; }
-        if (strcmp(a, "--handout") == 0) { handout = 1; continue; }
-        if (strcmp(a, "--lesson") == 0) {
-            if (!has_v) return cli_fail(CMD, "--lesson needs a file (see --help)");
-            lesson_path = argv[++i];
-            continue;
-        }
-        if (strcmp(a, "--steps") == 0 || strcmp(a, "--panel") == 0 || strcmp(a, "--layer") == 0 ||
-            strcmp(a, "--head") == 0 || strcmp(a, "--scale") == 0 || strcmp(a, "--size") == 0 ||
-            strcmp(a, "--theme") == 0 || strcmp(a, "--out") == 0 || strcmp(a, "--ui-scale") == 0 ||
-            strcmp(a, "--axis") == 0 || strcmp(a, "--text-mode") == 0) {
-            if (!has_v) return cli_fail(CMD, "%s needs a value (see --help)", a);
-            i++;
-            int bad = 0;
-            if (strcmp(a, "--steps") == 0) bad = parse_int_arg(a, v, 0, 100000, &steps, &err);
-            else if (strcmp(a, "--layer") == 0) bad = parse_int_arg(a, v, 0, 4095, &layer, &err);
-            else if (strcmp(a, "--head") == 0) bad = parse_int_arg(a, v, 0, 4095, &head, &err);
-            else if (strcmp(a, "--scale") == 0) {
-                bad = parse_int_arg(a, v, 1, 4, &opt.scale, &err);
-                if (!bad && opt.scale == 3) bad = error_set(&err, "--scale: 3 is not 1, 2 or 4");
-            } else if (strcmp(a, "--panel") == 0) {
-                int p = viz_panel_from_name(v);
-                if (p < 0) bad = error_set(&err, "--panel: '%s' is not frame, attention, probs, tokens or text", v);
-                else { opt.panel = (VizPanel)p; panel_given = 1; }
-            } else if (strcmp(a, "--theme") == 0) {
-                if (theme_parse(v, &opt.theme)) bad = error_set(&err, "--theme: '%s' is not light or dark", v);
-            } else if (strcmp(a, "--size") == 0) {
-                int w = 0, h = 0, used = 0;
-                if (sscanf(v, "%6dx%6d%n", &w, &h, &used) != 2 || v[used] || w < 1 || h < 1)
-                    bad = error_set(&err, "--size: '%s' is not WIDTHxHEIGHT (e.g. 1920x1080)", v);
-                opt.width = w;
-                opt.height = h;
-            } else if (strcmp(a, "--axis") == 0) {
-                if (viz_axis_parse(v, &axis, &axis_max))
-                    bad = error_set(&err, "--axis: '%s' is not auto, log or linear N (0 < N <= 100)", v);
-                axis_given = 1;
-            } else if (strcmp(a, "--text-mode") == 0) {
-                text_mode = viz_text_mode_from_name(v);
-                if (text_mode < 0) bad = error_set(&err, "--text-mode: '%s' is not plain, surprisal or seen", v);
-                axis_given = 1; /* a lesson sets it too */
-            } else if (strcmp(a, "--ui-scale") == 0) {
-                char *end;
-                double x = strtod(v, &end);
-                if (!*v || *end || !(x >= 1.0 && x <= 2.5)) bad = error_set(&err, "--ui-scale: '%s' is not in [1, 2.5]", v);
-                opt.ui_scale = (float)x;
-            } else {
-                opt.dir = v;
-            }
-            if (bad) return cli_fail(CMD, "%s", err.text);
-            continue;
-        }
-        if (a[0] == '-') return cli_fail(CMD, "unknown option '%s' (see --help)", a);
-        if (cli_model_set_positional(&ma, a, &err)) return cli_fail(CMD, "%s", err.text);
-    }
-    if (!opt.dir) return cli_fail(CMD, "--out DIR is required (the folder for the figures)");
-    if (lesson_path) {
-        if (ma.prompt || ma.prompt_file || ma.ids || steps || layer >= 0 || all_heads || sheet || panel_given || axis_given)
-            return cli_fail(CMD, "--lesson sets the prompt, steps, layer/head, panel, axis and text mode itself: drop those options");
-        if (ma.ablate) /* not silently dropped: the slides would claim the whole model */
-            return cli_fail(CMD, "--ablate does not apply to --lesson (a lesson sets its own state)");
-        setenv("SDL_VIDEODRIVER", "dummy", 0);
-        return export_lesson(CMD, lesson_path, ma.model_dir, ma.tok_dir, &opt, handout);
-    }
-    if (handout) return cli_fail(CMD, "--handout goes with --lesson (the handout is a lesson's slides and notes)");
-    if (head >= 0 && layer < 0) return cli_fail(CMD, "--head needs --layer (which layer's head?)");
-    if (all_heads && head >= 0) return cli_fail(CMD, "--all-heads and --head exclude each other");
-    /* "every head" mode: --all-heads, or --layer without --head */
-    int heads_mode = all_heads || (layer >= 0 && head < 0);
-    if (sheet && !heads_mode) return cli_fail(CMD, "--contact-sheet needs --all-heads or --layer L without --head");
-    if (heads_mode || (layer >= 0 && !panel_given)) {
-        if (panel_given && opt.panel != VIZ_PANEL_ATTENTION && heads_mode)
-            return cli_fail(CMD, "exporting every head draws the attention panel, not --panel %s",
-                            viz_panel_name(opt.panel));
-        if (!panel_given) opt.panel = VIZ_PANEL_ATTENTION;
-    }
-    /* no display needed: the offscreen renderer never opens a window */
-    setenv("SDL_VIDEODRIVER", "dummy", 0);
+/* ---- the command line ------------------------------------------------------------ */
 
+/* What export's own options set (the shared ones are in CliModelArgs). */
+typedef struct ExportArgs {
+    ExportOptions opt;       /* folder, panel, size, scale, UI scale, theme, sidecar */
+    long steps;              /* tokens to generate, one set of figures after each */
+    long layer, head;        /* -1 = not given */
+    int all_heads, sheet, handout;
+    int panel_given, axis_given; /* given explicitly (a lesson sets them itself) */
+    int text_mode;           /* VizTextMode */
+    VizProbAxis axis;
+    float axis_max;
+    const char *lesson_path;
+} ExportArgs;
+
+static int take_scale(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end || x < 1 || x > 4 || x == 3) return error_set(err, "%s: %s is not 1, 2 or 4", flag, v);
+    *(int *)ctx = (int)x;
+    return 0;
+}
+
+static int take_panel(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
+    ExportArgs *ea = ctx;
+    int p = viz_panel_from_name(v);
+    if (p < 0) return error_set(err, "%s: '%s' is not frame, attention, probs, tokens or text", flag, v);
+    ea->opt.panel = (VizPanel)p;
+    ea->panel_given = 1;
+    return 0;
+}
+
+static int take_theme(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
+    if (theme_parse(v, ctx)) return error_set(err, "%s: '%s' is not light or dark", flag, v);
+    return 0;
+}
+
+static int take_size(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
+    ExportOptions *opt = ctx;
+    int w = 0, h = 0, used = 0;
+    if (sscanf(v, "%6dx%6d%n", &w, &h, &used) != 2 || v[used] || w < 1 || h < 1)
+        return error_set(err, "%s: '%s' is not WIDTHxHEIGHT (e.g. 1920x1080)", flag, v);
+    opt->width = w;
+    opt->height = h;
+    return 0;
+}
+
+static int take_axis(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
+    ExportArgs *ea = ctx;
+    if (viz_axis_parse(v, &ea->axis, &ea->axis_max))
+        return error_set(err, "%s: '%s' is not auto, log or linear N (0 < N <= 100)", flag, v);
+    ea->axis_given = 1;
+    return 0;
+}
+
+static int take_text_mode(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
+    ExportArgs *ea = ctx;
+    ea->text_mode = viz_text_mode_from_name(v);
+    if (ea->text_mode < 0) return error_set(err, "%s: '%s' is not plain, surprisal or seen", flag, v);
+    ea->axis_given = 1; /* a lesson sets it too */
+    return 0;
+}
+
+static int take_ui_scale(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
+    char *end;
+    double x = strtod(v, &end);
+    if (!*v || *end || !(x >= 1.0 && x <= 2.5)) return error_set(err, "%s: '%s' is not in [1, 2.5]", flag, v);
+    *(float *)ctx = (float)x;
+    return 0;
+}
+
+/* Parses argv into ma and ea. Returns CLI_PARSE_OK / _HELP / _ERROR (cli_opts.h). */
+static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs *ea, ErrorMsg *err) {
+    cli_model_args_init(ma);
+    memset(ea, 0, sizeof *ea);
+    ea->opt = export_options_default();
+    ea->opt.dir = NULL;
+    ea->layer = ea->head = -1;
+    ea->text_mode = VIZ_TEXT_PLAIN;
+    ea->axis = VIZ_AXIS_AUTO;
+    ea->axis_max = 1.0f;
+    const CliOpt opts[] = {
+        CLI_FLAG("--all-heads", &ea->all_heads),
+        CLI_FLAG("--contact-sheet", &ea->sheet),
+        CLI_FLAG("--sidecar", &ea->opt.sidecar),
+        CLI_FLAG("--handout", &ea->handout),
+        CLI_TEXT("--lesson", &ea->lesson_path),
+        CLI_TEXT("--out", &ea->opt.dir),
+        CLI_LONG("--steps", &ea->steps, 0, 100000, NULL),
+        CLI_LONG("--layer", &ea->layer, 0, 4095, NULL),
+        CLI_LONG("--head", &ea->head, 0, 4095, NULL),
+        CLI_CALL("--scale", take_scale, &ea->opt.scale),
+        CLI_CALL("--panel", take_panel, ea),
+        CLI_CALL("--theme", take_theme, &ea->opt.theme),
+        CLI_CALL("--size", take_size, &ea->opt),
+        CLI_CALL("--axis", take_axis, ea),
+        CLI_CALL("--text-mode", take_text_mode, ea),
+        CLI_CALL("--ui-scale", take_ui_scale, &ea->opt.ui_scale),
+        CLI_END,
+    };
+    const CliArgs args = {.model = ma, .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_ABLATE,
+                          .positional = cli_positional_prompt, .ctx = ma, .usage = usage};
+    return cli_parse_command(argc, argv, opts, &args, err);
+}
+
+/* The options that exclude or need each other; fills in the attention panel for the
+ * "every head" modes. *heads_mode: --all-heads, or --layer without --head. */
+static int check_export_args(const CliModelArgs *ma, ExportArgs *ea, int *heads_mode, ErrorMsg *err) {
+    if (!ea->opt.dir) return error_set(err, "--out DIR is required (the folder for the figures)");
+    if (ea->lesson_path) {
+        if (ma->prompt || ma->prompt_file || ma->ids || ea->steps || ea->layer >= 0 || ea->all_heads || ea->sheet ||
+            ea->panel_given || ea->axis_given)
+            return error_set(err, "--lesson sets the prompt, steps, layer/head, panel, axis and text mode itself: "
+                                  "drop those options");
+        if (ma->ablate) /* not silently dropped: the slides would claim the whole model */
+            return error_set(err, "--ablate does not apply to --lesson (a lesson sets its own state)");
+        return 0;
+    }
+    if (ea->handout) return error_set(err, "--handout goes with --lesson (the handout is a lesson's slides and notes)");
+    if (ea->head >= 0 && ea->layer < 0) return error_set(err, "--head needs --layer (which layer's head?)");
+    if (ea->all_heads && ea->head >= 0) return error_set(err, "--all-heads and --head exclude each other");
+    *heads_mode = ea->all_heads || (ea->layer >= 0 && ea->head < 0);
+    if (ea->sheet && !*heads_mode)
+        return error_set(err, "--contact-sheet needs --all-heads or --layer L without --head");
+    if (*heads_mode || (ea->layer >= 0 && !ea->panel_given)) {
+        if (ea->panel_given && ea->opt.panel != VIZ_PANEL_ATTENTION && *heads_mode)
+            return error_set(err, "exporting every head draws the attention panel, not --panel %s",
+                             viz_panel_name(ea->opt.panel));
+        if (!ea->panel_given) ea->opt.panel = VIZ_PANEL_ATTENTION;
+    }
+    return 0;
+}
+
+/* The flip-book: the figures of the prompt state, then of each generated token. */
+static int export_flipbook(const char *CMD, const CliModelArgs *ma, ExportArgs *ea, int heads_mode) {
+    ErrorMsg err;
+    ExportOptions *opt = &ea->opt;
+    int steps = (int)ea->steps, layer = (int)ea->layer, head = (int)ea->head;
     Session s;
-    if (cli_model_open(&ma, &s, 0, GPT2_CAP_DEFAULT, &err)) return cli_fail(CMD, "%s", err.text);
+    if (cli_model_start(ma, &s, GPT2_CAP_DEFAULT, 1, &err)) return cli_fail(CMD, "%s", err.text);
     int rc = 0;
     Sha256Cache sha = {0};
-    opt.sha_cache = &sha;
-    if (cli_model_run_prompt(&ma, &s, &err)) {
-        rc = cli_fail(CMD, "%s", err.text);
-        goto done;
-    }
+    opt->sha_cache = &sha;
     const Gpt2Config *cfg = &s.model.config;
     if (layer >= cfg->n_layer || head >= cfg->n_head) {
         rc = cli_fail(CMD, "model %s has layers 0..%d and heads 0..%d (asked for layer %d head %d)", s.model.name,
@@ -292,15 +314,15 @@ int cmd_export(int argc, char **argv) {
         goto done;
     }
     VizView view = frame_default_view();
-    view.prob_axis = axis;
-    view.prob_axis_max = axis_max;
-    view.text_mode = (VizTextMode)text_mode;
+    view.prob_axis = ea->axis;
+    view.prob_axis_max = ea->axis_max;
+    view.text_mode = (VizTextMode)ea->text_mode;
     if (layer >= 0) view.layer = layer;
     if (head >= 0) view.head = head;
 
     int per_state = 1;
     int l0 = layer >= 0 ? layer : 0, nl = layer >= 0 ? 1 : cfg->n_layer;
-    if (heads_mode && !sheet) per_state = nl * cfg->n_head;
+    if (heads_mode && !ea->sheet) per_state = nl * cfg->n_head;
     int total = (steps + 1) * per_state, written = 0;
     int tty = isatty(STDERR_FILENO);
     char path[4300];
@@ -309,8 +331,8 @@ int cmd_export(int argc, char **argv) {
             rc = cli_fail(CMD, "step %d: %s", st, err.text);
             break;
         }
-        if (heads_mode && sheet) {
-            if (export_contact_sheet(&s, &view, &opt, layer >= 0 ? layer : -1, path, sizeof path, &err)) {
+        if (heads_mode && ea->sheet) {
+            if (export_contact_sheet(&s, &view, opt, layer >= 0 ? layer : -1, path, sizeof path, &err)) {
                 rc = cli_fail(CMD, "%s", err.text);
                 break;
             }
@@ -324,7 +346,7 @@ int cmd_export(int argc, char **argv) {
                 v.layer = l0 + k / cfg->n_head;
                 v.head = k % cfg->n_head;
             }
-            if (export_png(&s, &v, &opt, path, sizeof path, &err)) {
+            if (export_png(&s, &v, opt, path, sizeof path, &err)) {
                 rc = cli_fail(CMD, "%s", err.text);
                 break;
             }
@@ -332,8 +354,23 @@ int cmd_export(int argc, char **argv) {
             if (tty) progress(written, total);
         }
     }
-    if (rc == 0) printf("wrote %d figure%s to %s\n", written, written == 1 ? "" : "s", opt.dir);
+    if (rc == 0) printf("wrote %d figure%s to %s\n", written, written == 1 ? "" : "s", opt->dir);
 done:
     session_free(&s);
     return rc;
+}
+
+int cmd_export(int argc, char **argv) {
+    const char *CMD = "export";
+    CliModelArgs ma;
+    ExportArgs ea;
+    ErrorMsg err;
+    int heads_mode = 0;
+    int r = parse_export_args(argc, argv, &ma, &ea, &err);
+    if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
+    if (check_export_args(&ma, &ea, &heads_mode, &err)) return cli_fail(CMD, "%s", err.text);
+    /* no display needed: the offscreen renderer never opens a window */
+    setenv("SDL_VIDEODRIVER", "dummy", 0);
+    if (ea.lesson_path) return export_lesson(CMD, ea.lesson_path, ma.model_dir, ma.tok_dir, &ea.opt, ea.handout);
+    return export_flipbook(CMD, &ma, &ea, heads_mode);
 }

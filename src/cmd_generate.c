@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cli_model.h"
+#include "cli_opts.h"
 
 static const char *const CMD = "generate";
 
@@ -97,38 +98,19 @@ int cmd_generate(int argc, char **argv) {
     ErrorMsg err;
     int json = 0, stop_at_eot = 0;
     long n_new = 50;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_TRACE | CLI_OPT_ABLATE,
-                                argc, argv, &i, &err);
-        if (r < 0) return cli_fail(CMD, "%s", err.text);
-        if (r > 0) continue;
-        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
-            usage();
-            return 0;
-        } else if (strcmp(o, "--json") == 0) {
-            json = 1;
-        } else if (strcmp(o, "--stop-at-eot") == 0) {
-            stop_at_eot = 1;
-        } else if (strcmp(o, "-n") == 0) {
-            if (i + 1 >= argc) return cli_fail(CMD, "-n needs a value (see --help)");
-            char *end;
-            n_new = strtol(argv[++i], &end, 10);
-            if (*argv[i] == 0 || *end || n_new < 0 || n_new > 1000000)
-                return cli_fail(CMD, "-n: '%s' is not a whole number >= 0", argv[i]);
-        } else if (o[0] == '-' && o[1] != 0) {
-            return cli_fail(CMD, "unknown option '%s' (see --help)", o);
-        } else {
-            return cli_fail(CMD, "unexpected argument '%.40s': give the prompt with --prompt TEXT", o);
-        }
-    }
+    const CliOpt opts[] = {
+        CLI_FLAG("--json", &json),
+        CLI_FLAG("--stop-at-eot", &stop_at_eot),
+        CLI_LONG("-n", &n_new, 0, 1000000, "a whole number >= 0"),
+        CLI_END,
+    };
+    const CliArgs args = {.model = &a,
+                          .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_TRACE | CLI_OPT_ABLATE,
+                          .refusal = ": give the prompt with --prompt TEXT", .usage = usage};
+    int r = cli_parse_command(argc, argv, opts, &args, &err);
+    if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
     Session s;
-    if (cli_model_open(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);
-    s.track_original = 0; /* no comparison with the unablated model here: one forward pass */
-    if (cli_model_run_prompt(&a, &s, &err)) {
-        session_free(&s);
-        return cli_fail(CMD, "%s", err.text);
-    }
+    if (cli_model_start(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);
     if (stop_at_eot && s.tok.eot < 0) {
         int st = cli_fail(CMD, "--stop-at-eot: this model's vocabulary (%s) has no <|endoftext|> token", s.vocab_desc);
         session_free(&s);

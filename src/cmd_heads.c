@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cli_model.h"
+#include "cli_opts.h"
 #include "head_scores.h"
 
 static const char *const CMD = "heads";
@@ -138,22 +139,11 @@ int cmd_heads(int argc, char **argv) {
     cli_model_args_init(&a);
     ErrorMsg err;
     int json = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT, argc, argv, &i, &err);
-        if (r < 0) return cli_fail(CMD, "%s", err.text);
-        if (r > 0) continue;
-        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
-            usage();
-            return 0;
-        } else if (strcmp(o, "--json") == 0) {
-            json = 1;
-        } else if (o[0] == '-' && o[1] != 0) {
-            return cli_fail(CMD, "unknown option '%s' (see --help)", o);
-        } else if (cli_model_set_positional(&a, o, &err)) {
-            return cli_fail(CMD, "%s", err.text);
-        }
-    }
+    const CliOpt opts[] = {CLI_FLAG("--json", &json), CLI_END};
+    const CliArgs args = {.model = &a, .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT, .positional = cli_positional_prompt,
+                          .ctx = &a, .usage = usage};
+    int r = cli_parse_command(argc, argv, opts, &args, &err);
+    if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
     /* the session only lends the model and tokenizer: the scores run their own trace */
     Session s;
     memset(&s, 0, sizeof s);

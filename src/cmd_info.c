@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cli_model.h"
+#include "cli_opts.h"
 #include "gpt2_config.h"
 #include "gpt2_memory.h"
 #include "gpt2_trace.h"
@@ -16,8 +17,8 @@
 #include "gpt2_weights_check.h"
 #include "model_vocab.h"
 
-static void usage(FILE *f) {
-    fprintf(f,
+static void usage(void) {
+    fprintf(stdout,
             "usage: inferscope info [--json] [MODEL_DIR]\n\n"
             "Loads MODEL_DIR (config.json + model.safetensors; default: the bundled model)\n"
             "and prints its configuration, parameter count, storage dtype, file size,\n"
@@ -131,39 +132,37 @@ static int print_memory(const char *dir, int ctx, size_t budget) {
     return 0;
 }
 
+static int take_trace_mb(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
+    (void)flag;
+    return cli_parse_trace_mb(v, ctx, err);
+}
+
+/* The one positional argument: MODEL_DIR (ctx: const char **). */
+static int take_dir(void *ctx, const char *arg, ErrorMsg *err) {
+    const char **dir = ctx;
+    if (*dir) return error_set(err, "only one MODEL_DIR expected, got '%s' and '%s'", *dir, arg);
+    *dir = arg;
+    return 0;
+}
+
 int cmd_info(int argc, char **argv) {
-    int json = 0, memory = 0, ctx = 0;
+    int json = 0, memory = 0;
+    long ctx = 0;
     size_t budget = 0;
     ErrorMsg perr;
     const char *dir = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else if (strcmp(argv[i], "--memory") == 0) {
-            memory = 1;
-        } else if (strcmp(argv[i], "--ctx") == 0 || strcmp(argv[i], "--trace-mb") == 0) {
-            if (i + 1 >= argc) return cli_fail("info", "%s needs a value (see inferscope info --help)", argv[i]);
-            const char *o = argv[i++], *v = argv[i];
-            if (strcmp(o, "--trace-mb") == 0 && cli_parse_trace_mb(v, &budget, &perr))
-                return cli_fail("info", "%s", perr.text);
-            char *end = NULL;
-            long l = strcmp(o, "--ctx") == 0 ? strtol(v, &end, 10) : 1;
-            if (end && (*end || end == v || l < 1 || l > (1L << 20)))
-                return cli_fail("info", "--ctx: '%s' is not a whole number of positions >= 1", v);
-            if (end) ctx = (int)l;
-        } else if (argv[i][0] == '-' && argv[i][1] != 0) {
-            return cli_fail("info", "unknown option '%s' (see inferscope info --help)", argv[i]);
-        } else if (dir) {
-            return cli_fail("info", "only one MODEL_DIR expected, got '%s' and '%s'", dir, argv[i]);
-        } else {
-            dir = argv[i];
-        }
-    }
+    const CliOpt opts[] = {
+        CLI_FLAG("--json", &json),
+        CLI_FLAG("--memory", &memory),
+        CLI_LONG("--ctx", &ctx, 1, 1L << 20, "a whole number of positions >= 1"),
+        CLI_CALL("--trace-mb", take_trace_mb, &budget),
+        CLI_END,
+    };
+    const CliArgs args = {.positional = take_dir, .ctx = &dir, .usage = usage};
+    int r = cli_parse_command(argc, argv, opts, &args, &perr);
+    if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail("info", "%s", perr.text);
     if (!dir) dir = cli_default_model_dir();
-    if (memory) return print_memory(dir, ctx, budget);
+    if (memory) return print_memory(dir, (int)ctx, budget);
     Gpt2Model m;
     ErrorMsg err;
     if (gpt2_model_load(&m, dir, &err) != 0) return cli_fail("info", "%s", err.text);

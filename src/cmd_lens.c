@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cli_model.h"
+#include "cli_opts.h"
 #include "logit_lens.h"
 
 static const char *const CMD = "lens";
@@ -99,49 +100,26 @@ int cmd_lens(int argc, char **argv) {
     CliModelArgs a;
     cli_model_args_init(&a);
     ErrorMsg err;
-    int json = 0, mid = 0, top = 5, only_positional = 0;
-    long pos_arg = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        if (!only_positional && o[0] == '-' && o[1] != 0) {
-            int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_ABLATE, argc, argv, &i, &err);
-            if (r < 0) return cli_fail(CMD, "%s", err.text);
-            if (r > 0) continue;
-            if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
-                usage();
-                return 0;
-            } else if (strcmp(o, "--") == 0) {
-                only_positional = 1;
-            } else if (strcmp(o, "--json") == 0) {
-                json = 1;
-            } else if (strcmp(o, "--mid") == 0) {
-                mid = 1;
-            } else if (strcmp(o, "--top") == 0 || strcmp(o, "--pos") == 0) {
-                if (i + 1 >= argc) return cli_fail(CMD, "%s needs a value (see --help)", o);
-                char *end;
-                const char *v = argv[++i];
-                long x = strtol(v, &end, 10);
-                int is_top = o[2] == 't';
-                if (*v == 0 || *end || (is_top && (x < 1 || x > LENS_MAX_TOP)) || (!is_top && (x < -1000000 || x > 1000000)))
-                    return is_top ? cli_fail(CMD, "--top: '%s' is not a whole number in [1, %d]", v, LENS_MAX_TOP)
-                                  : cli_fail(CMD, "--pos: '%s' is not a position (0, 1, ... or -1 for the last)", v);
-                if (is_top) top = (int)x;
-                else pos_arg = x;
-            } else {
-                return cli_fail(CMD, "unknown option '%s' (see --help)", o);
-            }
-        } else if (cli_model_set_positional(&a, o, &err)) {
-            return cli_fail(CMD, "%s", err.text);
-        }
-    }
+    int json = 0, mid = 0;
+    long top = 5, pos_arg = -1;
+    const CliOpt opts[] = {
+        CLI_FLAG("--json", &json),
+        CLI_FLAG("--mid", &mid),
+        CLI_LONG("--top", &top, 1, LENS_MAX_TOP, NULL),
+        CLI_LONG("--pos", &pos_arg, -1000000, 1000000, CLI_WHAT_POS),
+        CLI_END,
+    };
+    const CliArgs args = {.model = &a, .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_ABLATE,
+                          .positional = cli_positional_prompt, .ctx = &a, .usage = usage};
+    int r = cli_parse_command(argc, argv, opts, &args, &err);
+    if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
     Session s;
     unsigned capture = GPT2_CAP_RESID | (mid ? GPT2_CAP_RESID_MID : 0u);
-    if (cli_model_open(&a, &s, 0, capture, &err)) return cli_fail(CMD, "%s", err.text);
-    s.track_original = 0; /* no comparison with the unablated model here: one forward pass */
+    if (cli_model_start(&a, &s, capture, 0, &err)) return cli_fail(CMD, "%s", err.text);
     LogitLens lens = {0};
     LensRow *rows = NULL;
     int status = 0, pos;
-    if (cli_model_run_prompt(&a, &s, &err) || (pos = cli_model_resolve_pos("--pos", pos_arg, session_len(&s), &err)) < 0 ||
+    if ((pos = cli_model_resolve_pos("--pos", pos_arg, session_len(&s), &err)) < 0 ||
         logit_lens_init(&lens, &s.model.config, session_vocab(&s), &err)) {
         status = cli_fail(CMD, "%s", err.text);
         goto done;

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cli_model.h"
+#include "cli_opts.h"
 
 static const char *const CMD = "next";
 
@@ -132,38 +133,21 @@ int cmd_next(int argc, char **argv) {
     CliModelArgs a;
     cli_model_args_init(&a);
     ErrorMsg err;
-    int json = 0, top = 10, only_positional = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        if (!only_positional && o[0] == '-' && o[1] != 0) {
-            int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_TRACE | CLI_OPT_ABLATE,
-                                    argc, argv, &i, &err);
-            if (r < 0) return cli_fail(CMD, "%s", err.text);
-            if (r > 0) continue;
-            if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
-                usage();
-                return 0;
-            } else if (strcmp(o, "--") == 0) {
-                only_positional = 1;
-            } else if (strcmp(o, "--json") == 0) {
-                json = 1;
-            } else if (strcmp(o, "--top") == 0) {
-                if (i + 1 >= argc) return cli_fail(CMD, "--top needs a value (see --help)");
-                char *end;
-                long v = strtol(argv[++i], &end, 10);
-                if (*argv[i] == 0 || *end || v < 1 || v > SAMPLER_MAX_SHOW)
-                    return cli_fail(CMD, "--top: '%s' is not a whole number in [1, %d]", argv[i], SAMPLER_MAX_SHOW);
-                top = (int)v;
-            } else {
-                return cli_fail(CMD, "unknown option '%s' (see --help)", o);
-            }
-        } else if (cli_model_set_positional(&a, o, &err)) {
-            return cli_fail(CMD, "%s", err.text);
-        }
-    }
+    int json = 0;
+    long top = 10;
+    const CliOpt opts[] = {
+        CLI_FLAG("--json", &json),
+        CLI_LONG("--top", &top, 1, SAMPLER_MAX_SHOW, NULL),
+        CLI_END,
+    };
+    const CliArgs args = {.model = &a,
+                          .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_TRACE | CLI_OPT_ABLATE,
+                          .positional = cli_positional_prompt, .ctx = &a, .usage = usage};
+    int r = cli_parse_command(argc, argv, opts, &args, &err);
+    if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
     Session s; /* with --ablate it keeps the original model's run beside (track_original) */
     if (cli_model_open(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);
-    s.top_n = top; /* before the prompt runs, so the record holds `top` rows */
+    s.top_n = (int)top; /* before the prompt runs, so the record holds `top` rows */
     int status = 0;
     char abl[1024];
     gpt2_ablation_format(&s.trace.ablation, abl, sizeof abl);

@@ -5,13 +5,13 @@
  * continued by --generate N tokens with the usual sampler flags, which is how a class
  * checks "greedy copies more than sampling". Not a plagiarism checker: a hit means "this
  * window's 32-bit fingerprint is in the set" (false-hit rate in the index's card). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_model.h"
+#include "cli_opts.h"
 #include "ngram_index.h"
 
 static const char *const CMD = "novelty";
@@ -87,32 +87,16 @@ int cmd_novelty(int argc, char **argv) {
     int json = 0;
     long generate = 0;
     const char *index_path = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        int r = cli_model_parse(&a, CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER, argc, argv, &i, &err);
-        if (r < 0) return cli_fail(CMD, "%s", err.text);
-        if (r > 0) continue;
-        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
-            usage();
-            return 0;
-        } else if (strcmp(o, "--json") == 0) {
-            json = 1;
-        } else if (strcmp(o, "--index") == 0) {
-            if (i + 1 >= argc) return cli_fail(CMD, "--index needs a value (see --help)");
-            index_path = argv[++i];
-        } else if (strcmp(o, "--generate") == 0) {
-            if (i + 1 >= argc) return cli_fail(CMD, "--generate needs a value (see --help)");
-            char *end;
-            errno = 0;
-            generate = strtol(argv[++i], &end, 10);
-            if (*argv[i] == 0 || *end || errno || generate < 1 || generate > 100000)
-                return cli_fail(CMD, "--generate: '%s' is not a whole number in [1, 100000]", argv[i]);
-        } else if (o[0] == '-' && o[1] != 0) {
-            return cli_fail(CMD, "unknown option '%s' (see --help)", o);
-        } else if (cli_model_set_positional(&a, o, &err)) {
-            return cli_fail(CMD, "%s", err.text);
-        }
-    }
+    const CliOpt opts[] = {
+        CLI_FLAG("--json", &json),
+        CLI_TEXT_ONCE("--index", &index_path),
+        CLI_LONG("--generate", &generate, 1, 100000, NULL),
+        CLI_END,
+    };
+    const CliArgs args = {.model = &a, .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER,
+                          .positional = cli_positional_prompt, .ctx = &a, .usage = usage};
+    int r = cli_parse_command(argc, argv, opts, &args, &err);
+    if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
     const char *model_dir = a.model_dir ? a.model_dir : cli_default_model_dir();
     char default_index[1200];
     if (!index_path) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "tokenizer.h"
 #include "utf8.h"
 
@@ -180,48 +181,41 @@ static void print_json(const Tokenizer *t, const TokEncoding *e, int with_merges
     printf("]}\n");
 }
 
+/* The one positional argument: TEXT (ctx: const char **). */
+static int take_text(void *ctx, const char *arg, ErrorMsg *err) {
+    const char **text = ctx;
+    if (*text) return error_set(err, "give the text as ONE argument (quote it); extra '%s'", arg);
+    *text = arg;
+    return 0;
+}
+
+static void usage(void) { fputs(USAGE, stdout); }
+
 int cmd_tokenize(int argc, char **argv) {
     const char *cmd = "tokenize";
-    OutMode mode = OUT_TABLE;
-    int explain = 0;
-    TokEncodeOptions opt = {0};
+    int mode = OUT_TABLE, explain = 0, special = 0, replace = 0;
     const char *file = NULL, *text = NULL, *tok_dir = NULL;
-    int only_positional = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!only_positional && a[0] == '-' && a[1] != 0) {
-            if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-                fputs(USAGE, stdout);
-                return 0;
-            } else if (strcmp(a, "--") == 0) {
-                only_positional = 1;
-            } else if (strcmp(a, "--explain") == 0) {
-                explain = 1;
-            } else if (strcmp(a, "--ids") == 0) {
-                mode = OUT_IDS;
-            } else if (strcmp(a, "--json") == 0) {
-                mode = OUT_JSON;
-            } else if (strcmp(a, "--special") == 0) {
-                opt.allow_special = true;
-            } else if (strcmp(a, "--replace-invalid") == 0) {
-                opt.utf8 = TOK_UTF8_REPLACE;
-            } else if (strcmp(a, "--file") == 0 || strcmp(a, "--tokenizer") == 0) {
-                if (i + 1 >= argc) return cli_fail(cmd, "%s needs a value (see --help)", a);
-                if (a[2] == 'f') file = argv[++i];
-                else tok_dir = argv[++i];
-            } else {
-                return cli_fail(cmd, "unknown option '%s' (see --help)", a);
-            }
-        } else {
-            if (text) return cli_fail(cmd, "give the text as ONE argument (quote it); extra '%s'", a);
-            text = a;
-        }
-    }
+    const CliOpt opts[] = {
+        CLI_FLAG("--explain", &explain),
+        CLI_FLAG_SET("--ids", &mode, OUT_IDS),
+        CLI_FLAG_SET("--json", &mode, OUT_JSON),
+        CLI_FLAG("--special", &special),
+        CLI_FLAG("--replace-invalid", &replace),
+        CLI_TEXT("--file", &file),
+        CLI_TEXT("--tokenizer", &tok_dir),
+        CLI_END,
+    };
+    const CliArgs args = {.positional = take_text, .ctx = &text, .usage = usage};
+    ErrorMsg err;
+    int r = cli_parse_command(argc, argv, opts, &args, &err);
+    if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(cmd, "%s", err.text);
+    TokEncodeOptions opt = {0};
+    opt.allow_special = special != 0;
+    if (replace) opt.utf8 = TOK_UTF8_REPLACE;
     if (!text && !file) return cli_fail(cmd, "no text: give TEXT, --file PATH or - (see --help)");
     if (text && file) return cli_fail(cmd, "give either TEXT or --file, not both");
     if (explain) opt.record_merges = true;
 
-    ErrorMsg err;
     CliBytes in = {0};
     const char *source = "TEXT";
     if (file || strcmp(text, "-") == 0) {

@@ -390,33 +390,29 @@ static int write_figure(const Session *s, const VizView *view, const ExportOptio
     return rc;
 }
 
-int export_png(const Session *s, const VizView *view, const ExportOptions *opt, char *out_path, size_t cap,
-               ErrorMsg *err) {
-    ErrorMsg local;
-    if (!err) err = &local;
-    if (out_path && cap) out_path[0] = '\0';
-    err->text[0] = '\0';
-    ExportOptions o;
-    if (resolve_options(opt, &o, err)) return -1;
-    ExportImage img;
-    if (export_render(s, view, &o, &img, err)) return -1;
-    /* "step-07-attention-L3H5": the step, the panel, and for attention the head,
-     * using the clamped layer/head that were actually drawn */
-    VizFrame f;
-    frame_fill(&f, s, view);
-    char stem[96];
-    if (o.stem && *o.stem)
-        snprintf(stem, sizeof stem, "%s", o.stem);
-    else if (o.panel == VIZ_PANEL_ATTENTION)
-        snprintf(stem, sizeof stem, "step-%02d-attention-L%dH%d", session_step_index(s), f.view.layer, f.view.head);
-    else
-        snprintf(stem, sizeof stem, "step-%02d-%s", session_step_index(s), viz_panel_name(o.panel));
-    int rc = write_figure(s, view, &o, &img, stem, 0, -1, out_path, cap, err);
-    export_image_free(&img);
-    return rc;
+/* The file name after the number: "step-07-attention-L3H5" (the step, the panel, and
+ * for attention the clamped layer/head that were actually drawn), "step-07-attention-
+ * L3-heads" for a contact sheet; a single figure takes the caller's o->stem if set. */
+static void figure_stem(const Session *s, const VizView *view, const ExportOptions *o, int sheet, int layer,
+                        char *stem, size_t cap) {
+    int step = session_step_index(s);
+    if (sheet) {
+        if (layer >= 0) snprintf(stem, cap, "step-%02d-attention-L%d-heads", step, layer);
+        else snprintf(stem, cap, "step-%02d-attention-all-heads", step);
+    } else if (o->stem && *o->stem) {
+        snprintf(stem, cap, "%s", o->stem);
+    } else if (o->panel == VIZ_PANEL_ATTENTION) {
+        VizFrame f;
+        frame_fill(&f, s, view);
+        snprintf(stem, cap, "step-%02d-attention-L%dH%d", step, f.view.layer, f.view.head);
+    } else {
+        snprintf(stem, cap, "step-%02d-%s", step, viz_panel_name(o->panel));
+    }
 }
 
-int export_contact_sheet(const Session *s, const VizView *view, const ExportOptions *opt, int layer,
+/* export_png (sheet 0) and export_contact_sheet (sheet 1, of `layer` or -1 = all):
+ * render, name, write. */
+static int export_figure(const Session *s, const VizView *view, const ExportOptions *opt, int sheet, int layer,
                          char *out_path, size_t cap, ErrorMsg *err) {
     ErrorMsg local;
     if (!err) err = &local;
@@ -425,11 +421,21 @@ int export_contact_sheet(const Session *s, const VizView *view, const ExportOpti
     ExportOptions o;
     if (resolve_options(opt, &o, err)) return -1;
     ExportImage img;
-    if (export_render_contact_sheet(s, view, &o, layer, &img, err)) return -1;
+    if (sheet ? export_render_contact_sheet(s, view, &o, layer, &img, err) : export_render(s, view, &o, &img, err))
+        return -1;
     char stem[96];
-    if (layer >= 0) snprintf(stem, sizeof stem, "step-%02d-attention-L%d-heads", session_step_index(s), layer);
-    else snprintf(stem, sizeof stem, "step-%02d-attention-all-heads", session_step_index(s));
-    int rc = write_figure(s, view, &o, &img, stem, 1, layer < 0 ? -1 : layer, out_path, cap, err);
+    figure_stem(s, view, &o, sheet, layer, stem, sizeof stem);
+    int rc = write_figure(s, view, &o, &img, stem, sheet, sheet && layer >= 0 ? layer : -1, out_path, cap, err);
     export_image_free(&img);
     return rc;
+}
+
+int export_png(const Session *s, const VizView *view, const ExportOptions *opt, char *out_path, size_t cap,
+               ErrorMsg *err) {
+    return export_figure(s, view, opt, 0, -1, out_path, cap, err);
+}
+
+int export_contact_sheet(const Session *s, const VizView *view, const ExportOptions *opt, int layer,
+                         char *out_path, size_t cap, ErrorMsg *err) {
+    return export_figure(s, view, opt, 1, layer, out_path, cap, err);
 }

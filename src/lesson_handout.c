@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,40 +13,7 @@
 #include <unistd.h>
 
 #include "png_write.h"
-
-/* ---- a growing text buffer ------------------------------------------------------- */
-
-typedef struct Text {
-    char *s;
-    size_t len, cap;
-    int oom;  /* 1 once an allocation failed: everything after is dropped */
-} Text;
-
-static void put(Text *t, const char *s, size_t n) {
-    if (t->oom) return;
-    if (t->len + n + 1 > t->cap) {
-        size_t nc = t->cap ? t->cap : 4096;
-        while (nc < t->len + n + 1) nc *= 2;
-        char *ns = realloc(t->s, nc);
-        if (!ns) { t->oom = 1; return; }
-        t->s = ns;
-        t->cap = nc;
-    }
-    memcpy(t->s + t->len, s, n);
-    t->len += n;
-    t->s[t->len] = 0;
-}
-
-static void puts_(Text *t, const char *s) { put(t, s, strlen(s)); }
-
-static void printf_(Text *t, const char *fmt, ...) {
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n > 0) put(t, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-}
+#include "strbuf.h"
 
 /* The length of a code span `...` starting at s (through the closing backtick), or 0
  * when the backtick is not closed on this line: a teacher's `make gpt2` stays code. */
@@ -59,49 +25,49 @@ static size_t code_span(const char *s) {
 
 /* Markdown: a backslash before every character that could start markup, so a caption
  * like "top-k = 3: *only* <3>" reads as written; code spans pass through. */
-static void put_md(Text *t, const char *s) {
+static void put_md(StrBuf *t, const char *s) {
     /* at the start of a line, "1." / "-" / "+" / "=" would turn it into a list or a heading */
     const char *d = s;
     while (*d >= '0' && *d <= '9') d++;
     if (d > s && (*d == '.' || *d == ')')) {
-        put(t, s, (size_t)(d - s));
-        put(t, "\\", 1);
+        strbuf_add(t, s, (size_t)(d - s));
+        strbuf_add(t, "\\", 1);
         s = d;
     } else if (*s == '-' || *s == '+' || *s == '=') {
-        put(t, "\\", 1);
+        strbuf_add(t, "\\", 1);
     }
     for (; *s; s++) {
         size_t c = code_span(s);
         if (c) {
-            put(t, s, c);
+            strbuf_add(t, s, c);
             s += c - 1;
             continue;
         }
-        if (strchr("\\`*_[]<>#|{}!~", *s)) put(t, "\\", 1);
-        put(t, s, 1);
+        if (strchr("\\`*_[]<>#|{}!~", *s)) strbuf_add(t, "\\", 1);
+        strbuf_add(t, s, 1);
     }
 }
 
-static void put_html_plain(Text *t, const char *s, size_t n) {
+static void put_html_plain(StrBuf *t, const char *s, size_t n) {
     for (size_t i = 0; i < n; i++) {
         switch (s[i]) {
-        case '&': puts_(t, "&amp;"); break;
-        case '<': puts_(t, "&lt;"); break;
-        case '>': puts_(t, "&gt;"); break;
-        case '"': puts_(t, "&quot;"); break;
-        default: put(t, s + i, 1);
+        case '&': strbuf_adds(t, "&amp;"); break;
+        case '<': strbuf_adds(t, "&lt;"); break;
+        case '>': strbuf_adds(t, "&gt;"); break;
+        case '"': strbuf_adds(t, "&quot;"); break;
+        default: strbuf_add(t, s + i, 1);
         }
     }
 }
 
 /* HTML text, with `code spans` as <code>. */
-static void put_html(Text *t, const char *s) {
+static void put_html(StrBuf *t, const char *s) {
     while (*s) {
         size_t c = code_span(s);
         if (c) {
-            puts_(t, "<code>");
+            strbuf_adds(t, "<code>");
             put_html_plain(t, s + 1, c - 2);
-            puts_(t, "</code>");
+            strbuf_adds(t, "</code>");
             s += c;
         } else {
             put_html_plain(t, s, 1);
@@ -152,6 +118,13 @@ static int notes_line(HandoutNotes *n, const char *s, size_t len, int *open) {
     }
     *open = 1;
     return notes_push(n, dup_n(body, blen));
+}
+
+static void slide_free(HandoutSlide *sl) {
+    free(sl->image);
+    for (int i = 0; i < sl->n_captions; i++) free(sl->captions[i]);
+    free(sl->captions);
+    free(sl->question);
 }
 
 static void notes_free(HandoutNotes *n) {
@@ -263,141 +236,168 @@ int lesson_handout_add(LessonHandout *h, int beat, const char *image_path, const
     return 0;
 }
 
-/* ---- the two documents ------------------------------------------------------------ */
+/* ---- the two documents: one walk (handout_doc), two markups ------------------------ */
 
-static void md_notes(Text *t, const HandoutNotes *n, const char *heading) {
+static void md_notes(StrBuf *t, const HandoutNotes *n, const char *heading) {
     if (!n->n) return;
-    printf_(t, "> **%s**\n>\n", heading);
+    strbuf_addf(t, "> **%s**\n>\n", heading);
     for (int i = 0; i < n->n; i++) {
         const char *it = n->item[i];
         int bullet = it[0] == '-' && it[1] == ' ';
-        puts_(t, bullet ? "> - " : "> ");
+        strbuf_adds(t, bullet ? "> - " : "> ");
         put_md(t, bullet ? it + 2 : it);
-        puts_(t, bullet ? "\n" : "\n>\n");
+        strbuf_adds(t, bullet ? "\n" : "\n>\n");
     }
-    puts_(t, "\n");
+    strbuf_adds(t, "\n");
 }
 
-char *lesson_handout_markdown(const LessonHandout *h) {
-    Text t = {0};
-    puts_(&t, "# ");
-    put_md(&t, h->title ? h->title : h->source);
-    puts_(&t, "\n\n");
-    if (h->note) {
-        puts_(&t, "*On every slide:* ");
-        put_md(&t, h->note);
-        puts_(&t, "\n\n");
-    }
-    md_notes(&t, &h->intro, "Teacher's notes: the whole lesson");
-    for (int k = 0; k < h->n_beats; k++) {
-        const HandoutSlide *sl = &h->slide[k];
-        printf_(&t, "## Slide %d of %d\n\n", k + 1, h->n_beats);
-        if (sl->image) {
-            printf_(&t, "![Slide %d](", k + 1);
-            for (const char *c = sl->image; *c; c++) {
-                /* a Markdown link target: spaces and parentheses must be escaped */
-                if (*c == ' ') puts_(&t, "%20");
-                else if (*c == '(' || *c == ')') printf_(&t, "%%%02X", (unsigned char)*c);
-                else put(&t, c, 1);
-            }
-            puts_(&t, ")\n\n");
-        }
-        if (sl->question) {
-            puts_(&t, sl->answered ? "**The answer to:** " : "**Question** (think before you read on): ");
-            put_md(&t, sl->question);
-            puts_(&t, "\n\n");
-        }
-        for (int i = 0; i < sl->n_captions; i++) {
-            put_md(&t, sl->captions[i]);
-            puts_(&t, i + 1 < sl->n_captions ? "  \n" : "\n\n");
-        }
-        md_notes(&t, &h->notes[k], "Teacher's notes");
-    }
-    puts_(&t, "---\n\nSlides drawn by `inferscope export --lesson ");
-    put(&t, h->source, strlen(h->source));
-    puts_(&t, " --handout` from the model ");
-    put_md(&t, h->model);
-    puts_(&t, ": every bar, id and probability on them is that model's own.\n");
-    if (t.oom) { free(t.s); return NULL; }
-    return t.s;
-}
-
-static void html_notes(Text *t, const HandoutNotes *n, const char *heading) {
+static void html_notes(StrBuf *t, const HandoutNotes *n, const char *heading) {
     if (!n->n) return;
-    puts_(t, "<aside class=\"notes\"><h3>");
+    strbuf_adds(t, "<aside class=\"notes\"><h3>");
     put_html(t, heading);
-    puts_(t, "</h3>\n");
+    strbuf_adds(t, "</h3>\n");
     int in_list = 0;
     for (int i = 0; i < n->n; i++) {
         const char *it = n->item[i];
         int bullet = it[0] == '-' && it[1] == ' ';
-        if (bullet && !in_list) puts_(t, "<ul>\n");
-        if (!bullet && in_list) puts_(t, "</ul>\n");
+        if (bullet && !in_list) strbuf_adds(t, "<ul>\n");
+        if (!bullet && in_list) strbuf_adds(t, "</ul>\n");
         in_list = bullet;
-        puts_(t, bullet ? "<li>" : "<p>");
+        strbuf_adds(t, bullet ? "<li>" : "<p>");
         put_html(t, bullet ? it + 2 : it);
-        puts_(t, bullet ? "</li>\n" : "</p>\n");
+        strbuf_adds(t, bullet ? "</li>\n" : "</p>\n");
     }
-    if (in_list) puts_(t, "</ul>\n");
-    puts_(t, "</aside>\n");
+    if (in_list) strbuf_adds(t, "</ul>\n");
+    strbuf_adds(t, "</aside>\n");
 }
 
-char *lesson_handout_html(const LessonHandout *h) {
-    Text t = {0};
-    const char *title = h->title ? h->title : h->source;
-    puts_(&t, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-              "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-    put_html_plain(&t, title, strlen(title)); /* <title> holds text only, no <code> */
-    puts_(&t, "</title>\n<style>\n"
-              "body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em;"
-              " line-height: 1.5; color: #111; background: #fff; }\n"
-              "img { max-width: 100%; height: auto; border: 1px solid #ccc; }\n"
-              "section { margin: 2.5em 0; }\n"
-              ".caption { font-size: 1.15em; margin: 0.3em 0; }\n"
-              ".question { font-weight: bold; color: #1f4e99; }\n"
-              ".note { color: #555; }\n"
-              ".notes { border-left: 4px solid #e69f00; background: #fdf6e7; padding: 0.2em 1em; margin: 1em 0; }\n"
-              ".notes h3 { margin: 0.5em 0; font-size: 1em; }\n"
-              "footer { color: #555; font-size: 0.9em; border-top: 1px solid #ccc; padding-top: 1em; }\n"
-              "</style>\n</head>\n<body>\n<h1>");
-    put_html(&t, title);
-    puts_(&t, "</h1>\n");
-    if (h->note) {
-        puts_(&t, "<p class=\"note\"><em>On every slide:</em> ");
-        put_html(&t, h->note);
-        puts_(&t, "</p>\n");
+static void md_head(StrBuf *t, const char *title) {
+    strbuf_adds(t, "# ");
+    put_md(t, title);
+    strbuf_adds(t, "\n\n");
+}
+
+static void html_head(StrBuf *t, const char *title) {
+    strbuf_adds(t, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+    put_html_plain(t, title, strlen(title)); /* <title> holds text only, no <code> */
+    strbuf_adds(t, "</title>\n<style>\n"
+                   "body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em;"
+                   " line-height: 1.5; color: #111; background: #fff; }\n"
+                   "img { max-width: 100%; height: auto; border: 1px solid #ccc; }\n"
+                   "section { margin: 2.5em 0; }\n"
+                   ".caption { font-size: 1.15em; margin: 0.3em 0; }\n"
+                   ".question { font-weight: bold; color: #1f4e99; }\n"
+                   ".note { color: #555; }\n"
+                   ".notes { border-left: 4px solid #e69f00; background: #fdf6e7; padding: 0.2em 1em; margin: 1em 0; }\n"
+                   ".notes h3 { margin: 0.5em 0; font-size: 1em; }\n"
+                   "footer { color: #555; font-size: 0.9em; border-top: 1px solid #ccc; padding-top: 1em; }\n"
+                   "</style>\n</head>\n<body>\n<h1>");
+    put_html(t, title);
+    strbuf_adds(t, "</h1>\n");
+}
+
+static void md_slide_head(StrBuf *t, const HandoutSlide *sl, int k, int n) {
+    strbuf_addf(t, "## Slide %d of %d\n\n", k + 1, n);
+    if (!sl->image) return;
+    strbuf_addf(t, "![Slide %d](", k + 1);
+    for (const char *c = sl->image; *c; c++) {
+        /* a Markdown link target: spaces and parentheses must be escaped */
+        if (*c == ' ') strbuf_adds(t, "%20");
+        else if (*c == '(' || *c == ')') strbuf_addf(t, "%%%02X", (unsigned char)*c);
+        else strbuf_add(t, c, 1);
     }
-    html_notes(&t, &h->intro, "Teacher's notes: the whole lesson");
+    strbuf_adds(t, ")\n\n");
+}
+
+static void html_slide_head(StrBuf *t, const HandoutSlide *sl, int k, int n) {
+    strbuf_addf(t, "<section id=\"slide-%d\">\n<h2>Slide %d of %d</h2>\n", k + 1, k + 1, n);
+    if (!sl->image) return;
+    strbuf_adds(t, "<img src=\"");
+    put_html(t, sl->image);
+    strbuf_addf(t, "\" alt=\"Slide %d\">\n", k + 1);
+}
+
+/* What one document format puts around each part of the handout. */
+typedef struct HandoutMarkup {
+    void (*text)(StrBuf *t, const char *s);     /* running text, escaped for the format */
+    void (*code)(StrBuf *t, const char *s);     /* text inside a code span */
+    void (*head)(StrBuf *t, const char *title); /* everything up to the title, inclusive */
+    void (*notes)(StrBuf *t, const HandoutNotes *n, const char *heading);
+    void (*slide_head)(StrBuf *t, const HandoutSlide *sl, int k, int n); /* heading and image */
+    const char *note_open, *note_close;          /* the fallback note, once at the top */
+    const char *asked, *answered, *question_close;
+    const char *caption_open, *caption_close, *caption_last; /* last: after the slide's last */
+    const char *slide_close;
+    const char *footer_source, *footer_model, *footer_close;
+} HandoutMarkup;
+
+static void md_code(StrBuf *t, const char *s) { strbuf_adds(t, s); } /* a code span is verbatim */
+
+static const HandoutMarkup MARKDOWN = {
+    .text = put_md, .code = md_code, .head = md_head, .notes = md_notes, .slide_head = md_slide_head,
+    .note_open = "*On every slide:* ", .note_close = "\n\n",
+    .asked = "**Question** (think before you read on): ", .answered = "**The answer to:** ",
+    .question_close = "\n\n",
+    .caption_open = "", .caption_close = "  \n", .caption_last = "\n\n", /* "  \n": a Markdown line break */
+    .slide_close = "",
+    .footer_source = "---\n\nSlides drawn by `inferscope export --lesson ", .footer_model = " --handout` from the model ",
+    .footer_close = ": every bar, id and probability on them is that model's own.\n",
+};
+
+static const HandoutMarkup HTML = {
+    .text = put_html, .code = put_html, .head = html_head, .notes = html_notes, .slide_head = html_slide_head,
+    .note_open = "<p class=\"note\"><em>On every slide:</em> ", .note_close = "</p>\n",
+    .asked = "<p class=\"question\">Question (think before you read on): ",
+    .answered = "<p class=\"question\">The answer to: ", .question_close = "</p>\n",
+    .caption_open = "<p class=\"caption\">", .caption_close = "</p>\n", .caption_last = "</p>\n",
+    .slide_close = "</section>\n",
+    .footer_source = "<footer>Slides drawn by <code>inferscope export --lesson ",
+    .footer_model = " --handout</code> from the model ",
+    .footer_close = ": every bar, id and probability on them is that model's own.</footer>\n</body>\n</html>\n",
+};
+
+/* The handout as one document in markup mk; malloc'd, or NULL when out of memory. */
+static char *handout_doc(const LessonHandout *h, const HandoutMarkup *mk) {
+    StrBuf t = {0};
+    mk->head(&t, h->title ? h->title : h->source);
+    if (h->note) {
+        strbuf_adds(&t, mk->note_open);
+        mk->text(&t, h->note);
+        strbuf_adds(&t, mk->note_close);
+    }
+    mk->notes(&t, &h->intro, "Teacher's notes: the whole lesson");
     for (int k = 0; k < h->n_beats; k++) {
         const HandoutSlide *sl = &h->slide[k];
-        printf_(&t, "<section id=\"slide-%d\">\n<h2>Slide %d of %d</h2>\n", k + 1, k + 1, h->n_beats);
-        if (sl->image) {
-            puts_(&t, "<img src=\"");
-            put_html(&t, sl->image);
-            printf_(&t, "\" alt=\"Slide %d\">\n", k + 1);
-        }
+        mk->slide_head(&t, sl, k, h->n_beats);
         if (sl->question) {
-            puts_(&t, sl->answered ? "<p class=\"question\">The answer to: " :
-                                     "<p class=\"question\">Question (think before you read on): ");
-            put_html(&t, sl->question);
-            puts_(&t, "</p>\n");
+            strbuf_adds(&t, sl->answered ? mk->answered : mk->asked);
+            mk->text(&t, sl->question);
+            strbuf_adds(&t, mk->question_close);
         }
         for (int i = 0; i < sl->n_captions; i++) {
-            puts_(&t, "<p class=\"caption\">");
-            put_html(&t, sl->captions[i]);
-            puts_(&t, "</p>\n");
+            strbuf_adds(&t, mk->caption_open);
+            mk->text(&t, sl->captions[i]);
+            strbuf_adds(&t, i + 1 < sl->n_captions ? mk->caption_close : mk->caption_last);
         }
-        html_notes(&t, &h->notes[k], "Teacher's notes");
-        puts_(&t, "</section>\n");
+        mk->notes(&t, &h->notes[k], "Teacher's notes");
+        strbuf_adds(&t, mk->slide_close);
     }
-    puts_(&t, "<footer>Slides drawn by <code>inferscope export --lesson ");
-    put_html(&t, h->source);
-    puts_(&t, " --handout</code> from the model ");
-    put_html(&t, h->model);
-    puts_(&t, ": every bar, id and probability on them is that model's own.</footer>\n</body>\n</html>\n");
-    if (t.oom) { free(t.s); return NULL; }
-    return t.s;
+    strbuf_adds(&t, mk->footer_source);
+    mk->code(&t, h->source);
+    strbuf_adds(&t, mk->footer_model);
+    mk->text(&t, h->model);
+    strbuf_adds(&t, mk->footer_close);
+    if (t.oom) {
+        strbuf_free(&t);
+        return NULL;
+    }
+    return t.data;
 }
+
+char *lesson_handout_markdown(const LessonHandout *h) { return handout_doc(h, &MARKDOWN); }
+
+char *lesson_handout_html(const LessonHandout *h) { return handout_doc(h, &HTML); }
 
 static int write_doc(const char *dir, const char *name, char *doc, char *out, size_t cap, ErrorMsg *err) {
     if (!doc) return error_set(err, "handout: out of memory");
@@ -417,13 +417,7 @@ int lesson_handout_write(const LessonHandout *h, const char *dir, char *md_out, 
 
 void lesson_handout_free(LessonHandout *h) {
     if (!h) return;
-    for (int k = 0; h->slide && k < h->n_beats; k++) {
-        HandoutSlide *sl = &h->slide[k];
-        free(sl->image);
-        for (int i = 0; i < sl->n_captions; i++) free(sl->captions[i]);
-        free(sl->captions);
-        free(sl->question);
-    }
+    for (int k = 0; h->slide && k < h->n_beats; k++) slide_free(&h->slide[k]);
     for (int k = 0; h->notes && k < h->n_beats; k++) notes_free(&h->notes[k]);
     notes_free(&h->intro);
     free(h->notes);

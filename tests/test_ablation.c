@@ -15,7 +15,11 @@
 #include <cJSON.h>
 
 #include "check.h"
+#include "check_export.h"
+#include "check_model.h"
+#include "check_run.h"
 #include "export.h"
+#include "file_read.h"
 #include "figure_meta.h"
 #include "frame_fill.h"
 #include "gpt2_ablation.h"
@@ -288,31 +292,10 @@ static void test_memo_and_mask(const char *model_dir) {
 }
 #undef SPEC
 
-/* Bytes of a whole file (malloc'd, caller frees); NULL when unreadable. */
-static uint8_t *file_bytes(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    uint8_t *b = NULL;
-    *n = 0;
-    if (f && fseek(f, 0, SEEK_END) == 0) {
-        long len = ftell(f);
-        if (len > 0 && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)len)) &&
-            fread(b, 1, (size_t)len, f) == (size_t)len)
-            *n = (size_t)len;
-    }
-    if (f) fclose(f);
-    if (*n == 0) free(b);
-    return *n ? b : NULL;
-}
-
 /* Exports s's probability panel into dir, reads the provenance back, applies it to t and
  * re-exports t: both files must be the same bytes. Returns 0 when all went through. */
 static int figure_round_trip(Session *s, Session *t, const char *dir, FigureState *fs, const char *what) {
-    ExportOptions o = export_options_default();
-    o.dir = dir;
-    o.panel = VIZ_PANEL_PROBS;
-    o.width = 640;
-    o.height = 400;
-    o.assets_dir = "assets";
+    ExportOptions o = check_export_opts(dir, VIZ_PANEL_PROBS, 640, 400);
     VizView v = frame_default_view(), v2;
     char p1[512], p2[512];
     ErrorMsg err = {{0}};
@@ -323,9 +306,13 @@ static int figure_round_trip(Session *s, Session *t, const char *dir, FigureStat
     if (rc == 0) rc = export_png(t, &v2, &o2, p2, sizeof p2, &err);
     CHECK(rc == 0, "%s: export, read, apply, re-export: %s", what, err.text);
     if (rc) return -1;
-    size_t n1, n2;
-    uint8_t *b1 = file_bytes(p1, &n1), *b2 = file_bytes(p2, &n2);
-    CHECK(b1 && b2 && n1 == n2 && memcmp(b1, b2, n1) == 0, "%s: the reopened figure re-exports byte-identically", what);
+    size_t n1 = 0, n2 = 0;
+    uint8_t *b1 = NULL, *b2 = NULL;
+    ErrorMsg e2 = {{0}};
+    int got_both = file_read_all(p1, (size_t)64 << 20, &b1, &n1, &e2) == 0 &&
+               file_read_all(p2, (size_t)64 << 20, &b2, &n2, &e2) == 0;
+    CHECK(got_both, "%s: read back: %s", what, e2.text);
+    CHECK(got_both && n1 == n2 && memcmp(b1, b2, n1) == 0, "%s: the reopened figure re-exports byte-identically", what);
     free(b1);
     free(b2);
     unlink(p1);
@@ -455,20 +442,6 @@ static void test_parse(const Gpt2Config *cfg) {
 
 static char g_bin[1024];
 
-static char *run(const char *cmd, int *status) {
-    FILE *f = popen(cmd, "r");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *out = malloc(cap);
-    for (size_t got; out && (got = fread(out + len, 1, cap - len - 1, f)) > 0;) {
-        len += got;
-        if (len + 1 == cap) out = realloc(out, cap *= 2);
-    }
-    if (out) out[len] = 0;
-    *status = pclose(f);
-    return out;
-}
-
 static void test_cli_next(const Gpt2Model *m, const char *model_dir) {
     const int T = 30, V = m->config.vocab_size;
     Parts p;
@@ -483,7 +456,7 @@ static void test_cli_next(const Gpt2Model *m, const char *model_dir) {
     snprintf(cmd, sizeof cmd, "%s next --model %s --ids %s --greedy --top 12 --json --ablate 1.mlp,0.2", g_bin,
              model_dir, ids);
     int st = -1;
-    char *out = run(cmd, &st);
+    char *out = check_run(cmd, &st);
     cJSON *j = out ? cJSON_Parse(out) : NULL;
     CHECK(st == 0 && j, "next --ablate --json ran and printed JSON (status %d)", st);
     if (j) {
@@ -513,7 +486,7 @@ static void test_cli_next(const Gpt2Model *m, const char *model_dir) {
     free(out);
     /* a bad spec: exit 2, one line naming the part and the model's real range */
     snprintf(cmd, sizeof cmd, "%s next --model %s --ids 1,2 --ablate 0.1,7.mlp 2>&1", g_bin, model_dir);
-    out = run(cmd, &st);
+    out = check_run(cmd, &st);
     CHECK(out && WEXITSTATUS(st) == 2 && strstr(out, "'7.mlp'") && strstr(out, "blocks 0..1") &&
               strchr(out, '\n') == out + strlen(out) - 1,
           "bad --ablate: exit %d, '%s'", WEXITSTATUS(st), out ? out : "");
@@ -525,16 +498,9 @@ static void test_cli_next(const Gpt2Model *m, const char *model_dir) {
 int main(void) {
     ErrorMsg err = {{0}};
     char model_dir[600];
-    snprintf(model_dir, sizeof model_dir, "%s/models/tiny", check_ref_dir());
-    ssize_t n = readlink("/proc/self/exe", g_bin, sizeof g_bin - 32);
-    if (n > 0) {
-        g_bin[n] = 0;
-        char *slash = strrchr(g_bin, '/');
-        if (slash) snprintf(slash, sizeof g_bin - (size_t)(slash - g_bin), "/../inferscope");
-    }
-    Gpt2Model m = {0};
-    int rc = gpt2_model_load(&m, model_dir, &err);
-    CHECK(rc == 0, "load tiny: %s", err.text);
+    check_cli_bin(g_bin, sizeof g_bin);
+    Gpt2Model m;
+    int rc = check_load_tiny(&m, model_dir, sizeof model_dir);
     if (rc == 0) {
         test_parse(&m.config);
         test_masks(&m, S30, 30, "tiny");

@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "gpt2_model.h"
+#include "strbuf.h"
 
 enum { XL_L = 48, XL_NH = 25, XL_C = 1600, XL_NP = 1024, XL_V = 50257 };
 
@@ -31,13 +32,8 @@ static size_t peak_rss_bytes(void) {
     return kb * 1024;
 }
 
-/* A growing text buffer for the JSON header. */
-typedef struct Text {
-    char *s;
-    size_t len, cap;
-} Text;
-
-static int text_add(Text *t, const char *name, size_t d0, size_t d1, size_t d2, size_t d3,
+/* Appends one tensor's header entry (F32, its shape, its data offsets). */
+static int text_add(StrBuf *t, const char *name, size_t d0, size_t d1, size_t d2, size_t d3,
                     int ndim, size_t *offset) {
     size_t numel = d0 * (ndim > 1 ? d1 : 1) * (ndim > 2 ? d2 : 1) * (ndim > 3 ? d3 : 1);
     size_t end = *offset + numel * 4;
@@ -45,34 +41,19 @@ static int text_add(Text *t, const char *name, size_t d0, size_t d1, size_t d2, 
     if (ndim == 1) snprintf(shape, sizeof shape, "[%zu]", d0);
     else if (ndim == 2) snprintf(shape, sizeof shape, "[%zu,%zu]", d0, d1);
     else snprintf(shape, sizeof shape, "[%zu,%zu,%zu,%zu]", d0, d1, d2, d3);
-    char entry[256];
-    int n = snprintf(entry, sizeof entry, "%s\"%s\":{\"dtype\":\"F32\",\"shape\":%s,\"data_offsets\":[%zu,%zu]}",
-                     t->len > 1 ? "," : "", name, shape, *offset, end);
-    if (n < 0 || (size_t)n >= sizeof entry) return -1;
-    if (t->len + (size_t)n + 16 > t->cap) {
-        size_t cap = (t->cap ? 2 * t->cap : 4096) + (size_t)n + 16;
-        char *g = realloc(t->s, cap);
-        if (!g) return -1;
-        t->s = g;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->len, entry, (size_t)n + 1);
-    t->len += (size_t)n;
+    strbuf_addf(t, "%s\"%s\":{\"dtype\":\"F32\",\"shape\":%s,\"data_offsets\":[%zu,%zu]}", t->len > 1 ? "," : "",
+                name, shape, *offset, end);
     *offset = end;
-    return 0;
+    return t->oom ? -1 : 0;
 }
 
 /* Writes DIR/model.safetensors (header + ftruncate) and DIR/config.json. Returns 0, -1
  * on a write error, 1 if the filesystem refused the size (skip). *file_size receives it. */
 static int write_sparse_xl(const char *dir, size_t *file_size) {
-    Text t = {0};
+    StrBuf t = {0};
     size_t off = 0, C = XL_C;
     int bad = 0;
-    t.s = malloc(4096);
-    if (!t.s) return -1;
-    t.cap = 4096;
-    strcpy(t.s, "{");
-    t.len = 1;
+    strbuf_add(&t, "{", 1);
     bad |= text_add(&t, "wte.weight", XL_V, C, 0, 0, 2, &off);
     bad |= text_add(&t, "wpe.weight", XL_NP, C, 0, 0, 2, &off);
     for (int l = 0; l < XL_L && !bad; l++) {
@@ -96,12 +77,12 @@ static int write_sparse_xl(const char *dir, size_t *file_size) {
     }
     bad |= text_add(&t, "ln_f.weight", C, 0, 0, 0, 1, &off);
     bad |= text_add(&t, "ln_f.bias", C, 0, 0, 0, 1, &off);
-    if (bad) {
-        free(t.s);
+    strbuf_add(&t, "}", 1);
+    while (t.len % 8) strbuf_add(&t, " ", 1); /* HF pads the header to 8 bytes */
+    if (bad || t.oom) {
+        strbuf_free(&t);
         return -1;
     }
-    t.s[t.len++] = '}';
-    while (t.len % 8) t.s[t.len++] = ' '; /* HF pads the header to 8 bytes */
 
     char path[600];
     snprintf(path, sizeof path, "%s/model.safetensors", dir);
@@ -111,14 +92,14 @@ static int write_sparse_xl(const char *dir, size_t *file_size) {
         uint8_t len8[8];
         for (int i = 0; i < 8; i++) len8[i] = (uint8_t)((uint64_t)t.len >> (8 * i));
         *file_size = 8 + t.len + off;
-        if (fwrite(len8, 1, 8, f) == 8 && fwrite(t.s, 1, t.len, f) == t.len && fflush(f) == 0) {
+        if (fwrite(len8, 1, 8, f) == 8 && fwrite(t.data, 1, t.len, f) == t.len && fflush(f) == 0) {
             /* The data section stays a hole: reading it gives zeros, storing it costs nothing. */
             if (ftruncate(fileno(f), (off_t)*file_size) == 0) rc = 0;
             else rc = (errno == EFBIG || errno == ENOSPC || errno == EINVAL) ? 1 : -1;
         }
         if (fclose(f) != 0 && rc == 0) rc = -1;
     }
-    free(t.s);
+    strbuf_free(&t);
     if (rc != 0) return rc;
     snprintf(path, sizeof path, "%s/config.json", dir);
     f = fopen(path, "w");

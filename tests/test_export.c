@@ -14,12 +14,16 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_export.h"
 #include "export.h"
 #include "figure_meta.h"
+#include "file_read.h"
 #include "frame_fill.h"
 #include "golden.h"
 #include "session.h"
 #include "sha256_file.h"
+
+#define MAX_PNG_BYTES ((size_t)64 << 20) /* the figures here are small: a bound all the same */
 
 static char model_dir[512], tok_dir[512];
 static char tmp_root[64];
@@ -42,15 +46,6 @@ static int make_state(Session *s, const char *prompt, int steps) {
     return rc;
 }
 
-static ExportOptions small_opts(const char *dir, VizPanel panel, int w, int h) {
-    ExportOptions o = export_options_default();
-    o.dir = dir;
-    o.panel = panel;
-    o.width = w;
-    o.height = h;
-    o.assets_dir = "assets";
-    return o;
-}
 
 /* Visible (not dot-) files in dir. */
 static int count_visible(const char *dir, int *hidden) {
@@ -83,18 +78,6 @@ static void rm_dir(const char *dir) {
     }
     closedir(d);
     rmdir(dir);
-}
-
-static int read_all(const char *path, uint8_t **buf, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    *buf = malloc((size_t)n + 1);
-    *len = fread(*buf, 1, (size_t)n, f);
-    fclose(f);
-    return *len == (size_t)n ? 0 : -1;
 }
 
 static void test_sha256(void) {
@@ -139,10 +122,10 @@ static void test_golden_and_determinism(void) {
     v.layer = 1;
     v.head = 2;
     ExportImage img = {0}, att = {0};
-    ExportOptions o = small_opts(tmp_root, VIZ_PANEL_FRAME, 1280, 720);
+    ExportOptions o = check_export_opts(tmp_root, VIZ_PANEL_FRAME, 1280, 720);
     CHECK(export_render(&s, &v, &o, &img, &err) == 0, "render frame: %s", err.text);
     if (img.rgba) CHECK(golden_compare(img.rgba, img.w, img.h, "tests/golden/export_frame.png", 2) == 0, "frame golden");
-    ExportOptions oa = small_opts(tmp_root, VIZ_PANEL_ATTENTION, 640, 480);
+    ExportOptions oa = check_export_opts(tmp_root, VIZ_PANEL_ATTENTION, 640, 480);
     CHECK(export_render(&s, &v, &oa, &att, &err) == 0, "render attention: %s", err.text);
     if (att.rgba)
         CHECK(golden_compare(att.rgba, att.w, att.h, "tests/golden/export_attention.png", 2) == 0, "attention golden");
@@ -150,14 +133,16 @@ static void test_golden_and_determinism(void) {
     /* the same state twice: byte-identical files under two numbers */
     char dir[128], p1[512], p2[512];
     snprintf(dir, sizeof dir, "%s/same", tmp_root);
-    ExportOptions od = small_opts(dir, VIZ_PANEL_ATTENTION, 640, 480);
+    ExportOptions od = check_export_opts(dir, VIZ_PANEL_ATTENTION, 640, 480);
     CHECK(export_png(&s, &v, &od, p1, sizeof p1, &err) == 0, "export 1: %s", err.text);
     CHECK(export_png(&s, &v, &od, p2, sizeof p2, &err) == 0, "export 2: %s", err.text);
     CHECK(strstr(p1, "/0001-step-02-attention-L1H2.png") != NULL, "name 1: %s", p1);
     CHECK(strstr(p2, "/0002-step-02-attention-L1H2.png") != NULL, "name 2: %s", p2);
     uint8_t *b1 = NULL, *b2 = NULL;
     size_t n1 = 0, n2 = 0;
-    CHECK(read_all(p1, &b1, &n1) == 0 && read_all(p2, &b2, &n2) == 0, "read back");
+    CHECK(file_read_all(p1, MAX_PNG_BYTES, &b1, &n1, &err) == 0 &&
+              file_read_all(p2, MAX_PNG_BYTES, &b2, &n2, &err) == 0,
+          "read back: %s", err.text);
     CHECK(n1 == n2 && n1 > 1000 && b1 && b2 && memcmp(b1, b2, n1) == 0, "identical bytes (%zu vs %zu)", n1, n2);
     free(b1);
     free(b2);
@@ -192,7 +177,7 @@ static void test_scale(void) {
     ErrorMsg err = {{0}};
     VizView v = frame_default_view();
     ExportImage a = {0}, b = {0};
-    ExportOptions o1 = small_opts(tmp_root, VIZ_PANEL_FRAME, 1280, 720);
+    ExportOptions o1 = check_export_opts(tmp_root, VIZ_PANEL_FRAME, 1280, 720);
     ExportOptions o2 = o1;
     o2.scale = 2;
     CHECK(export_render(&s, &v, &o1, &a, &err) == 0, "1x: %s", err.text);
@@ -279,7 +264,7 @@ static void test_round_trip(void) {
     v.selected_token = 2;
     char dir[128], p1[512], p2[512];
     snprintf(dir, sizeof dir, "%s/rt", tmp_root);
-    ExportOptions o = small_opts(dir, VIZ_PANEL_FRAME, 900, 560);
+    ExportOptions o = check_export_opts(dir, VIZ_PANEL_FRAME, 900, 560);
     o.theme = THEME_DARK;
     o.sidecar = 1;
     CHECK(export_png(&s, &v, &o, p1, sizeof p1, &err) == 0, "export: %s", err.text);
@@ -312,13 +297,15 @@ static void test_round_trip(void) {
     CHECK(t.has_next && s.has_next && t.next.u == s.next.u && t.next.chosen.id == s.next.chosen.id,
           "same pending draw");
     CHECK(v2.layer == 1 && v2.head == 3 && v2.top_n == 12, "same head");
-    ExportOptions o2 = small_opts(dir, VIZ_PANEL_TOKENS, 10, 10);
+    ExportOptions o2 = check_export_opts(dir, VIZ_PANEL_TOKENS, 10, 10);
     export_options_from_state(&o2, &fs);
     o2.sidecar = 1;
     CHECK(export_png(&t, &v2, &o2, p2, sizeof p2, &err) == 0, "re-export: %s", err.text);
     uint8_t *b1 = NULL, *b2 = NULL;
     size_t n1 = 0, n2 = 0;
-    CHECK(read_all(p1, &b1, &n1) == 0 && read_all(p2, &b2, &n2) == 0, "read both");
+    CHECK(file_read_all(p1, MAX_PNG_BYTES, &b1, &n1, &err) == 0 &&
+              file_read_all(p2, MAX_PNG_BYTES, &b2, &n2, &err) == 0,
+          "read both: %s", err.text);
     CHECK(n1 == n2 && b1 && b2 && memcmp(b1, b2, n1) == 0, "reopened figure re-exports byte-identically");
     free(b1);
     free(b2);
@@ -490,6 +477,91 @@ static long fail_sidecar(int fd, const void *buf, size_t len, void *ctx) {
     return (long)write(fd, buf, len);
 }
 
+/* The prompt literal decoded (cJSON, in pieces around \u0000): the bytes are written out
+ * by hand here from RFC 8259 §7, NUL bytes included (a --prompt-file may hold them). */
+static void test_prompt_literals(void) {
+    Session s;
+    if (make_state(&s, "Once upon a time", 0)) return;
+    ErrorMsg err = {{0}};
+    VizView v = frame_default_view();
+    FigureMetaInput in = {.panel = VIZ_PANEL_TOKENS, .width = 8, .height = 8, .scale = 1, .ui_scale = 1,
+                          .theme = THEME_LIGHT};
+    FigureMeta m = {0};
+    CHECK(figure_meta_build(&m, &s, &v, &in, &err) == 0, "build");
+    static const struct { const char *literal, *bytes; size_t n; } ok[] = {
+        {"\"\"", "", 0},
+        {"\"a\\u0000b\"", "a\0b", 3},
+        {"\"\\u0000\"", "\0", 1},
+        {"\"\\u0000\\u0000x\\u0000\"", "\0\0x\0", 4},
+        {"\"\\\\u0000\"", "\\u0000", 6}, /* an escaped backslash, then plain text */
+        {"\"caf\\u00e9 \\ud83d\\ude00\\/\\b\\f\\n\\r\\t\\\"\"", "caf\xC3\xA9 \xF0\x9F\x98\x80/\b\f\n\r\t\"", 17},
+        {"\"\\u00E9\\u2014\"", "\xC3\xA9\xE2\x80\x94", 5},
+    };
+    static const char *bad[] = {"\"a\\uZZZZb\"", "\"\\u00\"", "\"caf\xC3\xA9\"", "\"a\"b\"", "\"ab\\\"",
+                                "\"\\ud83d\\u0000\"", "\"\\ude00\"", "\"\\q\"", "\"tab\there\"", "\"x\\u0000"};
+    PngTextEntry items[FIGURE_META_MAX];
+    size_t at = m.n;
+    for (size_t i = 0; i < m.n; i++) {
+        items[i] = (PngTextEntry){(char *)m.text[i].keyword, m.values[i]};
+        if (strcmp(m.text[i].keyword, "inferscope:prompt") == 0) at = i;
+    }
+    CHECK(at < m.n, "the list has a prompt");
+    if (at == m.n) goto done;
+    PngTextChunks t = {.items = items, .count = m.n};
+    for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++) {
+        items[at].value = (char *)ok[k].literal;
+        FigureState fs = {0};
+        int rc = figure_meta_parse(&t, "lit", &fs, &err);
+        CHECK(rc == 0 && fs.prompt_len == ok[k].n && (ok[k].n == 0 || memcmp(fs.prompt, ok[k].bytes, ok[k].n) == 0),
+              "literal %zu (%s): rc %d, %zu bytes (want %zu): %s", k, ok[k].literal, rc, fs.prompt_len, ok[k].n,
+              rc ? err.text : "");
+        figure_state_free(&fs);
+    }
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        items[at].value = (char *)bad[k];
+        FigureState fs = {0};
+        int rc = figure_meta_parse(&t, "lit", &fs, &err);
+        CHECK(rc == -1 && strstr(err.text, "lit: inferscope:prompt: ") == err.text && fs.prompt == NULL,
+              "bad literal %zu (%s) refused naming the key: rc %d '%s'", k, bad[k], rc, err.text);
+        figure_state_free(&fs);
+    }
+    items[at].value = m.values[at];
+    /* the id arrays: digits only, so the grammar is the writer's */
+    static const char *bad_ids[] = {"[1e3]", "[-0]", "[1.0]", "[[464]]", "[464,]", "[ 464 ", "464"};
+    for (size_t i = 0; i < m.n; i++)
+        if (strcmp(m.text[i].keyword, "inferscope:ids") == 0) at = i;
+    {
+        /* the writer's ids with JSON white space around every number parse the same */
+        char spaced[512];
+        size_t o = 0;
+        spaced[o++] = ' ';
+        for (const char *c = m.values[at]; *c && o + 4 < sizeof spaced; c++) {
+            if (*c == ',') o += (size_t)snprintf(spaced + o, sizeof spaced - o, " ,\t");
+            else spaced[o++] = *c;
+        }
+        spaced[o++] = '\n';
+        spaced[o] = '\0';
+        items[at].value = spaced;
+        FigureState fs = {0};
+        int rc = figure_meta_parse(&t, "lit", &fs, &err);
+        CHECK(rc == 0 && fs.n_ids == (size_t)session_len(&s) &&
+                  memcmp(fs.ids, session_ids(&s), fs.n_ids * sizeof *fs.ids) == 0,
+              "spaced ids '%s' parse to the session's: rc %d %s", spaced, rc, rc ? err.text : "");
+        figure_state_free(&fs);
+    }
+    for (size_t k = 0; k < sizeof bad_ids / sizeof bad_ids[0]; k++) {
+        items[at].value = (char *)bad_ids[k];
+        FigureState fs = {0};
+        int rc = figure_meta_parse(&t, "lit", &fs, &err);
+        CHECK(rc == -1 && strstr(err.text, "lit: inferscope:ids: ") == err.text && fs.ids == NULL,
+              "bad ids %s refused naming the key: rc %d '%s'", bad_ids[k], rc, err.text);
+        figure_state_free(&fs);
+    }
+done:
+    figure_meta_free(&m);
+    session_free(&s);
+}
+
 static void test_failures(void) {
     Session s;
     if (make_state(&s, "Once upon a time", 0)) return;
@@ -504,7 +576,7 @@ static void test_failures(void) {
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        ExportOptions o = small_opts(dir, VIZ_PANEL_FRAME, 1920, 1080);
+        ExportOptions o = check_export_opts(dir, VIZ_PANEL_FRAME, 1920, 1080);
         o.write_fn = die_halfway;
         ErrorMsg e2;
         export_png(&s, &v, &o, NULL, 0, &e2);
@@ -520,7 +592,7 @@ static void test_failures(void) {
     snprintf(final, sizeof final, "%s/0001-step-00-frame.png", dir);
     CHECK(access(final, F_OK) != 0, "final name absent");
     CHECK(export_next_number(dir) == 1, "the temporary is not counted as a figure");
-    ExportOptions ok = small_opts(dir, VIZ_PANEL_TEXT, 320, 200);
+    ExportOptions ok = check_export_opts(dir, VIZ_PANEL_TEXT, 320, 200);
     CHECK(export_png(&s, &v, &ok, path, sizeof path, &err) == 0 && strstr(path, "/0001-step-00-text.png"),
           "next export after the crash: %s %s", path, err.text);
     CHECK(count_visible(dir, &hidden) == 1 && hidden == 0, "the next export swept the crash's temporary (%d)", hidden);
@@ -529,7 +601,7 @@ static void test_failures(void) {
     /* disk full: one clear line naming the path, nothing left behind */
     snprintf(dir, sizeof dir, "%s/full", tmp_root);
     int calls = 0;
-    ExportOptions of = small_opts(dir, VIZ_PANEL_FRAME, 640, 400);
+    ExportOptions of = check_export_opts(dir, VIZ_PANEL_FRAME, 640, 400);
     of.write_fn = disk_full;
     of.write_ctx = &calls;
     CHECK(export_png(&s, &v, &of, path, sizeof path, &err) == -1 && strstr(err.text, "disk full") &&
@@ -539,7 +611,7 @@ static void test_failures(void) {
 
     /* the sidecar fails: the PNG is taken back too */
     int json_calls = 0;
-    ExportOptions osc = small_opts(dir, VIZ_PANEL_TEXT, 320, 200);
+    ExportOptions osc = check_export_opts(dir, VIZ_PANEL_TEXT, 320, 200);
     osc.sidecar = 1;
     osc.write_fn = fail_sidecar;
     osc.write_ctx = &json_calls;
@@ -552,7 +624,7 @@ static void test_failures(void) {
     snprintf(dir, sizeof dir, "%s/afile", tmp_root);
     FILE *f = fopen(dir, "w");
     if (f) fclose(f);
-    ExportOptions oa = small_opts(dir, VIZ_PANEL_TEXT, 320, 200);
+    ExportOptions oa = check_export_opts(dir, VIZ_PANEL_TEXT, 320, 200);
     CHECK(export_png(&s, &v, &oa, path, sizeof path, &err) == -1 && strstr(err.text, dir) &&
               strstr(err.text, "is a file"), "folder is a file: %s", err.text);
     char sub[256];
@@ -596,7 +668,7 @@ static void test_numbering(void) {
     Session s;
     if (make_state(&s, "Once upon a time", 1)) return;
     VizView v = frame_default_view();
-    ExportOptions o = small_opts(dir, VIZ_PANEL_FRAME, 960, 540);
+    ExportOptions o = check_export_opts(dir, VIZ_PANEL_FRAME, 960, 540);
     char path[512];
     CHECK(export_contact_sheet(&s, &v, &o, 1, path, sizeof path, &err) == 0 &&
               strstr(path, "/0001-step-01-attention-L1-heads.png"), "sheet: %s %s", path, err.text);
@@ -632,6 +704,7 @@ int main(void) {
     test_scale();
     test_round_trip();
     test_reader_validation();
+    test_prompt_literals();
     test_failures();
     test_numbering();
     rm_dir(tmp_root);

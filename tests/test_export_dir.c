@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_export.h"
 #include "export.h"
 #include "figure_meta.h"
 #include "frame_fill.h"
@@ -39,12 +40,7 @@ static void put(const char *dir, const char *name, const char *text) {
 }
 
 static ExportOptions opts(const char *dir, int sidecar) {
-    ExportOptions o = export_options_default();
-    o.dir = dir;
-    o.panel = VIZ_PANEL_TEXT;
-    o.width = 320;
-    o.height = 200;
-    o.assets_dir = "assets";
+    ExportOptions o = check_export_opts(dir, VIZ_PANEL_TEXT, 320, 200);
     o.sidecar = sidecar;
     return o;
 }

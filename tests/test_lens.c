@@ -14,6 +14,8 @@
 #include <cJSON.h>
 
 #include "check.h"
+#include "check_model.h"
+#include "check_run.h"
 #include "gpt2_forward.h"
 #include "gpt2_model.h"
 #include "gpt2_trace.h"
@@ -146,20 +148,6 @@ done:
 
 /* ---- the CLI ------------------------------------------------------------------------ */
 
-static char *run(const char *cmd, int *status) {
-    FILE *p = popen(cmd, "r");
-    if (!p) return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *out = malloc(cap);
-    for (size_t got; out && (got = fread(out + len, 1, cap - len - 1, p)) > 0;) {
-        len += got;
-        if (len + 1 == cap) out = realloc(out, cap *= 2);
-    }
-    if (out) out[len] = 0;
-    *status = pclose(p);
-    return out;
-}
-
 static void ids_arg(char *buf, size_t cap, int n) {
     size_t len = 0;
     for (int i = 0; i < n; i++) len += (size_t)snprintf(buf + len, cap - len, i ? ",%d" : "%d", S30[i]);
@@ -174,7 +162,7 @@ static void test_cli_lens(const Gpt2Model *m, const char *model_dir) {
     ids_arg(ids, sizeof ids, 30);
     snprintf(cmd, sizeof cmd, "%s lens --model %s --ids %s --pos 17 --top 4 --mid --json", g_bin, model_dir, ids);
     int st = -1;
-    char *out = run(cmd, &st);
+    char *out = check_run(cmd, &st);
     cJSON *j = out ? cJSON_Parse(out) : NULL;
     CHECK(st == 0 && j, "lens --json ran and printed JSON (status %d)", st);
     double *x = malloc((size_t)C * sizeof *x), *lg = malloc((size_t)V * sizeof *lg);
@@ -501,16 +489,9 @@ int main(void) {
     test_unembed_many();
     ErrorMsg err = {{0}};
     char model_dir[600];
-    snprintf(model_dir, sizeof model_dir, "%s/models/tiny", check_ref_dir());
-    ssize_t n = readlink("/proc/self/exe", g_bin, sizeof g_bin - 32);
-    if (n > 0) {
-        g_bin[n] = 0;
-        char *slash = strrchr(g_bin, '/');
-        if (slash) snprintf(slash, sizeof g_bin - (size_t)(slash - g_bin), "/../inferscope");
-    }
-    Gpt2Model m = {0};
-    int rc = gpt2_model_load(&m, model_dir, &err);
-    CHECK(rc == 0, "load tiny: %s", err.text);
+    check_cli_bin(g_bin, sizeof g_bin);
+    Gpt2Model m;
+    int rc = check_load_tiny(&m, model_dir, sizeof model_dir);
     if (rc == 0) {
         test_lens_vs_reference(&m);
         test_cli_lens(&m, model_dir);

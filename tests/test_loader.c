@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_tmp.h"
 #include "gpt2_config.h"
 #include "gpt2_model.h"
 #include "half.h"
@@ -526,17 +527,11 @@ static void test_random(void) {
 }
 
 int main(void) {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/test_loader.XXXXXX");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (check_tmpdir_make(tmpdir, sizeof tmpdir, "test_loader")) return 1;
     test_reference_tiny();
     test_synthetic_good();
     test_synthetic_bad();
     test_random();
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
+    check_tmpdir_remove(tmpdir);
     return check_summary("test_loader");
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_tmp.h"
 #include "gpt2_forward.h"
 #include "gpt2_model.h"
 
@@ -137,11 +138,7 @@ static void test_foreign_sigbus(void) {
 }
 
 int main(void) {
-    snprintf(g_tmp, sizeof g_tmp, "/tmp/test_map_guard.XXXXXX");
-    if (!mkdtemp(g_tmp)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (check_tmpdir_make(g_tmp, sizeof g_tmp, "test_map_guard")) return 1;
     char tiny[1200];
     snprintf(tiny, sizeof tiny, "%s/models/tiny", check_ref_dir());
     /* F32 file run in F32: the weights are the mapping (the reported crash) */
@@ -156,8 +153,6 @@ int main(void) {
               st, out);
     }
     test_foreign_sigbus();
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_tmp);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_tmp);
+    check_tmpdir_remove(g_tmp);
     return check_summary("test_map_guard");
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_tmp.h"
 #include "half.h"
 #include "safetensors.h"
 
@@ -275,22 +276,12 @@ static void test_half(void) {
     CHECK(worstbf <= ldexp(1.0, -8) && worstbf > 0, "bf16 round trip rel err %g", worstbf);
 }
 
-static void rm_tree(void) {
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
-}
-
 int main(void) {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/test_safetensors.XXXXXX");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (check_tmpdir_make(tmpdir, sizeof tmpdir, "test_safetensors")) return 1;
     test_reference_model();
     test_reference_vectors();
     test_bad_files();
     test_half();
-    rm_tree();
+    check_tmpdir_remove(tmpdir);
     return check_summary("test_safetensors");
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_session.h"
 #include "rng.h"
 #include "sampler.h"
 #include "session.h"
@@ -234,10 +235,7 @@ static void test_orders(void) {
 static void test_issue_case(void) {
     Session sess;
     ErrorMsg err = {{0}};
-    if (session_open(&sess, "assets/models/stories16m", "assets/tokenizer", 0, GPT2_CAP_DEFAULT, &err)) {
-        CHECK(0, "bundled model: %s", err.text);
-        return;
-    }
+    if (check_open_bundled(&sess)) return;
     const int ids[3] = {7454, 2402, 257};
     CHECK(session_set_prompt_ids(&sess, ids, 3, &err) == 0, "prompt: %s", err.text);
     const float *logits = gpt2_trace_logits(&sess.trace, 2);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_session.h"
 #include "chi2.h"
 #include "rng.h"
 #include "sampler.h"
@@ -105,10 +106,7 @@ static size_t reference_probs(const float *logits, size_t V, double T, int k, do
 static void test_draws_bundled(void) {
     Session sess;
     ErrorMsg err = {{0}};
-    if (session_open(&sess, "assets/models/stories16m", "assets/tokenizer", 0, GPT2_CAP_DEFAULT, &err)) {
-        CHECK(0, "bundled model: %s", err.text);
-        return;
-    }
+    if (check_open_bundled(&sess)) return;
     /* "Once upon a time there was a little": girl 69 %, boy 19 %, a long tail */
     const int ids[8] = {7454, 2402, 257, 640, 612, 373, 257, 1310};
     CHECK(session_set_prompt_ids(&sess, ids, 8, &err) == 0, "prompt: %s", err.text);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "file_read.h"
 #include "tokenizer.h"
 
 #define TOK_DIR "assets/tokenizer"
@@ -44,20 +45,31 @@ static uint8_t *parse_hex(const char *h, size_t *n) {
     return b;
 }
 
+/* A whole text file (NUL-terminated, caller frees), or NULL. */
 static char *read_text(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
+    uint8_t *b = NULL;
+    size_t n = 0;
+    ErrorMsg err;
+    return file_read_all(path, (size_t)64 << 20, &b, &n, &err) ? NULL : (char *)b;
+}
+
+/* Calls one(ctx, record, path) for every line of the reference file rel (JSON Lines),
+ * each parsed by cJSON; a line that is not JSON fails a check. Returns how many records
+ * one() counted as cases (0 when the file cannot be read, which fails a check too). */
+static int each_jsonl(const char *rel, int (*one)(void *ctx, const cJSON *j, const char *path), void *ctx) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", check_ref_dir(), rel);
+    char *all = read_text(path);
+    CHECK(all != NULL, "cannot read %s", path);
+    int cases = 0;
+    for (char *line = all ? strtok(all, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+        cJSON *j = cJSON_Parse(line);
+        CHECK(j != NULL, "%s: bad JSON line", path);
+        if (j) cases += one(ctx, j, path);
+        cJSON_Delete(j);
     }
-    if (s) s[n] = 0;
-    fclose(f);
-    return s;
+    free(all);
+    return cases;
 }
 
 static int ids_equal(const int32_t *a, size_t na, const int32_t *b, size_t nb) {
@@ -221,63 +233,55 @@ static size_t expected_held(const char *name) {
     return 0;
 }
 
-static void test_decode_edge(const Tokenizer *t) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/tokenizer/tok_decode_edge.jsonl", check_ref_dir());
-    char *all = read_text(path);
-    CHECK(all != NULL, "cannot read %s", path);
-    if (!all) return;
-    int cases = 0;
-    for (char *line = strtok(all, "\n"); line; line = strtok(NULL, "\n")) {
-        cJSON *j = cJSON_Parse(line);
-        CHECK(j != NULL, "%s: bad JSON line", path);
-        if (!j) continue;
-        const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(j, "case"));
-        const char *hex = cJSON_GetStringValue(cJSON_GetObjectItem(j, "bytes_hex"));
-        const cJSON *jids = cJSON_GetObjectItem(j, "ids");
-        if (!name || !hex || !cJSON_IsArray(jids)) {
-            CHECK(0, "%s: record without case/bytes_hex/ids", path);
-            cJSON_Delete(j);
-            continue;
-        }
-        cases++;
-        size_t n_ids = (size_t)cJSON_GetArraySize(jids), nb;
-        int32_t ids[16];
-        CHECK(n_ids <= 16, "case %s: too many ids", name);
-        for (size_t i = 0; i < n_ids && i < 16; i++) ids[i] = (int32_t)cJSON_GetArrayItem(jids, (int)i)->valueint;
-        uint8_t *want = parse_hex(hex, &nb);
-        uint8_t *dec = NULL;
-        size_t dn = 0;
-        ErrorMsg err = {{0}};
-        int rc = tok_decode(t, ids, n_ids, &dec, &dn, &err);
-        CHECK(rc == 0 && want && dn == nb && memcmp(dec, want, nb) == 0, "case %s: decode bytes differ", name);
-        free(dec);
+/* One record of tok_decode_edge.jsonl: decoded whole and streamed. Returns 1 if it was a case. */
+static int decode_edge_case(void *ctx, const cJSON *j, const char *path) {
+    const Tokenizer *t = ctx;
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(j, "case"));
+    const char *hex = cJSON_GetStringValue(cJSON_GetObjectItem(j, "bytes_hex"));
+    const cJSON *jids = cJSON_GetObjectItem(j, "ids");
+    if (!name || !hex || !cJSON_IsArray(jids)) {
+        CHECK(0, "%s: record without case/bytes_hex/ids", path);
+        return 0;
+    }
+    size_t n_ids = (size_t)cJSON_GetArraySize(jids), nb;
+    int32_t ids[16];
+    CHECK(n_ids <= 16, "case %s: too many ids", name);
+    for (size_t i = 0; i < n_ids && i < 16; i++) ids[i] = (int32_t)cJSON_GetArrayItem(jids, (int)i)->valueint;
+    uint8_t *want = parse_hex(hex, &nb);
+    uint8_t *dec = NULL;
+    size_t dn = 0;
+    ErrorMsg err = {{0}};
+    int rc = tok_decode(t, ids, n_ids, &dec, &dn, &err);
+    CHECK(rc == 0 && want && dn == nb && memcmp(dec, want, nb) == 0, "case %s: decode bytes differ", name);
+    free(dec);
 
-        /* streamed: same bytes overall, the incomplete tail only comes out of flush */
-        TokStream s = {0};
-        uint8_t got[256];
-        size_t gn = 0;
-        for (size_t i = 0; i < n_ids; i++) {
-            const uint8_t *o;
-            size_t on;
-            CHECK(tok_stream_push(&s, t, ids[i], &o, &on, &err) == 0, "case %s: push failed", name);
-            if (gn + on <= sizeof got) memcpy(got + gn, o, on);
-            gn += on;
-        }
-        size_t before_flush = gn;
+    /* streamed: same bytes overall, the incomplete tail only comes out of flush */
+    TokStream s = {0};
+    uint8_t got[256];
+    size_t gn = 0;
+    for (size_t i = 0; i < n_ids; i++) {
         const uint8_t *o;
         size_t on;
-        tok_stream_flush(&s, &o, &on);
+        CHECK(tok_stream_push(&s, t, ids[i], &o, &on, &err) == 0, "case %s: push failed", name);
         if (gn + on <= sizeof got) memcpy(got + gn, o, on);
         gn += on;
-        CHECK(gn == nb && want && memcmp(got, want, nb) == 0, "case %s: streamed bytes differ", name);
-        CHECK(nb - before_flush == expected_held(name), "case %s: held back %zu bytes, want %zu", name,
-              nb - before_flush, expected_held(name));
-        tok_stream_free(&s);
-        free(want);
-        cJSON_Delete(j);
     }
-    free(all);
+    size_t before_flush = gn;
+    const uint8_t *o;
+    size_t on;
+    tok_stream_flush(&s, &o, &on);
+    if (gn + on <= sizeof got) memcpy(got + gn, o, on);
+    gn += on;
+    CHECK(gn == nb && want && memcmp(got, want, nb) == 0, "case %s: streamed bytes differ", name);
+    CHECK(nb - before_flush == expected_held(name), "case %s: held back %zu bytes, want %zu", name,
+          nb - before_flush, expected_held(name));
+    tok_stream_free(&s);
+    free(want);
+    return 1;
+}
+
+static void test_decode_edge(const Tokenizer *t) {
+    int cases = each_jsonl("tokenizer/tok_decode_edge.jsonl", decode_edge_case, (void *)t);
     CHECK(cases == 11, "expected 11 decode edge cases, read %d", cases);
 
     /* a held tail is completed by the next token: 🦱 = [8582, 99, 109] emits nothing
@@ -301,54 +305,46 @@ static void test_decode_edge(const Tokenizer *t) {
 
 /* ---- tok_invalid_utf8.jsonl ------------------------------------------------------- */
 
-static void test_invalid_utf8(Tokenizer *t) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/tokenizer/tok_invalid_utf8.jsonl", check_ref_dir());
-    char *all = read_text(path);
-    CHECK(all != NULL, "cannot read %s", path);
-    if (!all) return;
-    int cases = 0;
-    for (char *line = strtok(all, "\n"); line; line = strtok(NULL, "\n")) {
-        cJSON *j = cJSON_Parse(line);
-        CHECK(j != NULL, "%s: bad JSON line", path);
-        if (!j) continue;
-        const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(j, "case"));
-        const char *hex = cJSON_GetStringValue(cJSON_GetObjectItem(j, "utf8_hex"));
-        const cJSON *off = cJSON_GetObjectItem(j, "first_invalid_byte_offset");
-        const cJSON *pol = cJSON_GetObjectItem(j, "policy_replace");
-        const char *rhex = cJSON_GetStringValue(cJSON_GetObjectItem(pol, "utf8_hex"));
-        const cJSON *jids = cJSON_GetObjectItem(pol, "ids");
-        if (!name || !hex || !cJSON_IsNumber(off) || !rhex || !cJSON_IsArray(jids)) {
-            CHECK(0, "%s: record missing fields", path);
-            cJSON_Delete(j);
-            continue;
-        }
-        cases++;
-        size_t n, rn;
-        uint8_t *text = parse_hex(hex, &n), *rtext = parse_hex(rhex, &rn);
-
-        TokEncoding e = {0};
-        ErrorMsg err = {{0}};
-        char want_msg[64];
-        snprintf(want_msg, sizeof want_msg, "invalid UTF-8 at byte %d", off->valueint);
-        int rc = tok_encode(t, text, n, NULL, &e, &err);
-        CHECK(rc == -1 && strstr(err.text, want_msg) && e.ids == NULL,
-              "case %s: reject: got rc %d '%s', want '%s'", name, rc, err.text, want_msg);
-
-        TokEncodeOptions o = {.utf8 = TOK_UTF8_REPLACE};
-        rc = tok_encode(t, text, n, &o, &e, &err);
-        size_t nw = (size_t)cJSON_GetArraySize(jids);
-        int32_t want[32];
-        for (size_t i = 0; i < nw && i < 32; i++) want[i] = (int32_t)cJSON_GetArrayItem(jids, (int)i)->valueint;
-        CHECK(rc == 0 && ids_equal(e.ids, e.n_ids, want, nw), "case %s: replace ids differ", name);
-        CHECK(rc == 0 && e.text_len == rn && memcmp(e.text, rtext, rn) == 0,
-              "case %s: replaced text differs", name);
-        tok_encoding_free(&e);
-        free(text);
-        free(rtext);
-        cJSON_Delete(j);
+/* One record of tok_invalid_utf8.jsonl: refused by default, replaced on request. */
+static int invalid_utf8_case(void *ctx, const cJSON *j, const char *path) {
+    Tokenizer *t = ctx;
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(j, "case"));
+    const char *hex = cJSON_GetStringValue(cJSON_GetObjectItem(j, "utf8_hex"));
+    const cJSON *off = cJSON_GetObjectItem(j, "first_invalid_byte_offset");
+    const cJSON *pol = cJSON_GetObjectItem(j, "policy_replace");
+    const char *rhex = cJSON_GetStringValue(cJSON_GetObjectItem(pol, "utf8_hex"));
+    const cJSON *jids = cJSON_GetObjectItem(pol, "ids");
+    if (!name || !hex || !cJSON_IsNumber(off) || !rhex || !cJSON_IsArray(jids)) {
+        CHECK(0, "%s: record missing fields", path);
+        return 0;
     }
-    free(all);
+    size_t n, rn;
+    uint8_t *text = parse_hex(hex, &n), *rtext = parse_hex(rhex, &rn);
+
+    TokEncoding e = {0};
+    ErrorMsg err = {{0}};
+    char want_msg[64];
+    snprintf(want_msg, sizeof want_msg, "invalid UTF-8 at byte %d", off->valueint);
+    int rc = tok_encode(t, text, n, NULL, &e, &err);
+    CHECK(rc == -1 && strstr(err.text, want_msg) && e.ids == NULL,
+          "case %s: reject: got rc %d '%s', want '%s'", name, rc, err.text, want_msg);
+
+    TokEncodeOptions o = {.utf8 = TOK_UTF8_REPLACE};
+    rc = tok_encode(t, text, n, &o, &e, &err);
+    size_t nw = (size_t)cJSON_GetArraySize(jids);
+    int32_t want[32];
+    for (size_t i = 0; i < nw && i < 32; i++) want[i] = (int32_t)cJSON_GetArrayItem(jids, (int)i)->valueint;
+    CHECK(rc == 0 && ids_equal(e.ids, e.n_ids, want, nw), "case %s: replace ids differ", name);
+    CHECK(rc == 0 && e.text_len == rn && memcmp(e.text, rtext, rn) == 0,
+          "case %s: replaced text differs", name);
+    tok_encoding_free(&e);
+    free(text);
+    free(rtext);
+    return 1;
+}
+
+static void test_invalid_utf8(Tokenizer *t) {
+    int cases = each_jsonl("tokenizer/tok_invalid_utf8.jsonl", invalid_utf8_case, t);
     CHECK(cases == 5, "expected 5 invalid-UTF-8 cases, read %d", cases);
 }
 

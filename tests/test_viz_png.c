@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_tmp.h"
+#include "check_run.h"
 #include "png_write.h"
 
 static char g_dir[256];
@@ -80,16 +82,10 @@ static char *python_read(const char *path) {
     fputs(PY_READER, f);
     fclose(f);
     snprintf(cmd, sizeof cmd, "python3 '%s' '%s'", script, path);
-    FILE *p = popen(cmd, "r");
-    if (!p) return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *out = malloc(cap);
-    size_t n;
-    while ((n = fread(out + len, 1, cap - 1 - len, p)) > 0) len += n;
-    out[len] = '\0';
-    int st = pclose(p);
+    int st;
+    char *out = check_run(cmd, &st);
     if (st != 0) {
-        fprintf(stderr, "python reader failed (status %d): %s\n", st, out);
+        fprintf(stderr, "python reader failed (status %d): %s\n", st, out ? out : "");
         free(out);
         return NULL;
     }
@@ -193,14 +189,13 @@ static void test_pixels_python(void) {
           "print(b''.join(out).hex())\n", f);
     fclose(f);
     snprintf(cmd, sizeof cmd, "python3 '%s' '%s'", script, path);
-    FILE *p = popen(cmd, "r");
-    char hex[9 * 4 * 4 * 2 + 8] = {0};
-    size_t n = p ? fread(hex, 1, sizeof hex - 1, p) : 0;
-    if (p) pclose(p);
-    char want[sizeof hex] = {0};
+    int st;
+    char *hex = check_run(cmd, &st);
+    char want[9 * 4 * 4 * 2 + 8] = {0};
     for (size_t i = 0; i < 9 * 4 * 4; i++) sprintf(want + 2 * i, "%02x", img[i]);
-    CHECK(n >= 9 * 4 * 4 * 2 && strncmp(hex, want, 9 * 4 * 4 * 2) == 0,
-          "python-decoded pixels equal the input\n got %.80s\nwant %.80s", hex, want);
+    CHECK(st == 0 && hex && strlen(hex) >= 9 * 4 * 4 * 2 && strncmp(hex, want, 9 * 4 * 4 * 2) == 0,
+          "python-decoded pixels equal the input\n got %.80s\nwant %.80s", hex ? hex : "", want);
+    free(hex);
     free(img);
 }
 
@@ -418,11 +413,7 @@ static void test_reader_rejects(void) {
 }
 
 int main(void) {
-    snprintf(g_dir, sizeof g_dir, "/tmp/inferscope-test-png-XXXXXX");
-    if (!mkdtemp(g_dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (check_tmpdir_make(g_dir, sizeof g_dir, "inferscope-test-png")) return 1;
     test_crc();
     test_round_trip();
     test_pixels_python();
@@ -431,8 +422,6 @@ int main(void) {
     test_disk_full();
     test_bad_input();
     test_reader_rejects();
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);
+    check_tmpdir_remove(g_dir);
     return check_summary("test_viz_png");
 }

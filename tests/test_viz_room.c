@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_session.h"
+#include "check_export.h"
 #include "export.h"
 #include "frame_fill.h"
 #include "lesson.h"
@@ -195,9 +197,7 @@ static void test_single_panels(Session *s) {
     double mr = 1, mc = 1;
     for (ThemeId th = THEME_LIGHT; th <= THEME_DARK; th++)
         for (size_t i = 0; i < sizeof panels / sizeof panels[0]; i++) {
-            ExportOptions o = export_options_default();
-            o.panel = panels[i];
-            o.assets_dir = "assets";
+            ExportOptions o = check_export_opts(NULL, panels[i], EXPORT_DEFAULT_W, EXPORT_DEFAULT_H);
             o.theme = th;
             VizView view = frame_default_view();
             ExportImage img;
@@ -268,10 +268,8 @@ static void test_lesson_slides(void) {
             }
             ExportOverlay ov;
             lesson_slide_overlay(&l, &bv, &lc, &ov);
-            ExportOptions o = export_options_default();
-            o.assets_dir = "assets";
+            ExportOptions o = check_export_opts(NULL, view.focus, EXPORT_DEFAULT_W, EXPORT_DEFAULT_H);
             o.overlay = &ov;
-            o.panel = view.focus;
             ExportImage img;
             if (export_render(&s, &view, &o, &img, &err)) {
                 CHECK(0, "%s beat %zu: %s", path, k + 1, err.text);
@@ -343,10 +341,7 @@ int main(void) {
     test_slide_type();
     Session s;
     ErrorMsg err = {{0}};
-    if (session_open(&s, "assets/models/stories16m", "assets/tokenizer", 0, GPT2_CAP_DEFAULT, &err)) {
-        CHECK(0, "bundled model: %s", err.text);
-        return check_summary("test_viz_room");
-    }
+    if (check_open_bundled(&s)) return check_summary("test_viz_room");
     const char *prompt = "Once upon a time there was a little dragon";
     CHECK(session_set_prompt(&s, (const uint8_t *)prompt, strlen(prompt), &err) == 0, "prompt: %s", err.text);
     session_set_seed(&s, 3);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_tmp.h"
 #include "gpt2_forward.h"
 #include "gpt2_model.h"
 #include "gpt2_save.h"
@@ -235,11 +236,7 @@ static void test_random_half(void) {
 
 int main(void) {
     snprintf(g_tiny, sizeof g_tiny, "%s/models/tiny", check_ref_dir());
-    snprintf(g_tmp, sizeof g_tmp, "/tmp/test_weights_half.XXXXXX");
-    if (!mkdtemp(g_tmp)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (check_tmpdir_make(g_tmp, sizeof g_tmp, "test_weights_half")) return 1;
     int ids[64];
     float *ref = NULL;
     size_t T = ref_s30(ids, &ref);
@@ -252,8 +249,6 @@ int main(void) {
     test_greedy_text();
     test_random_half();
     free(ref);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_tmp);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_tmp);
+    check_tmpdir_remove(g_tmp);
     return check_summary("test_weights_half");
 }

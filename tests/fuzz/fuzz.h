@@ -30,6 +30,21 @@
         }                                                                          \
     } while (0)
 
+/* The libFuzzer entry point of a harness: runs ONE(data, size), the harness's check of one
+ * input (what it returns, accepted or refused, only the regression test looks at).
+ * Expands to nothing under FUZZ_NO_ENTRY, which tests/test_fuzz_regressions.c defines to
+ * include every harness in one program. Written without a trailing semicolon. */
+#ifdef FUZZ_NO_ENTRY
+#define FUZZ_ENTRY(one)
+#else
+#define FUZZ_ENTRY(one)                                                \
+    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);      \
+    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {     \
+        one(data, size);                                               \
+        return 0;                                                      \
+    }
+#endif
+
 /* One reusable in-memory file per harness: fuzz_file_set replaces its contents. */
 typedef struct FuzzFile {
     int fd;          /* memfd; 0 before the first use (0 is stdin, never ours) */

@@ -270,10 +270,4 @@ static int fuzz_figure_one(const uint8_t *data, size_t size) {
     return accepted;
 }
 
-#ifndef FUZZ_NO_ENTRY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    fuzz_figure_one(data, size);
-    return 0;
-}
-#endif
+FUZZ_ENTRY(fuzz_figure_one)

@@ -72,10 +72,4 @@ static int fuzz_lesson_one(const uint8_t *data, size_t size) {
     return 1;
 }
 
-#ifndef FUZZ_NO_ENTRY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    fuzz_lesson_one(data, size);
-    return 0;
-}
-#endif
+FUZZ_ENTRY(fuzz_lesson_one)

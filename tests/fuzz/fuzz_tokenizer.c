@@ -135,10 +135,4 @@ static int fuzz_tokenizer_one(const uint8_t *data, size_t size) {
     return ok;
 }
 
-#ifndef FUZZ_NO_ENTRY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    fuzz_tokenizer_one(data, size);
-    return 0;
-}
-#endif
+FUZZ_ENTRY(fuzz_tokenizer_one)

@@ -8,41 +8,26 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
+#include "file_read.h"
 #include "tokenizer.h"
 
 #define RUNS 5
 
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Appends a whole file to *buf (growing it); returns 0, or -1 if it cannot be read. */
 static int append_file(const char *path, uint8_t **buf, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    int rc = -1;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        if (n >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-            uint8_t *nb = realloc(*buf, *len + (size_t)n + 1);
-            if (nb) {
-                *buf = nb;
-                if (fread(nb + *len, 1, (size_t)n, f) == (size_t)n) {
-                    *len += (size_t)n;
-                    rc = 0;
-                }
-            }
-        }
+    uint8_t *part = NULL;
+    size_t n = 0;
+    ErrorMsg err;
+    if (file_read_all(path, (size_t)1 << 30, &part, &n, &err)) return -1;
+    uint8_t *nb = realloc(*buf, *len + n + 1);
+    if (nb) {
+        memcpy(nb + *len, part, n + 1);
+        *buf = nb;
+        *len += n;
     }
-    fclose(f);
-    return rc;
+    free(part);
+    return nb ? 0 : -1;
 }
 
 void bench_tokenizer(const char *tokenizer_dir) {
@@ -62,13 +47,13 @@ void bench_tokenizer(const char *tokenizer_dir) {
     }
     Tokenizer tok = {0};
     ErrorMsg err;
-    double t0 = now_seconds();
+    double t0 = bench_now();
     if (tok_load(&tok, tokenizer_dir, &err)) {
         printf("tokenizer: skipped (%s)\n", err.text);
         free(text);
         return;
     }
-    double load_s = now_seconds() - t0;
+    double load_s = bench_now() - t0;
     printf("tokenizer: %.2f MB of TinyStories, load %.1f ms, regex JIT %s, median of %d runs\n",
            (double)len / 1e6, 1e3 * load_s, tok.jit ? "on" : "off", RUNS);
 
@@ -82,9 +67,9 @@ void bench_tokenizer(const char *tokenizer_dir) {
         for (int r = 0; r < RUNS && ok; r++) {
             tok_cache_reset(&tok);
             TokEncoding enc = {0};
-            double s = now_seconds();
+            double s = bench_now();
             ok = tok_encode(&tok, text, len, &opt, &enc, &err) == 0;
-            secs[r] = now_seconds() - s;
+            secs[r] = bench_now() - s;
             n_ids = enc.n_ids;
             hits = tok.cache.hits;
             misses = tok.cache.misses;
@@ -94,8 +79,7 @@ void bench_tokenizer(const char *tokenizer_dir) {
             printf("tokenizer: encode failed: %s\n", err.text);
             break;
         }
-        qsort(secs, RUNS, sizeof secs[0], cmp_double);
-        double med = secs[RUNS / 2];
+        double med = bench_median(secs, RUNS); /* RUNS is odd: the middle run */
         double tok_s = (double)n_ids / med;
         printf("  %-14s %9.0f tokens/s  %6.2f MB/s  (%zu tokens, %.1f ms)", cached ? "word cache" : "no cache",
                tok_s, (double)len / 1e6 / med, n_ids, 1e3 * med);
