@@ -39,15 +39,6 @@ ExportOptions export_options_default(void) {
     return o;
 }
 
-void export_options_from_state(ExportOptions *opt, const FigureState *fs) {
-    opt->panel = fs->panel;
-    opt->width = fs->width;
-    opt->height = fs->height;
-    opt->scale = fs->scale;
-    opt->ui_scale = fs->ui_scale;
-    opt->theme = fs->theme;
-}
-
 void export_image_free(ExportImage *img) {
     if (!img) return;
     free(img->rgba);
@@ -407,10 +398,11 @@ int export_png(const Session *s, const VizView *view, const ExportOptions *opt, 
     char stem[96];
     if (o.stem && *o.stem)
         snprintf(stem, sizeof stem, "%s", o.stem);
-    else if (o.panel == VIZ_PANEL_ATTENTION)
-        snprintf(stem, sizeof stem, "step-%02d-attention-L%dH%d", session_step_index(s), f.view.layer, f.view.head);
-    else
-        snprintf(stem, sizeof stem, "step-%02d-%s", session_step_index(s), viz_panel_name(o.panel));
+    else {
+        char what[64]; /* the panel table's file name ("attention-L3H5") */
+        viz_panel_format(viz_panel_row(o.panel)->stem, &f.view, what, sizeof what);
+        snprintf(stem, sizeof stem, "step-%02d-%s", session_step_index(s), what);
+    }
     int rc = write_figure(s, view, &o, &img, stem, 0, -1, out_path, cap, err);
     export_image_free(&img);
     return rc;

@@ -304,6 +304,16 @@ static uint8_t *file_bytes(const char *path, size_t *n) {
     return *n ? b : NULL;
 }
 
+/* The export options a figure was made with (what the window's --open-figure reopens). */
+static void options_from_figure(ExportOptions *o, const FigureState *fs) {
+    o->panel = fs->panel;
+    o->width = fs->width;
+    o->height = fs->height;
+    o->scale = fs->scale;
+    o->ui_scale = fs->ui_scale;
+    o->theme = fs->theme;
+}
+
 /* Exports s's probability panel into dir, reads the provenance back, applies it to t and
  * re-exports t: both files must be the same bytes. Returns 0 when all went through. */
 static int figure_round_trip(Session *s, Session *t, const char *dir, FigureState *fs, const char *what) {
@@ -319,7 +329,7 @@ static int figure_round_trip(Session *s, Session *t, const char *dir, FigureStat
     int rc = export_png(s, &v, &o, p1, sizeof p1, &err) || figure_meta_read(p1, fs, &err) ||
              figure_state_apply(fs, t, &v2, &err);
     ExportOptions o2 = o;
-    if (rc == 0) export_options_from_state(&o2, fs);
+    if (rc == 0) options_from_figure(&o2, fs);
     if (rc == 0) rc = export_png(t, &v2, &o2, p2, sizeof p2, &err);
     CHECK(rc == 0, "%s: export, read, apply, re-export: %s", what, err.text);
     if (rc) return -1;

@@ -253,6 +253,16 @@ static void test_scale(void) {
     session_free(&s);
 }
 
+/* The export options a figure was made with (what the window's --open-figure reopens). */
+static void options_from_figure(ExportOptions *o, const FigureState *fs) {
+    o->panel = fs->panel;
+    o->width = fs->width;
+    o->height = fs->height;
+    o->scale = fs->scale;
+    o->ui_scale = fs->ui_scale;
+    o->theme = fs->theme;
+}
+
 /* Non-default everything, exported, read back, applied to a fresh session. */
 static void test_round_trip(void) {
     Session s, t;
@@ -313,7 +323,7 @@ static void test_round_trip(void) {
           "same pending draw");
     CHECK(v2.layer == 1 && v2.head == 3 && v2.top_n == 12, "same head");
     ExportOptions o2 = small_opts(dir, VIZ_PANEL_TOKENS, 10, 10);
-    export_options_from_state(&o2, &fs);
+    options_from_figure(&o2, &fs);
     o2.sidecar = 1;
     CHECK(export_png(&t, &v2, &o2, p2, sizeof p2, &err) == 0, "re-export: %s", err.text);
     uint8_t *b1 = NULL, *b2 = NULL;
