@@ -207,18 +207,15 @@ const float *gpt2_trace_layer_patterns(const Gpt2Trace *tr, size_t l) {
 
 /* ---- names --------------------------------------------------------------------------- */
 
-/* Per-layer activations, in forward order. */
-typedef enum {
-    K_RESID_PRE, K_LN1, K_Q, K_K, K_V, K_SCORES, K_PATTERN, K_Z, K_ATTN_OUT, K_RESID_MID,
-    K_LN2, K_MLP_PRE, K_MLP_POST, K_MLP_OUT, K_RESID_POST, K_COUNT
-} LayerKind;
-
-static const char *const layer_names[K_COUNT] = {
+/* Per-layer activations in forward order (GPT2_T_RESID_PRE .. GPT2_T_RESID_POST), as the
+ * canonical name writes the part after "blocks.{i}.". */
+static const char *const layer_names[] = {
     "hook_resid_pre", "ln1.hook_normalized", "attn.hook_q", "attn.hook_k", "attn.hook_v",
     "attn.hook_attn_scores", "attn.hook_pattern", "attn.hook_z", "hook_attn_out",
     "hook_resid_mid", "ln2.hook_normalized", "mlp.hook_pre", "mlp.hook_post",
     "hook_mlp_out", "hook_resid_post",
 };
+#define N_LAYER_KINDS ((int)(sizeof layer_names / sizeof layer_names[0]))
 
 /* 1 when `s` is `canon` or `canon` with the "hook_" of its last component removed. */
 static int name_matches(const char *s, const char *canon) {
@@ -227,6 +224,21 @@ static int name_matches(const char *s, const char *canon) {
     if (!h) return 0;
     size_t pre = (size_t)(h - canon);
     return strncmp(s, canon, pre) == 0 && strcmp(s + pre, h + 5) == 0;
+}
+
+int gpt2_tensor_is_per_layer(Gpt2Tensor kind) { return kind >= GPT2_T_RESID_PRE && kind <= GPT2_T_RESID_POST; }
+
+int gpt2_tensor_name(Gpt2Tensor kind, int layer, char *buf, size_t cap) {
+    if (gpt2_tensor_is_per_layer(kind)) {
+        if (layer < 0) return -1;
+        snprintf(buf, cap, "blocks.%d.%s", layer, layer_names[kind - GPT2_T_RESID_PRE]);
+        return 0;
+    }
+    const char *name = kind == GPT2_T_EMBED ? "hook_embed" : kind == GPT2_T_POS_EMBED ? "hook_pos_embed"
+                     : kind == GPT2_T_LN_FINAL ? "ln_final.hook_normalized" : kind == GPT2_T_LOGITS ? "logits" : NULL;
+    if (!name) return -1;
+    snprintf(buf, cap, "%s", name);
+    return 0;
 }
 
 static void view_2d(Gpt2TraceView *v, const float *data, size_t rows, size_t cols) {
@@ -264,104 +276,109 @@ static void view_tri(Gpt2TraceView *v, const Gpt2Trace *tr, const float *layer_b
     v->fill = fill;
 }
 
-static int not_captured(ErrorMsg *err, const char *name, const char *bit) {
+/* The name is formatted only here, on the error path: lookups by kind never format. */
+static int not_captured(ErrorMsg *err, Gpt2Tensor kind, int layer, const char *bit) {
+    char name[64];
+    if (!err) return -1;
+    gpt2_tensor_name(kind, layer, name, sizeof name);
     return error_set(err, "trace: %s was not captured (capture mask lacks GPT2_CAP_%s)", name, bit);
 }
 
-static int find_layer(const Gpt2Trace *tr, const char *full, int layer, LayerKind kind,
-                      Gpt2TraceView *v, ErrorMsg *err) {
+int gpt2_trace_get(const Gpt2Trace *tr, Gpt2Tensor kind, int layer, Gpt2TraceView *v, ErrorMsg *err) {
+    if (!tr->mem) return error_set(err, "trace: the trace is not initialised");
     const size_t T = (size_t)tr->max_pos, C = (size_t)tr->cfg.n_embd, n = (size_t)tr->n_pos;
-    const size_t l = (size_t)layer, NH = (size_t)tr->cfg.n_head, P = gpt2_tri_row(T);
+    if (gpt2_tensor_is_per_layer(kind) && (layer < 0 || layer >= tr->cfg.n_layer))
+        return error_set(err, "trace: layer %d out of range 0..%d", layer, tr->cfg.n_layer - 1);
+    const size_t l = (size_t)(layer > 0 ? layer : 0), NH = (size_t)tr->cfg.n_head, P = gpt2_tri_row(T);
     const float *p = NULL;
-    size_t cols = C;
+    size_t rows = n, cols = C;
     const char *bit = NULL;
     switch (kind) {
-    case K_RESID_PRE: p = tr->resid ? tr->resid + l * T * C : NULL; bit = "RESID"; break;
-    case K_RESID_POST: p = tr->resid ? tr->resid + (l + 1) * T * C : NULL; bit = "RESID"; break;
-    case K_RESID_MID: p = tr->resid_mid ? tr->resid_mid + l * T * C : NULL; bit = "RESID_MID"; break;
-    case K_LN1: p = tr->ln1 ? tr->ln1 + l * T * C : NULL; bit = "LN"; break;
-    case K_LN2: p = tr->ln2 ? tr->ln2 + l * T * C : NULL; bit = "LN"; break;
-    case K_Z: p = tr->z ? tr->z + l * T * C : NULL; bit = "Z"; break;
-    case K_ATTN_OUT: p = tr->attn_out ? tr->attn_out + l * T * C : NULL; bit = "ATTN_OUT"; break;
-    case K_MLP_OUT: p = tr->mlp_out ? tr->mlp_out + l * T * C : NULL; bit = "MLP_OUT"; break;
-    case K_MLP_PRE: p = tr->mlp_pre ? tr->mlp_pre + l * T * 4 * C : NULL; cols = 4 * C; bit = "MLP"; break;
-    case K_MLP_POST: p = tr->mlp_post ? tr->mlp_post + l * T * 4 * C : NULL; cols = 4 * C; bit = "MLP"; break;
-    case K_Q:
-        if (!tr->q) return not_captured(err, full, "Q");
+    case GPT2_T_EMBED: p = tr->embed; bit = "EMBED"; break;
+    case GPT2_T_POS_EMBED: p = tr->pos_embed; bit = "EMBED"; break;
+    case GPT2_T_RESID_PRE: p = tr->resid ? tr->resid + l * T * C : NULL; bit = "RESID"; break;
+    case GPT2_T_RESID_POST: p = tr->resid ? tr->resid + (l + 1) * T * C : NULL; bit = "RESID"; break;
+    case GPT2_T_RESID_MID: p = tr->resid_mid ? tr->resid_mid + l * T * C : NULL; bit = "RESID_MID"; break;
+    case GPT2_T_LN1: p = tr->ln1 ? tr->ln1 + l * T * C : NULL; bit = "LN"; break;
+    case GPT2_T_LN2: p = tr->ln2 ? tr->ln2 + l * T * C : NULL; bit = "LN"; break;
+    case GPT2_T_Z: p = tr->z ? tr->z + l * T * C : NULL; bit = "Z"; break;
+    case GPT2_T_ATTN_OUT: p = tr->attn_out ? tr->attn_out + l * T * C : NULL; bit = "ATTN_OUT"; break;
+    case GPT2_T_MLP_OUT: p = tr->mlp_out ? tr->mlp_out + l * T * C : NULL; bit = "MLP_OUT"; break;
+    case GPT2_T_MLP_PRE: p = tr->mlp_pre ? tr->mlp_pre + l * T * 4 * C : NULL; cols = 4 * C; bit = "MLP"; break;
+    case GPT2_T_MLP_POST: p = tr->mlp_post ? tr->mlp_post + l * T * 4 * C : NULL; cols = 4 * C; bit = "MLP"; break;
+    case GPT2_T_LN_FINAL: p = tr->ln_final; bit = "LN"; break;
+    case GPT2_T_Q:
+        if (!tr->q) return not_captured(err, kind, layer, "Q");
         view_heads(v, tr, tr->q + l * T * C);
         return 0;
-    case K_K: view_heads(v, tr, tr->k + l * T * C); return 0;
-    case K_V: view_heads(v, tr, tr->v + l * T * C); return 0;
-    case K_PATTERN: view_tri(v, tr, gpt2_trace_layer_patterns(tr, l), 0.0f); return 0;
-    case K_SCORES:
-        if (!tr->attn_scores) return not_captured(err, full, "SCORES");
+    case GPT2_T_K: view_heads(v, tr, tr->k + l * T * C); return 0;
+    case GPT2_T_V: view_heads(v, tr, tr->v + l * T * C); return 0;
+    case GPT2_T_PATTERN: view_tri(v, tr, gpt2_trace_layer_patterns(tr, l), 0.0f); return 0;
+    case GPT2_T_ATTN_SCORES:
+        if (!tr->attn_scores) return not_captured(err, kind, layer, "SCORES");
         view_tri(v, tr, tr->attn_scores + l * NH * P, -INFINITY);
         return 0;
-    case K_COUNT: break;
+    case GPT2_T_LOGITS:
+        cols = (size_t)tr->cfg.vocab_size;
+        if (tr->capture & GPT2_CAP_LOGITS) {
+            p = tr->logits;
+        } else {
+            p = gpt2_trace_logits(tr, tr->logits_pos);
+            if (!p) return error_set(err, "trace: logits: no position computed yet");
+            rows = 1;
+        }
+        break;
+    default: return error_set(err, "trace: unknown tensor kind %d", (int)kind);
     }
-    if (!p) return not_captured(err, full, bit ? bit : "?");
-    view_2d(v, p, n, cols);
+    if (!p) return not_captured(err, kind, layer, bit ? bit : "?");
+    view_2d(v, p, rows, cols);
+    return 0;
+}
+
+/* Parses a name into (kind, layer): 0, or -1 with err. */
+static int parse_name(const Gpt2Trace *tr, const char *name, Gpt2Tensor *kind, int *layer, ErrorMsg *err) {
+    *layer = -1;
+    if (strncmp(name, "blocks.", 7) == 0) {
+        /* the layer exactly as the canonical names write it: decimal digits, no sign, space
+         * or leading zero ("blocks.00", "blocks.+1", "blocks. 1" would name files oddly) */
+        const char *s = name + 7, *end = s;
+        long l = 0;
+        while (*end >= '0' && *end <= '9' && end - s < 9) l = l * 10 + (*end++ - '0');
+        if (end == s || *end != '.' || (end - s > 1 && s[0] == '0'))
+            return error_set(err, "trace: %s: expected blocks.<layer>.<hook> with the layer in plain digits", name);
+        if (l < 0 || l >= tr->cfg.n_layer)
+            return error_set(err, "trace: %s: layer %ld out of range 0..%d", name, l, tr->cfg.n_layer - 1);
+        for (int k = 0; k < N_LAYER_KINDS; k++)
+            if (name_matches(end + 1, layer_names[k])) {
+                *kind = (Gpt2Tensor)(GPT2_T_RESID_PRE + k);
+                *layer = (int)l;
+                return 0;
+            }
+        return error_set(err, "trace: %s: unknown activation '%s'", name, end + 1);
+    }
+    if (name_matches(name, "hook_embed")) *kind = GPT2_T_EMBED;
+    else if (name_matches(name, "hook_pos_embed")) *kind = GPT2_T_POS_EMBED;
+    else if (name_matches(name, "ln_final.hook_normalized")) *kind = GPT2_T_LN_FINAL;
+    else if (strcmp(name, "logits") == 0) *kind = GPT2_T_LOGITS;
+    else return error_set(err, "trace: unknown activation name '%s'", name);
     return 0;
 }
 
 int gpt2_trace_find(const Gpt2Trace *tr, const char *name, Gpt2TraceView *view, ErrorMsg *err) {
     if (!tr->mem) return error_set(err, "trace: %s: the trace is not initialised", name);
-    const size_t C = (size_t)tr->cfg.n_embd, n = (size_t)tr->n_pos;
-    if (strncmp(name, "blocks.", 7) == 0) {
-        /* the layer exactly as the canonical names write it: decimal digits, no sign, space
-         * or leading zero ("blocks.00", "blocks.+1", "blocks. 1" would name files oddly) */
-        const char *s = name + 7, *end = s;
-        long layer = 0;
-        while (*end >= '0' && *end <= '9' && end - s < 9) layer = layer * 10 + (*end++ - '0');
-        if (end == s || *end != '.' || (end - s > 1 && s[0] == '0'))
-            return error_set(err, "trace: %s: expected blocks.<layer>.<hook> with the layer in plain digits", name);
-        if (layer < 0 || layer >= tr->cfg.n_layer)
-            return error_set(err, "trace: %s: layer %ld out of range 0..%d", name, layer, tr->cfg.n_layer - 1);
-        for (int k = 0; k < K_COUNT; k++)
-            if (name_matches(end + 1, layer_names[k]))
-                return find_layer(tr, name, (int)layer, (LayerKind)k, view, err);
-        return error_set(err, "trace: %s: unknown activation '%s'", name, end + 1);
-    }
-    if (name_matches(name, "hook_embed") || name_matches(name, "hook_pos_embed")) {
-        if (!tr->embed) return not_captured(err, name, "EMBED");
-        view_2d(view, strstr(name, "pos") ? tr->pos_embed : tr->embed, n, C);
-        return 0;
-    }
-    if (name_matches(name, "ln_final.hook_normalized")) {
-        if (!tr->ln_final) return not_captured(err, name, "LN");
-        view_2d(view, tr->ln_final, n, C);
-        return 0;
-    }
-    if (strcmp(name, "logits") == 0) {
-        size_t V = (size_t)tr->cfg.vocab_size;
-        if (tr->capture & GPT2_CAP_LOGITS) {
-            view_2d(view, tr->logits, n, V);
-        } else {
-            const float *newest = gpt2_trace_logits(tr, tr->logits_pos);
-            if (!newest) return error_set(err, "trace: logits: no position computed yet");
-            view_2d(view, newest, 1, V);
-        }
-        return 0;
-    }
-    return error_set(err, "trace: unknown activation name '%s'", name);
+    Gpt2Tensor kind = GPT2_T_COUNT;
+    int layer = -1;
+    if (parse_name(tr, name, &kind, &layer, err)) return -1;
+    return gpt2_trace_get(tr, kind, layer, view, err);
 }
 
 int gpt2_trace_name(const Gpt2Trace *tr, size_t idx, char *buf, size_t bufsize) {
-    size_t L = (size_t)tr->cfg.n_layer;
-    if (idx < 2) {
-        snprintf(buf, bufsize, "%s", idx == 0 ? "hook_embed" : "hook_pos_embed");
-        return 0;
-    }
+    size_t L = (size_t)tr->cfg.n_layer, K = (size_t)N_LAYER_KINDS;
+    if (idx < 2) return gpt2_tensor_name(idx == 0 ? GPT2_T_EMBED : GPT2_T_POS_EMBED, -1, buf, bufsize);
     idx -= 2;
-    if (idx < L * K_COUNT) {
-        snprintf(buf, bufsize, "blocks.%zu.%s", idx / K_COUNT, layer_names[idx % K_COUNT]);
-        return 0;
-    }
-    idx -= L * K_COUNT;
-    if (idx < 2) {
-        snprintf(buf, bufsize, "%s", idx == 0 ? "ln_final.hook_normalized" : "logits");
-        return 0;
-    }
+    if (idx < L * K) return gpt2_tensor_name((Gpt2Tensor)(GPT2_T_RESID_PRE + idx % K), (int)(idx / K), buf, bufsize);
+    idx -= L * K;
+    if (idx < 2) return gpt2_tensor_name(idx == 0 ? GPT2_T_LN_FINAL : GPT2_T_LOGITS, -1, buf, bufsize);
     return -1;
 }
 

@@ -12,7 +12,7 @@
  *     gpt2_step(&model, &tr, next_id, &err);            // position n (uses the KV cache)
  *     gpt2_trace_truncate(&tr, 3);                      // step back: positions 0..2 stay valid
  *     Gpt2TraceView v;
- *     gpt2_trace_find(&tr, "blocks.3.attn.hook_pattern", &v, &err);
+ *     gpt2_trace_get(&tr, GPT2_T_PATTERN, 3, &v, &err);  // = "blocks.3.attn.hook_pattern"
  *     float p = gpt2_view_at(&v, head, query_pos, key_pos);
  *     gpt2_trace_free(&tr);
  *
@@ -207,9 +207,47 @@ int gpt2_trace_regrow(Gpt2Trace *tr, int n_pos);
  * recomputes it). */
 const float *gpt2_trace_logits(const Gpt2Trace *tr, int pos);
 
-/* Looks an activation up by name (see NAMES). Returns 0 and fills *view, or -1 with
- * err naming the problem: unknown name, layer out of range, or not captured. */
+/* The activations by kind, in forward order: the TransformerLens names of NAMES without
+ * the "blocks.{i}." prefix. Per layer: GPT2_T_RESID_PRE .. GPT2_T_RESID_POST. */
+typedef enum Gpt2Tensor {
+    GPT2_T_EMBED,        /* hook_embed */
+    GPT2_T_POS_EMBED,    /* hook_pos_embed */
+    GPT2_T_RESID_PRE,    /* blocks.{i}.hook_resid_pre */
+    GPT2_T_LN1,          /* blocks.{i}.ln1.hook_normalized */
+    GPT2_T_Q,            /* blocks.{i}.attn.hook_q */
+    GPT2_T_K,            /* blocks.{i}.attn.hook_k */
+    GPT2_T_V,            /* blocks.{i}.attn.hook_v */
+    GPT2_T_ATTN_SCORES,  /* blocks.{i}.attn.hook_attn_scores */
+    GPT2_T_PATTERN,      /* blocks.{i}.attn.hook_pattern */
+    GPT2_T_Z,            /* blocks.{i}.attn.hook_z */
+    GPT2_T_ATTN_OUT,     /* blocks.{i}.hook_attn_out */
+    GPT2_T_RESID_MID,    /* blocks.{i}.hook_resid_mid */
+    GPT2_T_LN2,          /* blocks.{i}.ln2.hook_normalized */
+    GPT2_T_MLP_PRE,      /* blocks.{i}.mlp.hook_pre */
+    GPT2_T_MLP_POST,     /* blocks.{i}.mlp.hook_post */
+    GPT2_T_MLP_OUT,      /* blocks.{i}.hook_mlp_out */
+    GPT2_T_RESID_POST,   /* blocks.{i}.hook_resid_post */
+    GPT2_T_LN_FINAL,     /* ln_final.hook_normalized */
+    GPT2_T_LOGITS,       /* logits */
+    GPT2_T_COUNT
+} Gpt2Tensor;
+
+/* Looks an activation up by kind and layer (ignored for the kinds outside blocks), with
+ * no string work: what the viewer calls every frame (the heatmap, up to 144 thumbnails).
+ * Returns 0 and fills *view, or -1 with err (may be NULL) naming the problem: layer out
+ * of range, or not captured. */
+int gpt2_trace_get(const Gpt2Trace *tr, Gpt2Tensor kind, int layer, Gpt2TraceView *view, ErrorMsg *err);
+
+/* Looks an activation up by name (see NAMES): parses the name, then gpt2_trace_get.
+ * Returns 0 and fills *view, or -1 with err naming the problem: unknown name, layer
+ * out of range, or not captured. */
 int gpt2_trace_find(const Gpt2Trace *tr, const char *name, Gpt2TraceView *view, ErrorMsg *err);
+
+/* The canonical name of (kind, layer) in buf ("blocks.3.attn.hook_pattern"); -1 for a bad
+ * kind or a per-layer kind with layer < 0. */
+int gpt2_tensor_name(Gpt2Tensor kind, int layer, char *buf, size_t cap);
+/* 1 for the kinds that exist once per block (GPT2_T_RESID_PRE .. GPT2_T_RESID_POST). */
+int gpt2_tensor_is_per_layer(Gpt2Tensor kind);
 
 /* Writes the idx-th canonical name into buf (hook_embed first, logits last) and returns
  * 0, or -1 when idx is past the end. Lists every name, captured or not. */

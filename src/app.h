@@ -82,12 +82,14 @@ int app_input_from_event(const SDL_Event *e, float px_scale_x, float px_scale_y,
 typedef enum AppExport { APP_EXPORT_NONE = 0, APP_EXPORT_FRAME, APP_EXPORT_PANEL } AppExport;
 
 /* Session work that may be slow (a forward pass): see app_jobs.h. */
-typedef enum AppJobKind { JOB_NONE = 0, JOB_STEP, JOB_FORCE, JOB_SWITCH, JOB_PROMPT } AppJobKind;
+typedef enum AppJobKind { JOB_NONE = 0, JOB_STEP, JOB_FORCE, JOB_SWITCH, JOB_PROMPT, JOB_ABLATE } AppJobKind;
 
 typedef struct AppJob {
     AppJobKind kind;
     int id, rank;        /* JOB_FORCE: the token and the rank it was shown at */
     int k;               /* JOB_SWITCH: the branch */
+    int layer, head;     /* JOB_ABLATE: the head switched off / on again; layer < 0 = every
+                          * part back on */
     const char *text;    /* JOB_PROMPT: borrowed (AppState.edit, untouched while busy) */
     size_t text_len;
     int rc;              /* result of the session call */

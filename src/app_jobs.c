@@ -8,6 +8,22 @@
 #include "app_jobs.h"
 #include "token_label.h"
 
+/* JOB_ABLATE: the mask on screen with head (layer, head) flipped, or emptied when
+ * layer < 0; the tokens on screen run again under it (session_set_ablation). */
+static int job_ablate(Session *s, AppJob *j) {
+    Gpt2Ablation ab = {0};
+    int rc = gpt2_ablation_copy(&ab, &s->trace.ablation, &j->err);
+    if (rc == 0 && !ab.off) rc = gpt2_ablation_init(&ab, &s->model.config, &j->err);
+    if (rc == 0 && j->layer < 0) gpt2_ablation_clear(&ab);
+    else if (rc == 0) {
+        int on = !gpt2_ablation_is_off(&ab, GPT2_ABL_HEAD, j->layer, j->head);
+        rc = gpt2_ablation_set(&ab, GPT2_ABL_HEAD, j->layer, j->head, on, &j->err);
+    }
+    if (rc == 0) rc = session_set_ablation(s, &ab, &j->err);
+    gpt2_ablation_free(&ab);
+    return rc;
+}
+
 /* The model work: Session calls only (runs on the worker thread). */
 static void job_run(Session *s, AppJob *j) {
     j->had_branches = s->n_branches;
@@ -16,6 +32,7 @@ static void job_run(Session *s, AppJob *j) {
     case JOB_FORCE: j->rc = session_force(s, j->id, &j->err); break;
     case JOB_SWITCH: j->rc = session_switch_branch(s, j->k, &j->err); break;
     case JOB_PROMPT: j->rc = session_set_prompt(s, (const uint8_t *)j->text, j->text_len, &j->err); break;
+    case JOB_ABLATE: j->rc = job_ablate(s, j); break;
     default: j->rc = 0; break;
     }
 }
@@ -47,6 +64,14 @@ static void job_finish(AppState *app, const AppJob *j) {
         app->editing = 0;
         app->view.selected_token = -1;
         app_set_status(app, 0, "new prompt: %d tokens", s->n_prompt);
+        break;
+    case JOB_ABLATE:
+        if (s->trace.ablation.n_off == 0)
+            app_set_status(app, 0, "every part of the model is on again: the original numbers");
+        else if (j->layer >= 0)
+            app_set_status(app, 0, "head L%dH%d %s (Shift+X: every part on again)", j->layer, j->head,
+                           gpt2_ablation_is_off(&s->trace.ablation, GPT2_ABL_HEAD, j->layer, j->head)
+                               ? "switched off: the model runs without it" : "on again");
         break;
     default:
         break;

@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "app_jobs.h"
+#include "panel_table.h"
 #include "token_label.h"
 
 int app_input_from_event(const SDL_Event *e, float px_scale_x, float px_scale_y, AppInput *in) {
@@ -36,6 +37,7 @@ int app_input_from_event(const SDL_Event *e, float px_scale_x, float px_scale_y,
         in->x = (int)((float)e->button.x * px_scale_x);
         in->y = (int)((float)e->button.y * px_scale_y);
         in->button = e->button.button;
+        in->mod = (Uint16)SDL_GetModState(); /* Shift+click switches a head off */
         return 1;
     case SDL_WINDOWEVENT:
         if (e->window.event == SDL_WINDOWEVENT_LEAVE) {
@@ -208,6 +210,19 @@ static void switch_branch(AppState *app, int k) {
     app_submit(app, &j);
 }
 
+/* Head (layer, head) off, or on again when it is off (layer < 0: every part back on):
+ * the model runs again, so it is a job. */
+static void toggle_head_ablation(AppState *app, int layer, int head) {
+    const Gpt2Config *cfg = &app->session.model.config;
+    if (layer >= cfg->n_layer || head >= cfg->n_head) return;
+    if (layer < 0 && app->session.trace.ablation.n_off == 0) {
+        app_set_status(app, 0, "nothing is switched off (X switches the head shown off)");
+        return;
+    }
+    AppJob j = {.kind = JOB_ABLATE, .layer = layer, .head = head};
+    app_submit(app, &j);
+}
+
 static void step(AppState *app) {
     AppJob j = {.kind = JOB_STEP};
     app_submit(app, &j);
@@ -352,29 +367,37 @@ static void apply_intent(AppState *app, AppIntent intent, int arg) {
     }
 }
 
-static void click(AppState *app, int x, int y, int button) {
+/* A click: the panel under the mouse says what its hit region means (its row of the
+ * panel table), and this is the one place that does it. */
+static void click(AppState *app, int x, int y, int button, Uint16 mod) {
     if (button != SDL_BUTTON_LEFT) return;
+    const VizHit *panel = viz_hits_at(&app->hits, x, y, VIZ_HIT_PANEL);
     const VizHit *h = viz_hits_at(&app->hits, x, y, VIZ_HIT_NONE);
-    if (!h) return;
+    if (!panel || !h) return;
+    VizClick c = viz_panel_click((VizPanel)panel->a, h, (mod & KMOD_SHIFT) ? VIZ_CLICK_SHIFT : 0);
     app->dirty = 1;
-    switch (h->kind) {
-    case VIZ_HIT_PROB_BAR:
-        force_token(app, h->a, h->b + 1);
+    switch (c.kind) {
+    case VIZ_CLICK_FORCE_TOKEN:
+        force_token(app, c.a, c.b);
         break;
-    case VIZ_HIT_HEAD_THUMB:
-        app->view.layer = h->a;
-        app->view.head = h->b;
-        app_set_status(app, 0, "layer %d, head %d", h->a, h->b);
+    case VIZ_CLICK_SELECT_HEAD:
+        app->view.layer = c.a;
+        app->view.head = c.b;
+        app_set_status(app, 0, "layer %d, head %d", c.a, c.b);
         break;
-    case VIZ_HIT_TOKEN_CHIP:
-        app->view.selected_token = app->view.selected_token == h->a ? -1 : h->a;
+    case VIZ_CLICK_SELECT_LAYER:
+        app->view.layer = c.a;
+        app_set_status(app, 0, "layer %d (an MLP has no attention pattern: the heads of its block are shown)", c.a);
+        break;
+    case VIZ_CLICK_TOGGLE_ABLATION:
+        toggle_head_ablation(app, c.a, c.b);
+        break;
+    case VIZ_CLICK_SELECT_TOKEN:
+        app->view.selected_token = app->view.selected_token == c.a ? -1 : c.a;
         app->view.bpe_step = -1;
         break;
-    case VIZ_HIT_ATTN_CELL:
-        app->view.highlight_token = app->view.highlight_token == h->b ? -1 : h->b;
-        break;
-    case VIZ_HIT_BRANCH:
-        switch_branch(app, h->a);
+    case VIZ_CLICK_HIGHLIGHT_TOKEN:
+        app->view.highlight_token = app->view.highlight_token == c.a ? -1 : c.a;
         break;
     default:
         break;
@@ -401,7 +424,7 @@ void app_update(AppState *app, const AppInput *in) {
     case APP_INPUT_MOUSE_DOWN:
         app->view.mouse_x = in->x;
         app->view.mouse_y = in->y;
-        if (!app->editing) click(app, in->x, in->y, in->button);
+        if (!app->editing) click(app, in->x, in->y, in->button, in->mod);
         return;
     case APP_INPUT_KEY: {
         if (app->editing) {

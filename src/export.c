@@ -39,15 +39,6 @@ ExportOptions export_options_default(void) {
     return o;
 }
 
-void export_options_from_state(ExportOptions *opt, const FigureState *fs) {
-    opt->panel = fs->panel;
-    opt->width = fs->width;
-    opt->height = fs->height;
-    opt->scale = fs->scale;
-    opt->ui_scale = fs->ui_scale;
-    opt->theme = fs->theme;
-}
-
 void export_image_free(ExportImage *img) {
     if (!img) return;
     free(img->rgba);
@@ -401,12 +392,14 @@ static void figure_stem(const Session *s, const VizView *view, const ExportOptio
         else snprintf(stem, cap, "step-%02d-attention-all-heads", step);
     } else if (o->stem && *o->stem) {
         snprintf(stem, cap, "%s", o->stem);
-    } else if (o->panel == VIZ_PANEL_ATTENTION) {
+    } else {
+        /* the panel table's file name ("attention-L3H5"), with the clamped layer/head
+         * that were actually drawn */
         VizFrame f;
         frame_fill(&f, s, view);
-        snprintf(stem, cap, "step-%02d-attention-L%dH%d", step, f.view.layer, f.view.head);
-    } else {
-        snprintf(stem, cap, "step-%02d-%s", step, viz_panel_name(o->panel));
+        char what[64];
+        viz_panel_format(viz_panel_row(o->panel)->stem, &f.view, what, sizeof what);
+        snprintf(stem, cap, "step-%02d-%s", step, what);
     }
 }
 

@@ -64,9 +64,6 @@ typedef struct ExportOptions {
 
 /* Defaults: EXPORT_DEFAULT_DIR, the frame, 1920x1080, scale 1, UI scale 1, light. */
 ExportOptions export_options_default(void);
-/* The options a figure was made with (panel, size, scale, UI scale, theme); other
- * fields keep their values. */
-void export_options_from_state(ExportOptions *opt, const FigureState *fs);
 
 /* The UI scale the figure is drawn at: for a lesson slide or a single panel the
  * slide's (viz_slide_ui_scale of the logical size, times ui_scale), for the frame

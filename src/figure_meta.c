@@ -64,12 +64,9 @@ static int meta_addf(FigureMeta *m, const char *key, int is_json, const char *fm
 }
 
 void figure_tensor_name(VizPanel panel, int layer, char *buf, size_t cap) {
-    switch (panel) {
-    case VIZ_PANEL_ATTENTION: snprintf(buf, cap, "blocks.%d.attn.hook_pattern", layer); break;
-    case VIZ_PANEL_PROBS: snprintf(buf, cap, "logits"); break;
-    case VIZ_PANEL_FRAME: snprintf(buf, cap, "blocks.%d.attn.hook_pattern logits", layer); break;
-    default: snprintf(buf, cap, "tokens"); break; /* tokens/text: ids only, no tensor */
-    }
+    const VizPanelRow *row = viz_panel_row(panel);
+    VizView v = {.layer = layer};
+    viz_panel_format(row ? row->tensor : "tokens", &v, buf, cap); /* the panel table's row */
 }
 
 int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
@@ -92,11 +89,11 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
     else if (in->contact_sheet)
         snprintf(title, sizeof title, "attention patterns, layer %d, every head, step %d - %s", in->sheet_layer,
                  n - np, s->model.name);
-    else if (in->panel == VIZ_PANEL_ATTENTION)
-        snprintf(title, sizeof title, "attention pattern, layer %d head %d, step %d - %s", v->layer,
-                 v->head, n - np, s->model.name);
-    else
-        snprintf(title, sizeof title, "%s, step %d - %s", panel, n - np, s->model.name);
+    else {
+        char what[128]; /* the panel table's figure title ("attention pattern, layer 3 head 5") */
+        viz_panel_format(viz_panel_row(in->panel) ? viz_panel_row(in->panel)->title : panel, v, what, sizeof what);
+        snprintf(title, sizeof title, "%.100s, step %d - %.120s", what, n - np, s->model.name);
+    }
 
     rc |= meta_add(m, "Software", "inferscope " INFERSCOPE_VERSION, 0);
     rc |= meta_add(m, "Title", title, 0);

@@ -6,6 +6,7 @@
 #define FRAME_FILL_H
 
 #include "frame.h"
+#include "panel_table.h"
 #include "session.h"
 
 /* Fills *f from s and view (borrowed pointers: valid until s changes). The status,

@@ -14,19 +14,8 @@
 
 #include "file_read.h"
 #include "frame.h"
+#include "panel_table.h"
 #include "utf8.h"
-
-static const char *const PANEL_NAMES[LPANEL_COUNT] = {"frame", "tokens", "attention", "probs", "text"};
-
-int lesson_panel_from_name(const char *s, size_t n) {
-    for (int i = 0; i < LPANEL_COUNT; i++)
-        if (strlen(PANEL_NAMES[i]) == n && memcmp(PANEL_NAMES[i], s, n) == 0) return i;
-    return -1;
-}
-
-const char *lesson_panel_name(int panel) {
-    return (panel >= 0 && panel < LPANEL_COUNT) ? PANEL_NAMES[panel] : "?";
-}
 
 void lesson_free(Lesson *l) {
     if (!l) return;
@@ -447,8 +436,14 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
         rc = parse_long(p, abuf, 0, 100000, word, &d.n);
         break;
     case LOP_PANEL:
-        d.kind = lesson_panel_from_name(arg, alen);
-        if (d.kind < 0) return fail(p, "unknown panel '%s' (frame, tokens, attention, probs, text)", abuf);
+        d.kind = viz_panel_from_name_n(arg, alen);
+        if (d.kind < 0) {
+            char names[200];
+            viz_panel_names(", ", names, sizeof names);
+            char m[300];
+            snprintf(m, sizeof m, "unknown panel '%.60s' (%s)", abuf, names);
+            return fail(p, "%s", m);
+        }
         break;
     case LOP_HIGHLIGHT: {
         if (strcmp(abuf, "none") == 0) { d.kind = LHL_NONE; break; }
@@ -459,7 +454,7 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
         while (*rest == ' ') rest++;
         if (strcmp(abuf, "panel") == 0) {
             d.kind = LHL_PANEL;
-            d.panel = lesson_panel_from_name(rest, strlen(rest));
+            d.panel = viz_panel_from_name(rest);
             if (d.panel < 0) return fail(p, "unknown panel '%s'", rest);
         } else if (strcmp(abuf, "token") == 0) {
             d.kind = LHL_TOKEN;

@@ -25,7 +25,7 @@ typedef enum LessonOp {
     LOP_REROLL,      /* reroll                          same step, new dice */
     LOP_LAYER,       /* layer N                         0-based */
     LOP_HEAD,        /* head N                          0-based */
-    LOP_PANEL,       /* panel frame|tokens|attention|probs|text */
+    LOP_PANEL,       /* panel NAME                      a panel of the panel table (panel_table.h) */
     LOP_CAPTION,     /* caption TEXT                    one line of narration (repeatable) */
     LOP_HIGHLIGHT,   /* highlight none | panel NAME | token N | bar N */
     LOP_BPE,         /* bpe N                           replay the merges of token N's word */
@@ -69,10 +69,6 @@ enum { LSUR_MAX = -1, LSUR_MEAN = -2 };
 /* what `expect seen` measures (arg[0]) */
 enum { LSEEN_SHARE = 0, LSEEN_RUN = 1, LSEEN_COUNT = 2 };
 
-typedef enum LessonPanel {
-    LPANEL_FRAME, LPANEL_TOKENS, LPANEL_ATTENTION, LPANEL_PROBS, LPANEL_TEXT, LPANEL_COUNT
-} LessonPanel;
-
 typedef enum LessonHighlightKind { LHL_NONE, LHL_PANEL, LHL_TOKEN, LHL_BAR } LessonHighlightKind;
 
 typedef struct LessonDirective {
@@ -81,13 +77,13 @@ typedef struct LessonDirective {
     long n;           /* integer argument (N, seed, layer, head, token index, bar rank, id) */
     double x;         /* real argument (temperature, top_p, EXPECT threshold; AXIS: the linear end, 0..1) */
     int flag;         /* on/off; FORCE, EXPECT: 1 = by id (#ID), 0 = by text; MODEL: 1 = or-bundled */
-    int kind;         /* PANEL: LessonPanel; HIGHLIGHT: LessonHighlightKind; EXPECT: LessonExpect; AXIS: VizProbAxis */
+    int kind;         /* PANEL: VizPanel (panel_table.h); HIGHLIGHT: LessonHighlightKind; EXPECT: LessonExpect; AXIS: VizProbAxis */
     int cmp;          /* EXPECT: LessonCmp */
     long arg[4];      /* EXPECT attention: layer, head, query (or LATT_*), key; token: position */
     char *claim;      /* EXPECT: owned, the claim as written (for "expect failed: CLAIM") */
     int *ids;         /* EXPECT ids: owned (n_ids) */
     size_t n_ids;
-    int panel;        /* HIGHLIGHT panel: LessonPanel */
+    int panel;        /* HIGHLIGHT panel: VizPanel */
     char *text;       /* owned; TITLE/MODEL/PROMPT/FORCE/CAPTION/ASK text (UTF-8, validated) */
     size_t text_len;  /* bytes in text (may contain NUL after \x00-free escapes: never) */
 } LessonDirective;
@@ -115,9 +111,5 @@ int lesson_parse(Lesson *out, const char *path, const char *text, size_t len, Er
 void lesson_free(Lesson *l);
 /* Frees only the replay cache (lesson_run.c); the next beat shown rebuilds it. */
 void lesson_replay_free(Lesson *l);
-
-/* "attention" -> LPANEL_ATTENTION; -1 if unknown. And the reverse. */
-int lesson_panel_from_name(const char *s, size_t n);
-const char *lesson_panel_name(int panel);
 
 #endif

@@ -86,11 +86,8 @@ static double final_prob(const Session *s, int id) {
 
 double lesson_attention_mean(const Session *s, int layer, int head, int query_form) {
     Gpt2TraceView v;
-    ErrorMsg e;
-    char name[64];
-    snprintf(name, sizeof name, "blocks.%d.attn.hook_pattern", layer);
     int T = session_len(s);
-    if (T < 2 || gpt2_trace_find(&s->trace, name, &v, &e)) return 0.0;
+    if (T < 2 || gpt2_trace_get(&s->trace, GPT2_T_PATTERN, layer, &v, NULL)) return 0.0;
     double sum = 0;
     for (int i = 1; i < T; i++) sum += gpt2_view_at(&v, (size_t)head, (size_t)i, query_form == LATT_PREV ? (size_t)i - 1 : 0);
     return sum / (T - 1);
@@ -119,9 +116,7 @@ static int measure_attention(const LessonDirective *d, const Session *s, char *o
     if (d->arg[2] >= 0) {
         if (d->arg[2] >= T || d->arg[3] >= T) return error_set(err, "there are only %d tokens (positions 0-%d)", T, T - 1);
         Gpt2TraceView v;
-        char name[64];
-        snprintf(name, sizeof name, "blocks.%d.attn.hook_pattern", L);
-        if (gpt2_trace_find(&s->trace, name, &v, err)) return -1;
+        if (gpt2_trace_get(&s->trace, GPT2_T_PATTERN, L, &v, err)) return -1;
         double w = gpt2_view_at(&v, (size_t)H, (size_t)d->arg[2], (size_t)d->arg[3]);
         snprintf(out, cap, "%.4f", w);
         return compare(w, d->cmp, d->x);

@@ -5,6 +5,7 @@
 #define CHECK_EXPORT_H
 
 #include "export.h"
+#include "figure_meta.h"
 
 /* Options for a w x h figure of `panel` written into dir (NULL: render only). */
 static inline ExportOptions check_export_opts(const char *dir, VizPanel panel, int w, int h) {
@@ -15,6 +16,16 @@ static inline ExportOptions check_export_opts(const char *dir, VizPanel panel, i
     o.height = h;
     o.assets_dir = "assets";
     return o;
+}
+
+/* The export options a figure was made with (what the window's --open-figure reopens). */
+static inline void check_options_from_figure(ExportOptions *o, const FigureState *fs) {
+    o->panel = fs->panel;
+    o->width = fs->width;
+    o->height = fs->height;
+    o->scale = fs->scale;
+    o->ui_scale = fs->ui_scale;
+    o->theme = fs->theme;
 }
 
 #endif

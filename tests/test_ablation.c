@@ -302,7 +302,7 @@ static int figure_round_trip(Session *s, Session *t, const char *dir, FigureStat
     int rc = export_png(s, &v, &o, p1, sizeof p1, &err) || figure_meta_read(p1, fs, &err) ||
              figure_state_apply(fs, t, &v2, &err);
     ExportOptions o2 = o;
-    if (rc == 0) export_options_from_state(&o2, fs);
+    if (rc == 0) check_options_from_figure(&o2, fs);
     if (rc == 0) rc = export_png(t, &v2, &o2, p2, sizeof p2, &err);
     CHECK(rc == 0, "%s: export, read, apply, re-export: %s", what, err.text);
     if (rc) return -1;

@@ -298,7 +298,7 @@ static void test_round_trip(void) {
           "same pending draw");
     CHECK(v2.layer == 1 && v2.head == 3 && v2.top_n == 12, "same head");
     ExportOptions o2 = check_export_opts(dir, VIZ_PANEL_TOKENS, 10, 10);
-    export_options_from_state(&o2, &fs);
+    check_options_from_figure(&o2, &fs);
     o2.sidecar = 1;
     CHECK(export_png(&t, &v2, &o2, p2, sizeof p2, &err) == 0, "re-export: %s", err.text);
     uint8_t *b1 = NULL, *b2 = NULL;

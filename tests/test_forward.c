@@ -538,6 +538,30 @@ static void test_names(const Gpt2Model *m) {
             fprintf(stderr, "  %s: %zu rows, want 3\n", name, v.shape[0]);
     }
     CHECK(count == 4 + (size_t)m->config.n_layer * 15 && found == count, "names: %zu listed, %zu found", count, found);
+    /* lookup by kind: the same view as by name for every kind and layer, and the names
+     * gpt2_tensor_name writes are the canonical ones the trace lists */
+    size_t same = 0, kinds = 0;
+    for (int k = 0; k < GPT2_T_COUNT; k++) {
+        int per_layer = gpt2_tensor_is_per_layer((Gpt2Tensor)k);
+        for (int l = per_layer ? 0 : -1; l < (per_layer ? m->config.n_layer : 0); l++, kinds++) {
+            Gpt2TraceView a, b;
+            if (gpt2_tensor_name((Gpt2Tensor)k, l, name, sizeof name)) continue;
+            if (gpt2_trace_find(&tr, name, &a, &err) || gpt2_trace_get(&tr, (Gpt2Tensor)k, l, &b, &err)) {
+                fprintf(stderr, "  %s: %s\n", name, err.text);
+                continue;
+            }
+            same += memcmp(&a, &b, sizeof a) == 0;
+        }
+    }
+    CHECK(kinds == count && same == count, "get by kind: %zu of %zu kinds x layers give find's view", same, kinds);
+    CHECK(gpt2_trace_get(&tr, GPT2_T_PATTERN, 1, &v, &err) == 0 && v.data == gpt2_trace_layer_patterns(&tr, 1) &&
+              v.tri && v.shape[0] == (size_t)m->config.n_head && v.shape[1] == 3,
+          "get pattern of layer 1");
+    err.text[0] = 0;
+    CHECK(gpt2_trace_get(&tr, GPT2_T_PATTERN, m->config.n_layer, &v, &err) == -1 && strstr(err.text, "out of range"),
+          "get: layer out of range: %s", err.text);
+    CHECK(gpt2_trace_get(&tr, GPT2_T_COUNT, 0, &v, NULL) == -1 && gpt2_tensor_name(GPT2_T_Z, -1, name, sizeof name) == -1,
+          "get/name: bad kind or missing layer refused");
     CHECK(gpt2_trace_find(&tr, "blocks.1.attn.pattern", &v, &err) == 0 &&
               gpt2_trace_find(&tr, "blocks.1.attn.hook_pattern", &w, &err) == 0 && v.data == w.data && v.tri,
           "alias blocks.1.attn.pattern");

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "frame.h"
 #include "lesson.h"
 
 static int parse(const char *text, Lesson *l, ErrorMsg *err) {
@@ -56,7 +57,7 @@ static void test_beats(void) {
         CHECK(l.dir[8].op == LOP_FORCE && strcmp(l.dir[8].text, " time") == 0 && l.dir[8].flag == 0, "force by text keeps the space");
         CHECK(l.dir[9].flag == 1 && l.dir[9].n == 640, "force by id");
         CHECK(l.dir[10].kind == LHL_BAR && l.dir[10].n == 2, "highlight bar");
-        CHECK(l.dir[11].kind == LHL_PANEL && l.dir[11].panel == LPANEL_ATTENTION, "highlight panel");
+        CHECK(l.dir[11].kind == LHL_PANEL && l.dir[11].panel == VIZ_PANEL_ATTENTION, "highlight panel");
         CHECK(l.dir[12].op == LOP_LAYER && l.dir[12].n == 1, "indented line");
     }
     lesson_free(&l);

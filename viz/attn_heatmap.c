@@ -25,16 +25,15 @@
 /* Hit regions: per cell only while they fit, leaving room for the other panels. */
 #define ATTN_HITS_RESERVE 512
 
-/* Looks the head up by its TransformerLens name, so the panel reads exactly what the
- * dump command and the trace tests read. Returns 0 or -1 (recorded in viz). */
+/* Looks the head up by kind and layer (blocks.{L}.attn.hook_pattern), so the panel reads
+ * exactly what the dump command and the trace tests read, without formatting and parsing
+ * the name for the heatmap and each thumbnail every frame. Returns 0 or -1 (recorded in viz). */
 int attn_head_pattern(Viz *viz, const Gpt2Trace *tr, int layer, int head, HeadPattern *out) {
-    char name[64];
-    snprintf(name, sizeof name, "blocks.%d.attn.hook_pattern", layer);
     Gpt2TraceView v;
     ErrorMsg err;
-    if (gpt2_trace_find(tr, name, &v, &err) != 0) return viz_fail(viz, "attention panel: %s", err.text);
+    if (gpt2_trace_get(tr, GPT2_T_PATTERN, layer, &v, &err) != 0) return viz_fail(viz, "attention panel: %s", err.text);
     if (!v.tri || v.ndim != 3 || (size_t)head >= v.shape[0])
-        return viz_fail(viz, "attention panel: %s has an unexpected layout", name);
+        return viz_fail(viz, "attention panel: blocks.%d.attn.hook_pattern has no head %d", layer, head);
     out->data = v.data + (size_t)head * v.stride[0];
     out->n = (int)v.shape[1];
     return 0;

@@ -1,22 +1,10 @@
-/* frame.c — panel and text-mode names and the hit-region list of frame.h. */
+/* frame.c — text-mode names, the probability axis and the hit-region list of frame.h
+ * (the panels' names live in the panel table, panel_table.c). */
 #include "frame.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const PANEL_NAMES[VIZ_PANEL_COUNT] = {"frame", "tokens", "attention", "probs", "text"};
-
-const char *viz_panel_name(VizPanel p) {
-    return ((int)p >= 0 && p < VIZ_PANEL_COUNT) ? PANEL_NAMES[p] : NULL;
-}
-
-int viz_panel_from_name(const char *name) {
-    if (!name) return -1;
-    for (int i = 0; i < VIZ_PANEL_COUNT; i++)
-        if (strcmp(name, PANEL_NAMES[i]) == 0) return i;
-    return -1;
-}
 
 static const char *const TEXT_MODE_NAMES[VIZ_TEXT_MODE_COUNT] = {"plain", "surprisal", "seen"};
 

@@ -21,7 +21,8 @@
 #include "token_stats.h"
 #include "tokenizer.h"
 
-/* The panels, also the names used by exports, lessons and the window's focus key. */
+/* The panels; everything else about them (names used by exports, lessons and the
+ * window's focus keys, draw functions, clicks) is their row in panel_table.h. */
 typedef enum VizPanel {
     VIZ_PANEL_FRAME = 0, /* the whole window layout */
     VIZ_PANEL_TOKENS,    /* prompt + token strip (+ BPE replay of the selected word) */
@@ -30,11 +31,6 @@ typedef enum VizPanel {
     VIZ_PANEL_TEXT,      /* prompt + generated text, newest token highlighted */
     VIZ_PANEL_COUNT
 } VizPanel;
-
-/* "frame", "tokens", "attention", "probs", "text"; NULL for bad values. */
-const char *viz_panel_name(VizPanel p);
-/* The reverse; -1 if unknown. */
-int viz_panel_from_name(const char *name);
 
 /* How the probability bars are scaled. AUTO fits the longest candidate bar (the
  * "all other tokens" bar may then run past the end: it is drawn broken, with its
@@ -148,7 +144,6 @@ typedef enum VizHitKind {
     VIZ_HIT_HEAD_THUMB, /* a = layer, b = head */
     VIZ_HIT_TOKEN_CHIP, /* a = token index (position) */
     VIZ_HIT_PANEL,      /* a = VizPanel: the panel's whole rect (for Shift+E) */
-    VIZ_HIT_BRANCH,     /* a = branch index */
 } VizHitKind;
 
 typedef struct VizHit {

@@ -64,8 +64,18 @@ static FrameLayout frame_layout(Viz *viz, Rect r, const VizFrame *f, int with_st
     }
     L.panel[VIZ_PANEL_FRAME] = area;
     VizPanel focus = f->view.focus;
-    if (focus > VIZ_PANEL_FRAME && focus < VIZ_PANEL_COUNT) {
-        L.panel[focus] = area; /* one panel enlarged to the whole frame */
+    const VizPanelRow *row = viz_panel_row(focus);
+    if (row && focus != VIZ_PANEL_FRAME) {
+        if (row->companion == VIZ_PANEL_FRAME || row->companion == focus) {
+            L.panel[focus] = area; /* one panel enlarged to the whole frame */
+            return L;
+        }
+        /* enlarged with the panel its clicks and numbers refer to beside it */
+        Rect two[2];
+        const float w2[2] = {0.58f, 0.42f};
+        rect_split_cols(area, w2, 2, gap, two);
+        L.panel[focus] = two[0];
+        L.panel[row->companion] = two[1];
         return L;
     }
     Rect col[3];
@@ -99,19 +109,17 @@ static FrameLayout frame_layout(Viz *viz, Rect r, const VizFrame *f, int with_st
     return L;
 }
 
-/* One panel by its enum (drawn with view.fill when it is alone), then the clip reset
- * (panels set it and draw_set_clip is not a stack). */
+/* One panel by its row of the panel table (drawn with view.fill when it is the one
+ * enlarged), its cramped rule, then the clip reset (panels set it and draw_set_clip is
+ * not a stack). */
 static int draw_one_panel(Viz *viz, Rect r, const VizFrame *f, VizPanel p, int alone, VizHits *hits) {
+    const VizPanelRow *row = viz_panel_row(p);
+    if (!row || !row->draw) return viz_fail(viz, "draw: panel %d is not a single panel", (int)p);
     VizFrame g = *f;
     g.view.fill = alone;
-    int rc;
-    switch (p) {
-    case VIZ_PANEL_TOKENS: rc = draw_tokens_panel(viz, r, &g, hits); break;
-    case VIZ_PANEL_ATTENTION: rc = draw_attention_panel(viz, r, &g, hits); break;
-    case VIZ_PANEL_PROBS: rc = draw_probs_panel(viz, r, &g, hits); break;
-    case VIZ_PANEL_TEXT: rc = draw_text_panel(viz, r, &g, hits); break;
-    default: rc = viz_fail(viz, "draw: panel %d is not a single panel", (int)p); break;
-    }
+    int rc = row->draw(viz, r, &g, hits);
+    if ((row->min_w && r.w < viz_px(viz, row->min_w)) || (row->min_h && r.h < viz_px(viz, row->min_h)))
+        draw_enlarge_hint(viz, p, &g);
     if (draw_set_clip(viz, NULL) != 0) rc = -1;
     return rc;
 }
@@ -123,14 +131,13 @@ static int draw_layout(Viz *viz, Rect r, const VizFrame *f, VizHits *hits, int w
     rc |= draw_fill_rect(viz, r, th->background);
     FrameLayout L = frame_layout(viz, r, f, with_status);
     viz->cramped_mask = 0; /* the panels below say which of them left content out */
-    int alone = f->view.focus > VIZ_PANEL_FRAME && f->view.focus < VIZ_PANEL_COUNT;
     for (int p = VIZ_PANEL_TOKENS; p < VIZ_PANEL_COUNT; p++) {
         Rect pr = L.panel[p];
         if (pr.w <= 0 || pr.h <= 0) continue;
         /* the panel's whole rect first: panels' own hits are looked up by kind, and
          * Shift+E / F find "the panel under the mouse" through these */
         viz_hits_add(hits, pr, VIZ_HIT_PANEL, p, 0);
-        rc |= draw_one_panel(viz, pr, f, (VizPanel)p, alone, hits);
+        rc |= draw_one_panel(viz, pr, f, (VizPanel)p, p == (int)f->view.focus, hits);
     }
     int hp = f->view.highlight_panel;
     if (hp > VIZ_PANEL_FRAME && hp < VIZ_PANEL_COUNT && L.panel[hp].w > 0) {
@@ -176,7 +183,7 @@ int draw_panel_figure(Viz *viz, Rect r, const VizFrame *f, VizPanel p, VizHits *
     if (!viz || !f) return -1;
     if (r.w <= 0 || r.h <= 0) return 0;
     if (p == VIZ_PANEL_FRAME) return draw_layout(viz, r, f, hits, 1);
-    if ((int)p < 0 || p >= VIZ_PANEL_COUNT) return viz_fail(viz, "figure: unknown panel %d", (int)p);
+    if (!viz_panel_row(p)) return viz_fail(viz, "figure: unknown panel %d", (int)p);
     int rc = draw_set_clip(viz, NULL);
     rc |= draw_fill_rect(viz, r, viz->theme->background);
     Rect pr = rect_inset(r, viz_px(viz, FIGURE_MARGIN));

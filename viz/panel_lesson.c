@@ -37,7 +37,7 @@ typedef struct BandLayout {
  * with its bars hidden: the band then does not repeat it. */
 static int question_in_band(const VizFrame *f) {
     if (!f->question || !*f->question) return 0;
-    int probs_visible = f->view.focus == VIZ_PANEL_FRAME || f->view.focus == VIZ_PANEL_PROBS;
+    int probs_visible = viz_panel_shows(f->view.focus, VIZ_PANEL_PROBS);
     return !(f->view.hide_probs && probs_visible);
 }
 

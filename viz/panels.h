@@ -10,6 +10,7 @@
 
 #include "frame.h"
 #include "layout.h"
+#include "panel_table.h"
 #include "viz.h"
 
 /* Prompt and tokens: token chips (text with a visible space mark, id, bytes for partial

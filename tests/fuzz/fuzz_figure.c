@@ -20,6 +20,7 @@
 #include "figure_meta.h"
 #include "frame.h"
 #include "json_whole.h"
+#include "panel_table.h"
 #include "session.h"
 #include "utf8.h"
 

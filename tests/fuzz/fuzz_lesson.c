@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "frame.h"
 #include "lesson.h"
 
 /* Same rule as the parser promises (RFC 3629): returns 1 if s[0..n) is valid UTF-8. */
@@ -57,7 +58,7 @@ static int fuzz_lesson_one(const uint8_t *data, size_t size) {
         FUZZ_ASSERT(d->line >= 1, "directive %zu line %d", i, d->line);
         if (d->text) FUZZ_ASSERT(fuzz_utf8_valid((const unsigned char *)d->text, d->text_len),
                                  "directive %zu (line %d): text is not valid UTF-8", i, d->line);
-        if (d->op == LOP_PANEL) FUZZ_ASSERT(d->kind >= 0 && d->kind < LPANEL_COUNT, "panel %d", d->kind);
+        if (d->op == LOP_PANEL) FUZZ_ASSERT(d->kind >= 0 && d->kind < VIZ_PANEL_COUNT, "panel %d", d->kind);
         if (d->op == LOP_EXPECT) {
             FUZZ_ASSERT(d->claim && fuzz_utf8_valid((const unsigned char *)d->claim, strlen(d->claim)),
                         "expect (line %d): claim missing or not UTF-8", d->line);

@@ -1,0 +1,110 @@
+/* panel_table.c — the rows of the panel table (panel_table.h) and its lookups. Adding a
+ * panel: its draw function in its own file (declared in panels.h), a VizPanel value in
+ * frame.h, one row here. */
+#include "panel_table.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "panels.h"
+
+/* ---- what a click means, per panel --------------------------------------------------- */
+
+static VizClick click_tokens(const VizHit *h, unsigned mods) {
+    (void)mods;
+    if (h->kind == VIZ_HIT_TOKEN_CHIP) return (VizClick){VIZ_CLICK_SELECT_TOKEN, h->a, 0};
+    return (VizClick){VIZ_CLICK_NONE, 0, 0};
+}
+
+static VizClick click_attention(const VizHit *h, unsigned mods) {
+    /* a thumbnail shows its head large; with Shift it switches the head off (or on again) */
+    if (h->kind == VIZ_HIT_HEAD_THUMB)
+        return (VizClick){(mods & VIZ_CLICK_SHIFT) ? VIZ_CLICK_TOGGLE_ABLATION : VIZ_CLICK_SELECT_HEAD, h->a, h->b};
+    /* a cell outlines its key token (b = key position; -1 when hits are per row) */
+    if (h->kind == VIZ_HIT_ATTN_CELL) return (VizClick){VIZ_CLICK_HIGHLIGHT_TOKEN, h->b, 0};
+    return (VizClick){VIZ_CLICK_NONE, 0, 0};
+}
+
+static VizClick click_probs(const VizHit *h, unsigned mods) {
+    (void)mods;
+    if (h->kind == VIZ_HIT_PROB_BAR) return (VizClick){VIZ_CLICK_FORCE_TOKEN, h->a, h->b + 1};
+    return (VizClick){VIZ_CLICK_NONE, 0, 0};
+}
+
+/* ---- the table ------------------------------------------------------------------------ */
+
+static const VizPanelRow TABLE[VIZ_PANEL_COUNT] = {
+    {.id = VIZ_PANEL_FRAME, .name = "frame", .what = "the whole window: every panel and the status line",
+     .tensor = "blocks.{L}.attn.hook_pattern logits", .title = "frame", .stem = "frame"},
+    {.id = VIZ_PANEL_TOKENS, .name = "tokens", .what = "prompt + token strip (+ BPE replay of the selected word)",
+     .draw = draw_tokens_panel, .click = click_tokens, .tensor = "tokens", .title = "tokens", .stem = "tokens"},
+    {.id = VIZ_PANEL_ATTENTION, .name = "attention",
+     .what = "heatmap of the selected head + layers x heads thumbnails", .draw = draw_attention_panel,
+     .click = click_attention, .tensor = "blocks.{L}.attn.hook_pattern",
+     .title = "attention pattern, layer {L} head {H}", .stem = "attention-L{L}H{H}"},
+    {.id = VIZ_PANEL_PROBS, .name = "probs", .what = "next-token bars through the sampler stages + the draw",
+     .draw = draw_probs_panel, .click = click_probs, .tensor = "logits", .title = "probs", .stem = "probs"},
+    {.id = VIZ_PANEL_TEXT, .name = "text", .what = "prompt + generated text, newest token highlighted",
+     .draw = draw_text_panel, .click = click_tokens, .tensor = "tokens", .title = "text", .stem = "text"},
+};
+
+const VizPanelRow *viz_panel_row(VizPanel p) {
+    if ((int)p < 0 || p >= VIZ_PANEL_COUNT) return NULL;
+    return &TABLE[p];
+}
+
+const char *viz_panel_name(VizPanel p) {
+    const VizPanelRow *r = viz_panel_row(p);
+    return r ? r->name : NULL;
+}
+
+int viz_panel_from_name_n(const char *s, size_t n) {
+    if (!s) return -1;
+    for (int i = 0; i < VIZ_PANEL_COUNT; i++)
+        if (strlen(TABLE[i].name) == n && memcmp(TABLE[i].name, s, n) == 0) return i;
+    return -1;
+}
+
+int viz_panel_from_name(const char *name) { return name ? viz_panel_from_name_n(name, strlen(name)) : -1; }
+
+void viz_panel_names(const char *sep, char *buf, size_t cap) {
+    size_t k = 0;
+    if (cap) buf[0] = 0;
+    for (int i = 0; i < VIZ_PANEL_COUNT && k < cap; i++)
+        k += (size_t)snprintf(buf + k, cap - k, "%s%s", i ? sep : "", TABLE[i].name);
+}
+
+void viz_panel_format(const char *pattern, const VizView *v, char *buf, size_t cap) {
+    size_t k = 0;
+    if (!cap) return;
+    for (const char *p = pattern ? pattern : ""; *p && k + 1 < cap; p++) {
+        if ((p[1] == 'L' || p[1] == 'H') && p[0] == '{' && p[2] == '}') {
+            k += (size_t)snprintf(buf + k, cap - k, "%d", p[1] == 'L' ? v->layer : v->head);
+            if (k >= cap) k = cap - 1;
+            p += 2;
+            continue;
+        }
+        buf[k++] = *p;
+    }
+    buf[k] = 0;
+}
+
+int viz_panel_shows(VizPanel focus, VizPanel p) {
+    const VizPanelRow *r = viz_panel_row(focus);
+    if (!r || focus == VIZ_PANEL_FRAME) return 1; /* the whole layout shows every panel */
+    return p == focus || (r->companion != VIZ_PANEL_FRAME && p == r->companion);
+}
+
+VizPanel viz_panel_next_inside(VizPanel focus) {
+    const VizPanelRow *r = viz_panel_row(focus);
+    int from = r && r->inside ? (int)focus + 1 : 0;
+    for (int i = from; i < VIZ_PANEL_COUNT; i++)
+        if (TABLE[i].inside) return (VizPanel)i;
+    return VIZ_PANEL_FRAME;
+}
+
+VizClick viz_panel_click(VizPanel p, const VizHit *hit, unsigned mods) {
+    const VizPanelRow *r = viz_panel_row(p);
+    if (!r || !r->click || !hit) return (VizClick){VIZ_CLICK_NONE, 0, 0};
+    return r->click(hit, mods);
+}
