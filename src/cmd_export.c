@@ -15,6 +15,7 @@
 #include "lesson_handout.h"
 #include "lesson_run.h"
 #include "lesson_slide.h"
+#include "parse_num.h"
 
 static void usage(FILE *f) {
     fprintf(f,
@@ -63,10 +64,10 @@ static void usage(FILE *f) {
 }
 
 static int parse_int_arg(const char *flag, const char *v, long lo, long hi, int *out, ErrorMsg *err) {
-    char *end;
-    long x = strtol(v, &end, 10);
-    if (!*v || *end) return error_set(err, "%s: '%s' is not an integer", flag, v);
-    if (x < lo || x > hi) return error_set(err, "%s: %ld is outside [%ld, %ld]", flag, x, lo, hi);
+    long long x = 0;
+    NumError e = parse_num_int(v, &x); /* the one strict number parser */
+    if (e != NUM_OK) return error_set(err, "%s: '%.40s' %s: give a whole number in [%ld, %ld]", flag, v, parse_num_problem(e), lo, hi);
+    if (x < lo || x > hi) return error_set(err, "%s: %lld is outside [%ld, %ld]", flag, x, lo, hi);
     *out = (int)x;
     return 0;
 }

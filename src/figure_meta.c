@@ -13,6 +13,8 @@
 
 #include "file_read.h"
 #include "frame_fill.h"
+#include "parse_num.h"
+#include "settings.h"
 #include "utf8.h"
 #include "version.h"
 
@@ -161,6 +163,23 @@ static int meta_addf(FigureMeta *m, const char *key, int is_json, const char *fm
     return meta_add(m, key, buf, is_json);
 }
 
+/* The sampler settings, one entry per settings-table row in table order: the rows
+ * figures always had, and any other row only when it is not at its default (so a
+ * figure that does not use it is byte-identical to one made before the row existed). */
+static int meta_add_settings(FigureMeta *m, const SamplerSettings *set) {
+    size_t n;
+    const SettingRow *rows = settings_table(&n);
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        const SettingRow *r = &rows[i];
+        if (!(r->flags & SETTING_FIGURE_ALWAYS) && settings_is_default(r, set)) continue;
+        char v[128];
+        if (settings_figure_value(r, set, v, sizeof v) >= (int)sizeof v) return -1;
+        rc |= meta_add(m, r->figure_key, v, r->kind != SETTING_ORDER); /* numbers are JSON literals */
+    }
+    return rc;
+}
+
 void figure_tensor_name(VizPanel panel, int layer, char *buf, size_t cap) {
     switch (panel) {
     case VIZ_PANEL_ATTENTION: snprintf(buf, cap, "blocks.%d.attn.hook_pattern", layer); break;
@@ -245,10 +264,7 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
     rc |= meta_add(m, "inferscope:color_range",
                    v->hide_sink ? "linear 0..max (key 0 excluded)" : "linear 0..1", 0);
 
-    rc |= meta_addf(m, "inferscope:temperature", 1, "%.9g", (double)s->settings.temperature);
-    rc |= meta_addf(m, "inferscope:top_k", 1, "%d", s->settings.top_k);
-    rc |= meta_addf(m, "inferscope:top_p", 1, "%.9g", (double)s->settings.top_p);
-    rc |= meta_addf(m, "inferscope:greedy", 1, "%d", s->settings.greedy ? 1 : 0);
+    rc |= meta_add_settings(m, &s->settings);
     rc |= meta_addf(m, "inferscope:seed", 1, "%llu", (unsigned long long)s->seed);
     if (s->trace.ablation.n_off) {
         char abl[1024];
@@ -539,6 +555,23 @@ static int parse_json_string(const char *what, const char *key, const char *v, u
     return 0;
 }
 
+/* The sampler settings: every settings-table row's key through the one settings parser
+ * (the CLI's and the lessons' limits). A key the figure does not have is the row's
+ * default, so rows added later do not refuse older figures; a value that does not
+ * parse is refused, naming the key. */
+static int read_settings(const PngTextChunks *t, const char *what, SamplerSettings *set, ErrorMsg *err) {
+    *set = sampler_settings_default();
+    size_t n;
+    const SettingRow *rows = settings_table(&n);
+    ErrorMsg e;
+    for (size_t i = 0; i < n; i++) {
+        const char *v = png_text_find(t, rows[i].figure_key);
+        if (v && settings_parse(&rows[i], rows[i].figure_key, v, set, &e)) return error_set(err, "%s: %s", what, e.text);
+    }
+    if (sampler_settings_validate(set, &e)) return error_set(err, "%s: %s", what, e.text);
+    return 0;
+}
+
 int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out, ErrorMsg *err) {
     memset(out, 0, sizeof *out);
     FigureState *fs = out;
@@ -669,28 +702,16 @@ int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out
         get_text(t, what, "inferscope:color_range", fs->color_range, sizeof fs->color_range, err))
         goto fail;
 
-    if (get_float(t, what, "inferscope:temperature", 0.0, 1e6, &fs->settings.temperature, err) ||
-        get_int(t, what, "inferscope:top_k", 0, INT_MAX, &fs->settings.top_k, err) ||
-        get_float(t, what, "inferscope:top_p", 0.0, 1.0, &fs->settings.top_p, err) ||
-        get_int(t, what, "inferscope:greedy", 0, 1, &fs->settings.greedy, err))
-        goto fail;
-    {
-        ErrorMsg inner;
-        if (sampler_settings_validate(&fs->settings, &inner)) {
-            error_set(err, "%s: %s", what, inner.text);
-            goto fail;
-        }
-    }
+    if (read_settings(t, what, &fs->settings, err)) goto fail;
     if (need(t, what, "inferscope:seed", &v, err)) goto fail;
     {
-        char *end;
-        errno = 0;
-        unsigned long long sd = strtoull(v, &end, 10);
-        if (!*v || *end || errno || v[0] < '0' || v[0] > '9') {
-            error_set(err, "%s: inferscope:seed: '%.40s' is not an unsigned 64-bit integer", what, v);
+        NumError ne = parse_num_u64(v, &fs->seed);
+        if (ne != NUM_OK) {
+            char q[ERROR_QUOTE_CAP];
+            error_set(err, "%s: inferscope:seed: '%s' %s: not an unsigned 64-bit integer", what, ERROR_QUOTE(q, v),
+                      parse_num_problem(ne));
             goto fail;
         }
-        fs->seed = (uint64_t)sd;
     }
 
     /* optional (only figures with parts switched off have it); its numbers are checked
