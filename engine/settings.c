@@ -102,6 +102,21 @@ void settings_copy(const SettingRow *r, SamplerSettings *dst, const SamplerSetti
     memcpy((char *)dst + r->offset, (const char *)src + r->offset, size);
 }
 
+int settings_equal(const SamplerSettings *a, const SamplerSettings *b) {
+    for (int i = 0; i < SETTING_COUNT; i++) {
+        const SettingRow *r = &ROWS[i];
+        if (r->kind == SETTING_ORDER) {
+            uint8_t x[SAMPLER_N_STAGES], y[SAMPLER_N_STAGES];
+            sampler_settings_order(a, x);
+            sampler_settings_order(b, y);
+            if (memcmp(x, y, sizeof x) != 0) return 0;
+        } else if (settings_get(r, a) != settings_get(r, b)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int settings_is_default(const SettingRow *r, const SamplerSettings *s) {
     if (r->kind == SETTING_ORDER) {
         uint8_t run[SAMPLER_N_STAGES];

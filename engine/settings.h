@@ -129,6 +129,8 @@ double settings_get(const SettingRow *r, const SamplerSettings *s);
 int settings_set(const SettingRow *r, const char *who, double v, SamplerSettings *s, ErrorMsg *err);
 /* Copies row r's field from src to dst. */
 void settings_copy(const SettingRow *r, SamplerSettings *dst, const SamplerSettings *src);
+/* 1 if a and b agree on every row (the order as it runs: all zero = the default). */
+int settings_equal(const SamplerSettings *a, const SamplerSettings *b);
 /* 1 if row r's value in s is its default (ORDER: the default order runs). */
 int settings_is_default(const SettingRow *r, const SamplerSettings *s);
 
