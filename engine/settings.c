@@ -52,6 +52,11 @@ static const SettingRow ROWS[SETTING_COUNT] = {
      .metavar = NULL, .help = "always take the most likely token (the other settings are ignored)", .min = 0,
      .max = 1, .def = 0, .off = 0, .off_word = "off", .note = "on or off", .knob_step = 1, .knob_min = 0,
      .knob_max = 1, .flags = SETTING_FIGURE_ALWAYS},
+    {.id = SETTING_MIN_P, .kind = SETTING_REAL, .offset = offsetof(SamplerSettings, min_p), .name = "min_p",
+     .flag = "--min-p", .lesson = "min_p", .figure_key = "inferscope:min_p", .word = "min-p", .metavar = "M",
+     .help = "keep the tokens with p >= M times the top token's p (default 0 = off)", .min = 0, .max = 1,
+     .def = 0, .off = 0, .off_word = "off", .note = "0 = off", .knob_step = 0.01, .knob_min = 0, .knob_max = 0.5,
+     .title_prefix = "min-p ", .status_prefix = "min-p "},
 };
 
 const SettingRow *settings_table(size_t *n) {
@@ -226,7 +231,7 @@ double settings_knob_next(const SettingRow *r, double v, int dir) {
 SamplerSettings sampler_settings_default(void) {
     /* the fields without a row yet keep their neutral values here */
     SamplerSettings s = {.temperature = 1.0f, .top_k = 0, .top_p = 1.0f, .greedy = 0,
-                         .min_p = 0.0f, .repetition_penalty = 1.0f,
+                         .repetition_penalty = 1.0f,
                          .frequency_penalty = 0.0f, .presence_penalty = 0.0f,
                          .penalty_window = 0};
     for (int i = 0; i < SETTING_COUNT; i++) {
@@ -291,9 +296,6 @@ static int validate_order(const uint8_t *order, ErrorMsg *err) {
 
 /* The fields that have no row yet: only what the math needs. */
 static int validate_other(const SamplerSettings *s, ErrorMsg *err) {
-    if (!(s->min_p >= 0.0f && s->min_p <= 1.0f))
-        return error_set(err, "sampler: min_p %g is outside [0, 1] (0 turns min-p off)",
-                         (double)s->min_p);
     /* θ = 0 would divide by zero, θ < 0 flips signs; HF requires "strictly positive" */
     if (!(s->repetition_penalty > 0.0f) || !isfinite(s->repetition_penalty))
         return error_set(err, "sampler: repetition_penalty %g must be a finite number > 0 "

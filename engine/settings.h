@@ -59,6 +59,7 @@ typedef enum SettingId {
     SETTING_TOP_K,
     SETTING_TOP_P,
     SETTING_GREEDY,
+    SETTING_MIN_P,
     SETTING_COUNT
 } SettingId;
 
