@@ -5,7 +5,7 @@
  * a new array of unnormalised probabilities e = exp((z - max z) / T) over the survivors,
  * the cuts shrink m. Probabilities live in double: sums over 50257 terms of size ~2e-5
  * lose ~4 digits in float. Not here: the stage formulas (sampler_stages.c), settings
- * (sampler_settings.c), random numbers (rng.h), anything about drawing. */
+ * (settings.c, sampler_settings.c), random numbers (rng.h), anything about drawing. */
 #include "sampler.h"
 
 #include <math.h>

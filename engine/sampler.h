@@ -40,51 +40,13 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "settings.h"
 
 /* Most rows a SamplerRecord can show (the caller asks for top_n <= this). */
 #define SAMPLER_MAX_SHOW 64
 
-/* The stages. 0 ends an order that is shorter than SAMPLER_N_STAGES. */
-typedef enum SamplerStage {
-    SAMPLER_STAGE_END = 0,
-    SAMPLER_STAGE_PENALTIES,
-    SAMPLER_STAGE_TEMPERATURE,
-    SAMPLER_STAGE_TOP_K,
-    SAMPLER_STAGE_TOP_P,
-    SAMPLER_STAGE_MIN_P,
-    SAMPLER_STAGE_GREEDY /* records only: the argmax of greedy mode, never in an order */
-} SamplerStage;
-#define SAMPLER_N_STAGES 5 /* stages an order can hold (GREEDY excluded) */
-
-typedef struct SamplerSettings {
-    float temperature;        /* > 0 divides the logits; 0 means greedy; 1 = unchanged */
-    int top_k;                /* keep the k most likely tokens; 0 = off */
-    float top_p;              /* keep the smallest set with probability >= p; 1 = off */
-    int greedy;               /* nonzero: penalties then argmax; T, k, p, min-p ignored */
-    float min_p;              /* keep p >= min_p * p_max, in [0, 1]; 0 = off */
-    float repetition_penalty; /* θ > 0; 1 = off; > 1 discourages context tokens */
-    float frequency_penalty;  /* F, subtracted once per occurrence; 0 = off */
-    float presence_penalty;   /* P, subtracted once if the token occurs; 0 = off */
-    int penalty_window;       /* the last N context tokens count; 0 = all of them */
-    /* The stages in the order they run, SAMPLER_STAGE_END-terminated. All zero (as in a
-     * struct built with designated initializers) means the default order. A stage that
-     * is not in the order does not run, whatever its setting (see
-     * sampler_settings_ignored). */
-    uint8_t order[SAMPLER_N_STAGES];
-} SamplerSettings;
-
-/* Settings that change nothing: T=1, no cuts, no penalties, sampling, default order
- * written out explicitly. */
-SamplerSettings sampler_settings_default(void);
-
-/* Checks one settings struct. Errors name the setting and its value, e.g.
- * "sampler: top_p 1.5 is outside [0, 1]". NaN and infinities are errors; so are an
- * unknown stage id, a stage twice, and a stage after the END marker. */
-int sampler_settings_validate(const SamplerSettings *s, ErrorMsg *err);
-
-/* The order that runs: set->order, or the default order when it is all zero. Writes
- * SAMPLER_N_STAGES entries (END-padded) and returns how many stages run. */
-int sampler_settings_order(const SamplerSettings *set, uint8_t out[SAMPLER_N_STAGES]);
+/* The stages (SamplerStage), the settings (SamplerSettings), their defaults,
+ * validation and the order as text: settings.h, the table every reader walks. */
 
 /* Bit (1 << stage) for every stage whose setting would change something but that is
  * not in the order (so it is silently off, as in llama.cpp): a caller can warn. */
@@ -93,20 +55,6 @@ unsigned sampler_settings_ignored(const SamplerSettings *set);
 /* 1 if the stage's setting changes something (T != 1, k > 0, p < 1, min_p > 0, any
  * penalty not neutral); 0 otherwise. */
 int sampler_stage_active(const SamplerSettings *set, SamplerStage stage);
-
-/* The stage's name as the order string spells it ("penalties", "temperature", "top_k",
- * "top_p", "min_p", "greedy"); "?" for anything else. */
-const char *sampler_stage_name(SamplerStage stage);
-
-/* Parses "penalties,temperature,top_k,top_p,min_p" (any subset, each at most once;
- * spaces around names are ignored; '-' may stand for '_', "temp" for temperature)
- * into set->order. Errors (empty text, empty entry, unknown name, a name twice) name
- * the entry and list the stages; set is unchanged on error. */
-int sampler_order_parse(const char *text, SamplerSettings *set, ErrorMsg *err);
-
-/* Writes the running order as "penalties,temperature,..." into buf (always
- * NUL-terminated). Returns the length it needed, like snprintf. */
-int sampler_order_format(const SamplerSettings *set, char *buf, size_t cap);
 
 /* One token's numbers at every stage. All probabilities are of the whole vocabulary. */
 typedef struct SamplerRow {

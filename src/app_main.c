@@ -2,7 +2,6 @@
  * session (errors here print one line and exit 2, before any window appears), runs
  * the window, and writes the --state-out snapshot at exit. Not the window itself
  * (app.c) and not the subcommands (cmd_*.c). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +14,11 @@
 #include "cli_model.h"
 #include "file_read.h"
 #include "lesson_run.h"
+#include "parse_num.h"
 
 static void usage(FILE *f) {
+    char sampler[4096];
+    settings_usage(sampler, sizeof sampler, 23); /* the settings table's flags */
     fprintf(f,
             "usage: inferscope [options]          open the window\n\n"
             "  --model DIR          checkpoint folder (default: the bundled model, %s)\n"
@@ -25,10 +27,7 @@ static void usage(FILE *f) {
             "  --prompt TEXT        the prompt (default \"Once upon a time\")\n"
             "  --ids LIST           the prompt as token ids, e.g. 7454,2402,257 (any model)\n"
             "  --seed S             dice seed (default 0): the same seed gives the same tokens\n"
-            "  --temperature T      0..5 (0 = greedy), default 1\n"
-            "  --top-k K            keep the K most likely tokens (0 = off)\n"
-            "  --top-p P            keep the smallest set with probability >= P (1 = off)\n"
-            "  --greedy             always take the most likely token\n"
+            "%s"
             "  --scale S            UI scale 1.0..2.5 for projectors/HiDPI (X11 ignores HiDPI)\n"
             "  --theme light|dark\n"
             "  --size WxH           window size in pixels (default 1280x720, at least %dx%d)\n"
@@ -38,26 +37,7 @@ static void usage(FILE *f) {
             "  --state-out FILE     write a JSON snapshot of the session at exit (for tests)\n"
             "  --help\n\n"
             "In the window, ? shows every key.\n",
-            cli_default_model_dir(), APP_MIN_W, APP_MIN_H);
-}
-
-/* Strict number parsing: the whole argument must be a finite number. */
-static int parse_double(const char *s, double *out) {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || v != v) return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_int(const char *s, long lo, long hi, int *out) {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < lo || v > hi) return -1;
-    *out = (int)v;
-    return 0;
+            cli_default_model_dir(), sampler, APP_MIN_W, APP_MIN_H);
 }
 
 static int is_dir(const char *p) {
@@ -100,13 +80,14 @@ int app_main(int argc, char **argv) {
             usage(stdout);
             return 0;
         }
-        if (strcmp(a, "--greedy") == 0) {
-            opt.settings.greedy = 1;
-            continue;
-        }
+        ErrorMsg serr;
+        int set_rc = cli_parse_setting(argc, argv, &i, &opt.settings, &serr); /* the sampler flags */
+        if (set_rc < 0) return cli_fail("window", "%s", serr.text);
+        if (set_rc > 0) continue;
         if (i + 1 >= argc) return cli_fail("window", "%s needs a value (see inferscope --help)", a);
         const char *v = argv[++i];
-        double d;
+        double d = 0;
+        NumError ne;
         if (strcmp(a, "--model") == 0) {
             opt.model_dir = v;
             model_given = 1;
@@ -125,25 +106,11 @@ int app_main(int argc, char **argv) {
             if (opt.prompt_given) return cli_fail("window", "--prompt and --ids exclude each other");
             opt.ids = v;
         } else if (strcmp(a, "--seed") == 0) {
-            char *end;
-            errno = 0;
-            unsigned long long s = strtoull(v, &end, 10);
-            if (end == v || *end || errno || v[0] == '-')
-                return cli_fail("window", "--seed %s: expected a whole number >= 0", v);
-            opt.seed = (uint64_t)s;
-        } else if (strcmp(a, "--temperature") == 0) {
-            if (parse_double(v, &d) || d < 0 || d > 5)
-                return cli_fail("window", "--temperature %s: expected a number from 0 to 5", v);
-            opt.settings.temperature = (float)d;
-        } else if (strcmp(a, "--top-k") == 0) {
-            if (parse_int(v, 0, 1L << 30, &opt.settings.top_k))
-                return cli_fail("window", "--top-k %s: expected a whole number >= 0 (0 = off)", v);
-        } else if (strcmp(a, "--top-p") == 0) {
-            if (parse_double(v, &d) || d <= 0 || d > 1)
-                return cli_fail("window", "--top-p %s: expected a number in (0, 1] (1 = off)", v);
-            opt.settings.top_p = (float)d;
+            if ((ne = parse_num_u64(v, &opt.seed)) != NUM_OK)
+                return cli_fail("window", "--seed: '%.40s' %s: give a whole number in [0, 2^64 - 1]", v,
+                                parse_num_problem(ne));
         } else if (strcmp(a, "--scale") == 0) {
-            if (parse_double(v, &d) || d < VIZ_UI_SCALE_MIN || d > VIZ_UI_SCALE_MAX)
+            if (parse_num_real(v, &d) != NUM_OK || d < VIZ_UI_SCALE_MIN || d > VIZ_UI_SCALE_MAX)
                 return cli_fail("window", "--scale %s: expected a number from %.1f to %.1f", v,
                                 (double)VIZ_UI_SCALE_MIN, (double)VIZ_UI_SCALE_MAX);
             opt.ui_scale = (float)d;

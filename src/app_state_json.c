@@ -22,9 +22,9 @@ static void write_state(FILE *f, const AppState *app) {
     fprintf(f, "],\n  \"n_pos\": %d,\n  \"n_prompt\": %d,\n", session_len(s), s->n_prompt);
     fprintf(f, "  \"n_branches\": %d,\n  \"branch\": %d,\n  \"branch_len\": [", s->n_branches, s->cur);
     for (int b = 0; b < s->n_branches; b++) fprintf(f, "%s%d", b ? ", " : "", s->branch[b].len);
-    /* %.9g round-trips a float exactly */
-    fprintf(f, "],\n  \"settings\": {\"temperature\": %.9g, \"top_k\": %d, \"top_p\": %.9g, \"greedy\": %s},\n",
-            (double)set->temperature, set->top_k, (double)set->top_p, set->greedy ? "true" : "false");
+    char settings[1024]; /* the settings table's one JSON writer */
+    settings_json(set, set->greedy, settings, sizeof settings);
+    fprintf(f, "],\n  \"settings\": %s,\n", settings);
     fprintf(f, "  \"seed\": %llu,\n", (unsigned long long)s->seed);
     fprintf(f, "  \"next_token\": %d,\n", s->has_next ? s->next.chosen.id : -1);
     fprintf(f, "  \"layer\": %d,\n  \"head\": %d,\n  \"hide_sink\": %s,\n", app->view.layer, app->view.head,

@@ -140,33 +140,19 @@ static void knob_step(AppState *app, int dir) {
     SamplerSettings set = s->settings;
     const Gpt2Config *cfg = &s->model.config;
     char what[96];
+    const SettingRow *row = keys_knob_setting(app->knob);
+    if (row) {
+        /* the sampler knobs step on the settings table's grid (or ladder) */
+        ErrorMsg e;
+        if (settings_set(row, row->word, settings_knob_next(row, settings_get(row, &set), dir), &set, &e)) {
+            app_set_status(app, 1, "%s", e.text);
+            return;
+        }
+        settings_describe(row, &set, what, sizeof what);
+        apply_settings(app, &set, what);
+        return;
+    }
     switch (app->knob) {
-    case KNOB_TEMPERATURE: {
-        /* on a grid of 0.1 so repeated presses never drift (0.1 is not exact in binary) */
-        double t = (round((double)set.temperature * 10.0) + dir) / 10.0;
-        if (t < 0) t = 0;
-        if (t > 5) t = 5;
-        set.temperature = (float)t;
-        snprintf(what, sizeof what, "temperature %.1f%s", t, t == 0 ? " (= greedy)" : "");
-        apply_settings(app, &set, what);
-        return;
-    }
-    case KNOB_TOP_K:
-        set.top_k = keys_top_k_step(set.top_k, dir);
-        if (set.top_k == 0) snprintf(what, sizeof what, "top-k off");
-        else snprintf(what, sizeof what, "top-k %d", set.top_k);
-        apply_settings(app, &set, what);
-        return;
-    case KNOB_TOP_P: {
-        double p = (round((double)set.top_p * 20.0) + dir) / 20.0;
-        if (p < 0.05) p = 0.05;
-        if (p > 1) p = 1;
-        set.top_p = (float)p;
-        if (p >= 1) snprintf(what, sizeof what, "top-p off (1.00)");
-        else snprintf(what, sizeof what, "top-p %.2f", p);
-        apply_settings(app, &set, what);
-        return;
-    }
     case KNOB_LAYER:
         app->view.layer += dir;
         if (app->view.layer >= cfg->n_layer) app->view.layer = cfg->n_layer - 1;

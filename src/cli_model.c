@@ -1,10 +1,9 @@
 /* cli_model.c — shared option parsing and session opening for the model commands (see
- * cli_model.h). Every numeric flag is parsed in full (no trailing junk, no NaN) and
- * range-checked here, so a typo never silently becomes "0". */
+ * cli_model.h). Every numeric flag is parsed in full by parse_num.h (no trailing junk,
+ * no NaN) and range-checked, the sampler flags by the settings table, so a typo never
+ * silently becomes "0" and every reader of a setting has the same limits. */
 #include "cli_model.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "parse_num.h"
 
 const char CLI_MODEL_USAGE_MODEL[] =
     "  --model DIR       model folder (config.json + model.safetensors);\n"
@@ -29,13 +29,20 @@ const char CLI_MODEL_USAGE_PROMPT[] =
     "  --prompt-file P   read the prompt from a file ('-' = standard input)\n"
     "  --ids LIST        the prompt as token ids, e.g. 7454,2402,257\n";
 
-const char CLI_MODEL_USAGE_SAMPLER[] =
-    "  --temperature T   divide the logits by T > 0 (default 1; 0 = greedy)\n"
-    "  --top-k K         keep only the K most likely tokens (default 0 = off)\n"
-    "  --top-p P         keep the smallest set with cumulative probability >= P (default 1 = off)\n"
-    "  --greedy          always take the most likely token (the other settings are ignored)\n"
-    "  --seed S          the dice: the draw for position p is a function of (S, p) only,\n"
-    "                    so the same seed and settings give the same tokens (default: clock)\n";
+/* The sampler flags come from the settings table (every row's flag and help), then
+ * --seed; built once into static storage because the commands pass it to printf as
+ * text. */
+const char *cli_model_usage_sampler(void) {
+    static char text[4096];
+    if (!text[0]) {
+        int n = settings_usage(text, sizeof text, 20);
+        if (n >= 0 && (size_t)n < sizeof text)
+            snprintf(text + n, sizeof text - (size_t)n, "%s",
+                     "  --seed S          the dice: the draw for position p is a function of (S, p) only,\n"
+                     "                    so the same seed and settings give the same tokens (default: clock)\n");
+    }
+    return text;
+}
 
 const char CLI_MODEL_USAGE_TRACE[] =
     "  --trace-mb N      memory for the trace in MB (or 'auto': free RAM less the weights):\n"
@@ -65,37 +72,6 @@ void cli_model_args_init(CliModelArgs *a) {
     a->seed = (z ^ (z >> 29)) % 1000000000ULL;   /* short enough to type back in */
 }
 
-/* Whole-string number parsers: 0 on success. */
-static int parse_double(const char *s, double *out) {
-    if (!s || !*s) return -1;
-    char *end;
-    errno = 0;
-    double x = strtod(s, &end);
-    if (*end || errno || !isfinite(x)) return -1;
-    *out = x;
-    return 0;
-}
-
-static int parse_long(const char *s, long *out) {
-    if (!s || !*s) return -1;
-    char *end;
-    errno = 0;
-    long x = strtol(s, &end, 10);
-    if (*end || errno) return -1;
-    *out = x;
-    return 0;
-}
-
-static int parse_u64(const char *s, uint64_t *out) {
-    if (!s || !*s || *s == '-' || *s == '+') return -1;
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (*end || errno) return -1;
-    *out = (uint64_t)x;
-    return 0;
-}
-
 int cli_parse_weights(const char *v, int *out, ErrorMsg *err) {
     static const struct { const char *name; int value; } table[] = {
         {"f32", KERN_F32}, {"f16", KERN_F16}, {"bf16", KERN_BF16}, {"stored", GPT2_WEIGHTS_AS_STORED}};
@@ -108,12 +84,12 @@ int cli_parse_weights(const char *v, int *out, ErrorMsg *err) {
 }
 
 int cli_parse_trace_mb(const char *v, size_t *out, ErrorMsg *err) {
-    long l;
+    long long l = 0;
     if (v && strcasecmp(v, "auto") == 0) {
         *out = SESSION_TRACE_AUTO;
         return 0;
     }
-    if (parse_long(v, &l) || l < 1 || l > 16777216L)
+    if (parse_num_int(v, &l) != NUM_OK || l < 1 || l > 16777216LL)
         return error_set(err, "--trace-mb: '%.40s' is not a whole number of MB in 1..16777216 or 'auto'", v ? v : "");
     *out = (size_t)l * 1000000u;
     return 0;
@@ -123,17 +99,25 @@ static int prompt_given(const CliModelArgs *a) {
     return (a->prompt != NULL) + (a->prompt_file != NULL) + (a->ids != NULL);
 }
 
+int cli_parse_setting(int argc, char **argv, int *i, SamplerSettings *set, ErrorMsg *err) {
+    const SettingRow *r = settings_by_flag(argv[*i]);
+    if (!r) return 0;
+    if (r->kind == SETTING_BOOL) /* a switch: --greedy */
+        return settings_parse(r, r->flag, "on", set, err) ? -1 : 1;
+    if (*i + 1 >= argc) return error_set(err, "%s needs a value (see --help)", r->flag);
+    return settings_parse(r, r->flag, argv[++*i], set, err) ? -1 : 1;
+}
+
 int cli_model_parse(CliModelArgs *a, unsigned groups, int argc, char **argv, int *i, ErrorMsg *err) {
     const char *o = argv[*i];
     static const char *const with_value[] = {"--model", "--tokenizer", "--prompt", "--prompt-file", "--ids",
-                                             "--temperature", "--top-k", "--top-p", "--seed", "--weights",
-                                             "--trace-mb", "--ablate"};
+                                             "--seed", "--weights", "--trace-mb", "--ablate"};
     static const unsigned value_group[] = {CLI_OPT_MODEL, CLI_OPT_MODEL, CLI_OPT_PROMPT, CLI_OPT_PROMPT,
-                                           CLI_OPT_PROMPT, CLI_OPT_SAMPLER, CLI_OPT_SAMPLER, CLI_OPT_SAMPLER,
-                                           CLI_OPT_SAMPLER, CLI_OPT_MODEL, CLI_OPT_TRACE, CLI_OPT_ABLATE};
-    if ((groups & CLI_OPT_SAMPLER) && strcmp(o, "--greedy") == 0) {
-        a->settings.greedy = 1;
-        return 1;
+                                           CLI_OPT_PROMPT, CLI_OPT_SAMPLER, CLI_OPT_MODEL, CLI_OPT_TRACE,
+                                           CLI_OPT_ABLATE};
+    if (groups & CLI_OPT_SAMPLER) {
+        int r = cli_parse_setting(argc, argv, i, &a->settings, err);
+        if (r) return r;
     }
     size_t k = 0, nk = sizeof with_value / sizeof with_value[0];
     while (k < nk && strcmp(o, with_value[k]) != 0) k++;
@@ -142,8 +126,7 @@ int cli_model_parse(CliModelArgs *a, unsigned groups, int argc, char **argv, int
     const char *v = argv[++*i];
     if (value_group[k] == CLI_OPT_PROMPT && prompt_given(a))
         return error_set(err, "%s: a prompt was already given (use one of TEXT, --prompt, --prompt-file, --ids)", o);
-    double d;
-    long l;
+    NumError ne;
     switch (k) {
     case 0: a->model_dir = v; break;
     case 1: a->tok_dir = v; break;
@@ -151,31 +134,17 @@ int cli_model_parse(CliModelArgs *a, unsigned groups, int argc, char **argv, int
     case 3: a->prompt_file = v; break;
     case 4: a->ids = v; break;
     case 5:
-        if (parse_double(v, &d) || d < 0 || d > 1e6)
-            return error_set(err, "--temperature: '%s' is not a number >= 0", v);
-        a->settings.temperature = (float)d;
-        break;
-    case 6:
-        if (parse_long(v, &l) || l < 0 || l > 1000000000L)
-            return error_set(err, "--top-k: '%s' is not a whole number >= 0 (0 = off)", v);
-        a->settings.top_k = (int)l;
-        break;
-    case 7:
-        if (parse_double(v, &d) || d < 0 || d > 1)
-            return error_set(err, "--top-p: '%s' is not a number in [0, 1] (1 = off)", v);
-        a->settings.top_p = (float)d;
-        break;
-    case 8:
-        if (parse_u64(v, &a->seed)) return error_set(err, "--seed: '%s' is not a whole number >= 0", v);
+        if ((ne = parse_num_u64(v, &a->seed)) != NUM_OK)
+            return error_set(err, "--seed: '%.40s' %s: give a whole number in [0, 2^64 - 1]", v, parse_num_problem(ne));
         a->has_seed = 1;
         break;
-    case 9:
+    case 6:
         if (cli_parse_weights(v, &a->weights, err)) return -1;
         break;
-    case 10:
+    case 7:
         if (cli_parse_trace_mb(v, &a->trace_budget, err)) return -1;
         break;
-    case 11:
+    case 8:
         if (a->ablate) return error_set(err, "--ablate: given twice (list every part once: --ablate 0.3,1.mlp)");
         a->ablate = v;
         break;

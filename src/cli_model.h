@@ -17,7 +17,7 @@
 enum {
     CLI_OPT_MODEL = 1u << 0,   /* --model DIR, --tokenizer DIR, --weights P */
     CLI_OPT_PROMPT = 1u << 1,  /* --prompt TEXT, --prompt-file PATH, --ids LIST */
-    CLI_OPT_SAMPLER = 1u << 2, /* --temperature, --top-k, --top-p, --greedy, --seed */
+    CLI_OPT_SAMPLER = 1u << 2, /* every settings-table flag (--temperature ...), --seed */
     CLI_OPT_TRACE = 1u << 3,   /* --trace-mb N|auto */
     CLI_OPT_ABLATE = 1u << 4,  /* --ablate SPEC[,SPEC...] (gpt2_ablation.h) */
 };
@@ -45,16 +45,24 @@ void cli_model_args_init(CliModelArgs *a);
 
 /* Tries argv[*i] as one of the shared options of `groups`. Returns 1 when it was one
  * (*i is advanced past its value), 0 when it is not a shared option (the command looks
- * at it), -1 with err set ("--top-p: '1.5' is outside [0, 1]") on a bad value. */
+ * at it), -1 with err set ("--top-p: '1.5' is outside [0, 1] (1 = off)") on a bad value. */
 int cli_model_parse(CliModelArgs *a, unsigned groups, int argc, char **argv, int *i, ErrorMsg *err);
 
 /* Sets the positional PROMPT; error if a prompt was already given another way. */
 int cli_model_set_positional(CliModelArgs *a, const char *text, ErrorMsg *err);
 
+/* Tries argv[*i] as the CLI flag of a sampler setting (the settings table's rows:
+ * --temperature T, --top-k K, --top-p P, --greedy, ...) and parses its value into set.
+ * 1 when it was one (*i advanced past the value), 0 when it is no setting's flag, -1
+ * with err ("--top-p: '1.5' is outside [0, 1] (1 = off)"). The window's flags too. */
+int cli_parse_setting(int argc, char **argv, int *i, SamplerSettings *set, ErrorMsg *err);
+
 /* The usage lines of the shared options, for --help texts. */
 extern const char CLI_MODEL_USAGE_MODEL[];
 extern const char CLI_MODEL_USAGE_PROMPT[];
-extern const char CLI_MODEL_USAGE_SAMPLER[];
+/* the sampler flags, from the settings table, and --seed */
+const char *cli_model_usage_sampler(void);
+#define CLI_MODEL_USAGE_SAMPLER cli_model_usage_sampler()
 extern const char CLI_MODEL_USAGE_TRACE[];
 extern const char CLI_MODEL_USAGE_ABLATE[];
 

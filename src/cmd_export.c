@@ -16,6 +16,7 @@
 #include "lesson_handout.h"
 #include "lesson_run.h"
 #include "lesson_slide.h"
+#include "parse_num.h"
 
 static void usage(void) {
     fprintf(stdout,

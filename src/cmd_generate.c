@@ -58,8 +58,9 @@ static void print_json(const Session *s, const GenToken *g, int n, int stopped_e
     cli_json_string(stdout, (const uint8_t *)s->model.name, strlen(s->model.name));
     printf(", \"prompt_ids\": [");
     for (int i = 0; i < s->n_prompt; i++) printf(i ? ", %d" : "%d", session_ids(s)[i]);
-    printf("],\n \"settings\": {\"temperature\": %.7g, \"top_k\": %d, \"top_p\": %.7g, \"greedy\": %s},\n",
-           (double)set->temperature, set->top_k, (double)set->top_p, set->greedy ? "true" : "false");
+    char settings[1024]; /* the settings table's one JSON writer */
+    settings_json(set, set->greedy, settings, sizeof settings);
+    printf("],\n \"settings\": %s,\n", settings);
     char abl[1024];
     gpt2_ablation_format(&s->trace.ablation, abl, sizeof abl);
     printf(" \"ablate\": ");

@@ -51,12 +51,9 @@ static void print_table(const Session *s, const SamplerRecord *r, const char *ab
         printf("switched off (--ablate): %s; KL(original || ablated) = %.6g nats; the original's top token: %s\n", abl,
                s->ablation_kl, ot ? ot : "?");
     }
-    if (r->greedy)
-        printf("settings: greedy (argmax; temperature, top-k and top-p are ignored)\n");
-    else
-        printf("settings: temperature %g, top-k %d%s, top-p %g%s\n", (double)r->settings.temperature,
-               r->settings.top_k, r->settings.top_k ? "" : " (off)", (double)r->settings.top_p,
-               r->settings.top_p >= 1 ? " (off)" : "");
+    char line[256]; /* as the window's status line says it */
+    settings_format_line(&r->settings, r->greedy, SETTINGS_STATUS, line, sizeof line);
+    printf("settings: %s%s\n", line, r->greedy ? " (the other settings are ignored)" : "");
     printf("%4s  %-18s %6s %10s %11s %11s %11s %9s  %s%s\n", "rank", "token", "id", "logit", "p_raw", "p_temp",
            "p_final", "cum", o ? "     p_orig " : "", "cut?");
     for (int i = 0; i < r->n; i++) {
@@ -102,9 +99,9 @@ static void print_json(const Session *s, const SamplerRecord *r, const char *abl
     const int o = abl[0] != 0;
     printf("{\"prompt_ids\": [");
     for (int i = 0; i < s->n_prompt; i++) printf(i ? ", %d" : "%d", session_ids(s)[i]);
-    printf("],\n \"settings\": {\"temperature\": %.7g, \"top_k\": %d, \"top_p\": %.7g, \"greedy\": %s},\n",
-           (double)r->settings.temperature, r->settings.top_k, (double)r->settings.top_p,
-           r->greedy ? "true" : "false");
+    char settings[1024]; /* the settings table's one JSON writer; greedy as the record ran it */
+    settings_json(&r->settings, r->greedy, settings, sizeof settings);
+    printf("],\n \"settings\": %s,\n", settings);
     printf(" \"seed\": %llu, \"u\": ", (unsigned long long)s->seed);
     if (r->greedy) printf("null"); /* argmax: no draw was used */
     else printf("%.17g", r->u);

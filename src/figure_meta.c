@@ -11,6 +11,8 @@
 #include "frame_fill.h"
 #include "json_escape.h"
 #include "strbuf.h"
+#include "parse_num.h"
+#include "settings.h"
 #include "utf8.h"
 #include "version.h"
 
@@ -61,6 +63,23 @@ static int meta_addf(FigureMeta *m, const char *key, int is_json, const char *fm
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     return meta_add(m, key, buf, is_json);
+}
+
+/* The sampler settings, one entry per settings-table row in table order: the rows
+ * figures always had, and any other row only when it is not at its default (so a
+ * figure that does not use it is byte-identical to one made before the row existed). */
+static int meta_add_settings(FigureMeta *m, const SamplerSettings *set) {
+    size_t n;
+    const SettingRow *rows = settings_table(&n);
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        const SettingRow *r = &rows[i];
+        if (!(r->flags & SETTING_FIGURE_ALWAYS) && settings_is_default(r, set)) continue;
+        char v[128];
+        if (settings_figure_value(r, set, v, sizeof v) >= (int)sizeof v) return -1;
+        rc |= meta_add(m, r->figure_key, v, r->kind != SETTING_ORDER); /* numbers are JSON literals */
+    }
+    return rc;
 }
 
 void figure_tensor_name(VizPanel panel, int layer, char *buf, size_t cap) {
@@ -144,10 +163,7 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
     rc |= meta_add(m, "inferscope:color_range",
                    v->hide_sink ? "linear 0..max (key 0 excluded)" : "linear 0..1", 0);
 
-    rc |= meta_addf(m, "inferscope:temperature", 1, "%.9g", (double)s->settings.temperature);
-    rc |= meta_addf(m, "inferscope:top_k", 1, "%d", s->settings.top_k);
-    rc |= meta_addf(m, "inferscope:top_p", 1, "%.9g", (double)s->settings.top_p);
-    rc |= meta_addf(m, "inferscope:greedy", 1, "%d", s->settings.greedy ? 1 : 0);
+    rc |= meta_add_settings(m, &s->settings);
     rc |= meta_addf(m, "inferscope:seed", 1, "%llu", (unsigned long long)s->seed);
     if (s->trace.ablation.n_off) {
         char abl[1024];

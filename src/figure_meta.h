@@ -25,6 +25,8 @@
  *   inferscope:tensor     trace names drawn, e.g. "blocks.3.attn.hook_pattern"
  *   inferscope:colormap, inferscope:color_range
  *   inferscope:temperature, inferscope:top_k, inferscope:top_p, inferscope:greedy,
+ *   then any other sampler setting that is not at its default, one key per row of the
+ *   settings table (engine/settings.h: inferscope:min_p, ...; missing = default),
  *   inferscope:seed
  *   inferscope:ablate     the parts switched off, canonical SPEC ("0.3,1.mlp",
  *                         gpt2_ablation.h); written only when something is off, so a
@@ -49,7 +51,7 @@
 #include "theme.h"
 
 #define FIGURE_META_FORMAT 1
-#define FIGURE_META_MAX 48          /* entries in one provenance list */
+#define FIGURE_META_MAX 64          /* entries in one provenance list */
 #define FIGURE_MAX_IDS 65536        /* the reader refuses longer sequences */
 #define FIGURE_MAX_PROMPT (1u << 20) /* decoded prompt bytes the reader accepts */
 

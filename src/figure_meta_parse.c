@@ -15,6 +15,8 @@
 
 #include "file_read.h"
 #include "frame_fill.h"
+#include "parse_num.h"
+#include "settings.h"
 #include "utf8.h"
 
 /* ---- the reader -------------------------------------------------------------------- */
@@ -340,26 +342,35 @@ static int parse_drawn(const PngTextChunks *t, const char *what, FigureState *fs
     return 0;
 }
 
+/* The sampler settings: every settings-table row's key through the one settings parser
+ * (the CLI's and the lessons' limits). A key the figure does not have is the row's
+ * default, so rows added later do not refuse older figures; a value that does not
+ * parse is refused, naming the key. */
+static int read_settings(const PngTextChunks *t, const char *what, SamplerSettings *set, ErrorMsg *err) {
+    *set = sampler_settings_default();
+    size_t n;
+    const SettingRow *rows = settings_table(&n);
+    ErrorMsg e;
+    for (size_t i = 0; i < n; i++) {
+        const char *v = png_text_find(t, rows[i].figure_key);
+        if (v && settings_parse(&rows[i], rows[i].figure_key, v, set, &e)) return error_set(err, "%s: %s", what, e.text);
+    }
+    if (sampler_settings_validate(set, &e)) return error_set(err, "%s: %s", what, e.text);
+    return 0;
+}
+
 /* The sampler settings, the seed and the parts switched off. */
 static int parse_sampling(const PngTextChunks *t, const char *what, FigureState *fs, ErrorMsg *err) {
     const char *v;
-    if (get_float(t, what, "inferscope:temperature", 0.0, 1e6, &fs->settings.temperature, err) ||
-        get_int(t, what, "inferscope:top_k", 0, INT_MAX, &fs->settings.top_k, err) ||
-        get_float(t, what, "inferscope:top_p", 0.0, 1.0, &fs->settings.top_p, err) ||
-        get_int(t, what, "inferscope:greedy", 0, 1, &fs->settings.greedy, err))
-        return -1;
-    {
-        ErrorMsg inner;
-        if (sampler_settings_validate(&fs->settings, &inner)) return error_set(err, "%s: %s", what, inner.text);
-    }
+    if (read_settings(t, what, &fs->settings, err)) return -1;
     if (need(t, what, "inferscope:seed", &v, err)) return -1;
     {
-        char *end;
-        errno = 0;
-        unsigned long long sd = strtoull(v, &end, 10);
-        if (!*v || *end || errno || v[0] < '0' || v[0] > '9')
-            return error_set(err, "%s: inferscope:seed: '%.40s' is not an unsigned 64-bit integer", what, v);
-        fs->seed = (uint64_t)sd;
+        NumError ne = parse_num_u64(v, &fs->seed);
+        if (ne != NUM_OK) {
+            char q[ERROR_QUOTE_CAP];
+            return error_set(err, "%s: inferscope:seed: '%s' %s: not an unsigned 64-bit integer", what,
+                             ERROR_QUOTE(q, v), parse_num_problem(ne));
+        }
     }
 
     /* optional (only figures with parts switched off have it); its numbers are checked

@@ -93,21 +93,15 @@ const char *keys_knob_name(AppKnob k) {
     return ((int)k >= 0 && k < KNOB_COUNT) ? NAMES[k] : "";
 }
 
-/* Roughly logarithmic, so a few presses go from "only the best token" to "almost
- * everything" (GPT-2 has 50257 tokens); 0 is "off". */
-static const int TOP_K_LADDER[] = {0, 1, 2, 3, 5, 10, 20, 40, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000};
-
 int keys_top_k_step(int k, int dir) {
-    const int n = (int)(sizeof TOP_K_LADDER / sizeof TOP_K_LADDER[0]);
-    if (dir > 0) {
-        for (int i = 0; i < n; i++)
-            if (TOP_K_LADDER[i] > k) return TOP_K_LADDER[i];
-        return TOP_K_LADDER[n - 1] > k ? TOP_K_LADDER[n - 1] : k;
+    return (int)settings_knob_next(settings_row(SETTING_TOP_K), (double)k, dir);
+}
+
+const SettingRow *keys_knob_setting(AppKnob k) {
+    switch (k) {
+    case KNOB_TEMPERATURE: return settings_row(SETTING_TEMPERATURE);
+    case KNOB_TOP_K: return settings_row(SETTING_TOP_K);
+    case KNOB_TOP_P: return settings_row(SETTING_TOP_P);
+    default: return NULL;
     }
-    if (dir < 0) {
-        for (int i = n - 1; i >= 0; i--)
-            if (TOP_K_LADDER[i] < k) return TOP_K_LADDER[i];
-        return 0;
-    }
-    return k;
 }

@@ -9,6 +9,7 @@
 #include <SDL.h>
 
 #include "frame.h"
+#include "settings.h"
 
 /* What the user wants. A few intents carry an argument (KeyBinding.arg). */
 typedef enum AppIntent {
@@ -78,8 +79,13 @@ int keys_help(VizKeyHelp *out, int cap);
 /* "temperature", "top-k", "top-p", "layer", "head"; "" for KNOB_NONE. */
 const char *keys_knob_name(AppKnob k);
 
-/* The top-k ladder ↑/↓ walk: 0 (off), 1, 2, 3, 5, 10, 20, 40, 100, 200, 500, ...
- * Returns the next value above (dir > 0) or below (dir < 0) k, clamped to the ends. */
+/* The top-k ladder ↑/↓ walk (the settings table's): 0 (off), 1, 2, 3, 5, 10, 20, 40,
+ * 100, 200, 500, ... Returns the next value above (dir > 0) or below (dir < 0) k,
+ * clamped to the ends. */
 int keys_top_k_step(int k, int dir);
+
+/* The settings-table row a knob changes (temperature, top-k, top-p), or NULL for the
+ * knobs that are not sampler settings (layer, head). */
+const SettingRow *keys_knob_setting(AppKnob k);
 
 #endif

@@ -6,13 +6,13 @@
 
 #include <stdint.h>
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "file_read.h"
+#include "parse_num.h"
+#include "settings.h"
 #include "frame.h"
 #include "panel_table.h"
 #include "utf8.h"
@@ -112,25 +112,22 @@ static int parse_text(Parser *p, const char *s, size_t n, char **out, size_t *ou
     return 0;
 }
 
+/* Numbers other than the sampler's settings (those go through the settings table). */
 static int parse_long(Parser *p, const char *arg, long lo, long hi, const char *what, long *out) {
-    char *end;
-    errno = 0;
-    long v = strtol(arg, &end, 10);
-    if (end == arg || *end || errno) return fail(p, "%s needs a whole number", what);
+    long long v = 0;
+    if (parse_num_int(arg, &v) != NUM_OK) return fail(p, "%s needs a whole number", what);
     if (v < lo || v > hi) {
         char msg[160];
-        snprintf(msg, sizeof msg, "%s %ld is out of range [%ld, %ld]", what, v, lo, hi);
+        snprintf(msg, sizeof msg, "%s %lld is out of range [%ld, %ld]", what, v, lo, hi);
         return fail(p, "%s", msg);
     }
-    *out = v;
+    *out = (long)v;
     return 0;
 }
 
 static int parse_double(Parser *p, const char *arg, double lo, double hi, const char *what, double *out) {
-    char *end;
-    errno = 0;
-    double v = strtod(arg, &end);
-    if (end == arg || *end || errno || !isfinite(v)) return fail(p, "%s needs a number", what);
+    double v = 0;
+    if (parse_num_real(arg, &v) != NUM_OK) return fail(p, "%s needs a number", what);
     if (v < lo || v > hi) {
         char msg[160];
         snprintf(msg, sizeof msg, "%s %g is out of range [%g, %g]", what, v, lo, hi);
@@ -355,8 +352,7 @@ typedef struct OpName {
 
 static const OpName OPS[] = {
     {"title", LOP_TITLE, 2},     {"model", LOP_MODEL, 2},   {"prompt", LOP_PROMPT, 2},
-    {"seed", LOP_SEED, 2},       {"temperature", LOP_TEMPERATURE, 2},
-    {"top_k", LOP_TOP_K, 2},     {"top_p", LOP_TOP_P, 2},   {"greedy", LOP_GREEDY, 2},
+    {"seed", LOP_SEED, 2},
     {"step", LOP_STEP, 1},       {"back", LOP_BACK, 1},     {"home", LOP_HOME, 0},
     {"force", LOP_FORCE, 2},     {"reroll", LOP_REROLL, 0}, {"layer", LOP_LAYER, 2},
     {"head", LOP_HEAD, 2},       {"panel", LOP_PANEL, 2},   {"caption", LOP_CAPTION, 2},
@@ -374,6 +370,9 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
     memcpy(word, s, w);
     word[w] = 0;
     const OpName *op = NULL;
+    static const OpName SETTING_OP = {"", LOP_SETTING, 2}; /* a settings-table row's word */
+    const SettingRow *row = settings_by_lesson(word);
+    if (row) op = &SETTING_OP;
     for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; i++)
         if (strcmp(OPS[i].name, word) == 0) op = &OPS[i];
     if (!op) return fail(p, "unknown directive '%s' (see lessons/README.md)", word);
@@ -413,21 +412,20 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
         }
         break;
     case LOP_SEED: {
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(abuf, &end, 10);
-        if (end == abuf || *end || errno || abuf[0] == '-') return fail(p, "seed needs a whole number >= 0%s", "");
+        uint64_t v = 0;
+        if (parse_num_u64(abuf, &v) != NUM_OK) return fail(p, "seed needs a whole number >= 0%s", "");
         d.n = (long)(v & 0x7fffffffffffffffULL);
         break;
     }
-    case LOP_TEMPERATURE: rc = parse_double(p, abuf, 0.0, 100.0, "temperature", &d.x); break;
-    case LOP_TOP_P: rc = parse_double(p, abuf, 0.0, 1.0, "top_p", &d.x); break;
-    case LOP_TOP_K: rc = parse_long(p, abuf, 0, 1000000, "top_k", &d.n); break;
-    case LOP_GREEDY:
-        if (strcmp(abuf, "on") == 0) d.flag = 1;
-        else if (strcmp(abuf, "off") == 0) d.flag = 0;
-        else return fail(p, "greedy takes 'on' or 'off'%s", "");
+    case LOP_SETTING: {
+        /* the value on top of the defaults; lesson_run copies just this row's field */
+        ErrorMsg e;
+        d.kind = (int)row->id;
+        d.setting = sampler_settings_default();
+        if (alen >= sizeof abuf) return fail(p, "%s: the value is too long", word);
+        if (settings_parse(row, row->lesson, abuf, &d.setting, &e)) return fail(p, "%.400s", e.text);
         break;
+    }
     case LOP_STEP: case LOP_BACK:
         d.n = 1;
         if (alen) rc = parse_long(p, abuf, 1, 100000, word, &d.n);

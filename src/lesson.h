@@ -8,16 +8,15 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "settings.h"
 
 typedef enum LessonOp {
     LOP_TITLE,       /* title TEXT                      lesson title (once) */
     LOP_MODEL,       /* model bundled | PATH [or-bundled] */
     LOP_PROMPT,      /* prompt TEXT (\n and \\ escapes)  resets the text to this prompt */
     LOP_SEED,        /* seed N */
-    LOP_TEMPERATURE, /* temperature X                   0 = greedy */
-    LOP_TOP_K,       /* top_k N                         0 = off */
-    LOP_TOP_P,       /* top_p X                         1 = off */
-    LOP_GREEDY,      /* greedy on|off */
+    LOP_SETTING,     /* WORD VALUE                      a sampler setting: the settings table's
+                      * lesson words (temperature X, top_k N, top_p X, greedy on|off, ...) */
     LOP_STEP,        /* step [N]                        generate N tokens (default 1) */
     LOP_BACK,        /* back [N]                        step back N tokens (default 1) */
     LOP_HOME,        /* home                            back to the prompt */
@@ -75,15 +74,16 @@ typedef struct LessonDirective {
     LessonOp op;
     int line;         /* 1-based line in the file, for messages */
     long n;           /* integer argument (N, seed, layer, head, token index, bar rank, id) */
-    double x;         /* real argument (temperature, top_p, EXPECT threshold; AXIS: the linear end, 0..1) */
+    double x;         /* real argument (EXPECT threshold; AXIS: the linear end, 0..1) */
     int flag;         /* on/off; FORCE, EXPECT: 1 = by id (#ID), 0 = by text; MODEL: 1 = or-bundled */
-    int kind;         /* PANEL: VizPanel (panel_table.h); HIGHLIGHT: LessonHighlightKind; EXPECT: LessonExpect; AXIS: VizProbAxis */
+    int kind;         /* SETTING: SettingId; PANEL: VizPanel (panel_table.h); HIGHLIGHT: LessonHighlightKind; EXPECT: LessonExpect; AXIS: VizProbAxis */
     int cmp;          /* EXPECT: LessonCmp */
     long arg[4];      /* EXPECT attention: layer, head, query (or LATT_*), key; token: position */
     char *claim;      /* EXPECT: owned, the claim as written (for "expect failed: CLAIM") */
     int *ids;         /* EXPECT ids: owned (n_ids) */
     size_t n_ids;
     int panel;        /* HIGHLIGHT panel: VizPanel */
+    SamplerSettings setting; /* SETTING: defaults with row `kind`'s field set (settings.h) */
     char *text;       /* owned; TITLE/MODEL/PROMPT/FORCE/CAPTION/ASK text (UTF-8, validated) */
     size_t text_len;  /* bytes in text (may contain NUL after \x00-free escapes: never) */
 } LessonDirective;

@@ -120,11 +120,8 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
         view->selected_token = -1;
         break;
     case LOP_SEED: session_set_seed(s, (uint64_t)d->n); break;
-    case LOP_TEMPERATURE: set.temperature = (float)d->x; goto settings;
-    case LOP_TOP_K: set.top_k = (int)d->n; goto settings;
-    case LOP_TOP_P: set.top_p = (float)d->x; goto settings;
-    case LOP_GREEDY: set.greedy = d->flag; goto settings;
-    settings:
+    case LOP_SETTING:
+        settings_copy(settings_row((SettingId)d->kind), &set, &d->setting);
         if (session_set_settings(s, &set, &e)) return fail_at(l, d, err, e.text);
         break;
     case LOP_STEP:

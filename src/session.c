@@ -164,11 +164,6 @@ static void picks_forget_after(Session *s, int q) {
     for (int p = q + 1 < 0 ? 0 : q + 1; p < s->trace.max_pos; p++) s->pick[p].valid = 0;
 }
 
-static int same_settings(const SamplerSettings *a, const SamplerSettings *b) {
-    return a->temperature == b->temperature && a->top_k == b->top_k && a->top_p == b->top_p &&
-           a->greedy == b->greedy;
-}
-
 /* The pending salt for position n_pos: the branch's if it already has that position. */
 static void sync_pending_salt(Session *s) {
     const SessionBranch *b = &s->branch[s->cur];
@@ -463,7 +458,7 @@ int session_step(Session *s, ErrorMsg *err) {
         id = b->ids[pos]; /* the user's own choice is replayed as it was */
         forced = 1;
     } else if (pk->valid && pk->seed == s->seed && pk->salt == s->pending_salt &&
-               same_settings(&pk->settings, &s->settings)) {
+               settings_equal(&pk->settings, &s->settings)) {
         id = pk->id; /* the same logits, settings and dice as last time: the same pick */
     } else {
         if (s->stale & 1) compute_next(s);

@@ -52,7 +52,8 @@ static void test_beats(void) {
     if (l.n_dir == 13) {
         CHECK(strcmp(l.dir[1].text, "Once upon a") == 0, "quotes removed");
         CHECK(l.dir[2].n == 42 && l.dir[2].line == 4, "seed and its line");
-        CHECK_CLOSE(l.dir[3].x, 0.7, 1e-12, 0, "temperature");
+        CHECK(l.dir[3].op == LOP_SETTING && l.dir[3].kind == SETTING_TEMPERATURE, "temperature is a setting line");
+        CHECK_CLOSE(l.dir[3].setting.temperature, 0.7, 1e-7, 0, "temperature");
         CHECK(l.beat_end[0] == 5 && l.beat_end[1] == 6, "beat boundaries %zu %zu", l.beat_end[0], l.beat_end[1]);
         CHECK(l.dir[8].op == LOP_FORCE && strcmp(l.dir[8].text, " time") == 0 && l.dir[8].flag == 0, "force by text keeps the space");
         CHECK(l.dir[9].flag == 1 && l.dir[9].n == 640, "force by id");
@@ -65,11 +66,11 @@ static void test_beats(void) {
 
 static void test_errors(void) {
     expect_error("prompt a\nstpe 3\n", "t.lesson:2: unknown directive 'stpe'");
-    expect_error("prompt a\ntemperature -1\n", "t.lesson:2: temperature -1 is out of range");
-    expect_error("prompt a\ntop_p 1.5\n", "t.lesson:2: top_p 1.5 is out of range");
-    expect_error("prompt a\ntop_k x\n", "t.lesson:2: top_k needs a whole number");
+    expect_error("prompt a\ntemperature -1\n", "t.lesson:2: temperature: '-1' is outside [0, 100] (0 = greedy)");
+    expect_error("prompt a\ntop_p 1.5\n", "t.lesson:2: top_p: '1.5' is outside [0, 1] (1 = off)");
+    expect_error("prompt a\ntop_k x\n", "t.lesson:2: top_k: 'x' is not a number: give a whole number in [0, 1000000]");
     expect_error("prompt a\nstep 0\n", "t.lesson:2: step 0 is out of range");
-    expect_error("prompt a\ngreedy maybe\n", "t.lesson:2: greedy takes 'on' or 'off'");
+    expect_error("prompt a\ngreedy maybe\n", "t.lesson:2: greedy: 'maybe' is not on or off");
     expect_error("prompt a\npanel heatmap\n", "t.lesson:2: unknown panel 'heatmap'");
     expect_error("prompt a\nreveal\n", "t.lesson:2: 'reveal' without a question");
     expect_error("prompt a\nask Next?\nstep 1\n", "t.lesson:4: the file ends with a question");

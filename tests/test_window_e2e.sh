@@ -140,7 +140,7 @@ check "keys: 20 tokens (4 + 15 + 1)" [ "$(j .n_pos keys)" = 20 ]
 check "keys: n_prompt 4" [ "$(j .n_prompt keys)" = 4 ]
 check "keys: 2 branches, the new one shown" [ "$(j '[.n_branches,.branch]' keys)" = "[2,1]" ]
 check "keys: branch lengths 24 and 20" [ "$(j .branch_len keys)" = "[24,20]" ]
-check "keys: temperature 1.2" [ "$(j .settings.temperature keys)" = "1.20000005" ]
+check "keys: temperature 1.2" [ "$(j .settings.temperature keys)" = "1.2" ]
 check "keys: layer 0 head 1, sink hidden" [ "$(j '[.layer,.head,.hide_sink]' keys)" = "[0,1,true]" ]
 check "keys: seed 7" [ "$(j .seed keys)" = 7 ]
 check "keys: E wrote a PNG" bash -c 'ls "$1"/figs/*.png >/dev/null 2>&1' _ "$tmp"

@@ -27,23 +27,10 @@ void probs_fmt_count(long long n, char *buf, size_t cap) {
     buf[o] = '\0';
 }
 
-/* Settings as the title states them: "T=0.8 · top-k 40 · top-p 0.95" (off = omitted). */
-static void fmt_settings(const SamplerRecord *rec, char *buf, size_t cap) {
-    if (rec->greedy) {
-        snprintf(buf, cap, "greedy (argmax)");
-        return;
-    }
-    int n = snprintf(buf, cap, "T=%g", (double)rec->settings.temperature);
-    if (rec->settings.top_k > 0 && n >= 0 && (size_t)n < cap)
-        n += snprintf(buf + n, cap - (size_t)n, " " MIDDOT " top-k %d", rec->settings.top_k);
-    if (rec->settings.top_p < 1.0f && n >= 0 && (size_t)n < cap)
-        snprintf(buf + n, cap - (size_t)n, " " MIDDOT " top-p %g", (double)rec->settings.top_p);
-}
-
 void probs_title(const SamplerRecord *rec, char *buf, size_t cap) {
-    char set[96];
-    fmt_settings(rec, set, sizeof set);
-    snprintf(buf, cap, "Next token " MIDDOT " %s", set);
+    /* "Next token · T=0.8 · top-k 40 · top-p 0.95", off omitted (the settings table's words) */
+    int n = snprintf(buf, cap, "Next token " MIDDOT " ");
+    if (n > 0 && (size_t)n < cap) settings_format_line(&rec->settings, rec->greedy, SETTINGS_TITLE, buf + n, cap - (size_t)n);
 }
 
 /* The legend's wording, long (explains) and short (when a row has no room). */

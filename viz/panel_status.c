@@ -21,23 +21,11 @@ static void format_params(size_t n, char *buf, size_t cap) {
     else snprintf(buf, cap, "%zu params", n);
 }
 
-/* "T 0.80 · top-k 40 · top-p 0.95" or "greedy (argmax)". */
+/* "T 0.80 · top-k 40 · top-p 0.95" or "greedy (argmax)": the settings table's words,
+ * as the probs title has them. */
 static void format_sampler(const SamplerRecord *rec, char *buf, size_t cap) {
-    if (!rec) {
-        snprintf(buf, cap, "sampler: -");
-        return;
-    }
-    const SamplerSettings *s = &rec->settings;
-    if (rec->greedy) {
-        snprintf(buf, cap, "greedy (argmax)");
-        return;
-    }
-    char k[32], p[32];
-    if (s->top_k > 0) snprintf(k, sizeof k, "top-k %d", s->top_k);
-    else snprintf(k, sizeof k, "top-k off");
-    if (s->top_p < 1.0f) snprintf(p, sizeof p, "top-p %.2f", (double)s->top_p);
-    else snprintf(p, sizeof p, "top-p off");
-    snprintf(buf, cap, "T %.2f \xC2\xB7 %s \xC2\xB7 %s", (double)s->temperature, k, p);
+    if (!rec) snprintf(buf, cap, "sampler: -");
+    else settings_format_line(&rec->settings, rec->greedy, SETTINGS_STATUS, buf, cap);
 }
 
 int draw_status_line(Viz *viz, Rect r, const VizFrame *f) {
