@@ -2,6 +2,8 @@
  * command has a handful of options). */
 #include "cli_opts.h"
 
+#include "parse_num.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,14 +11,12 @@
 #define CLI_MAX_OPTS 32 /* options in one command's table (for the once-only bookkeeping) */
 
 static int parse_long_arg(const CliOpt *o, const char *v, ErrorMsg *err) {
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (*v == 0 || *end || errno || x < o->lo || x > o->hi) {
+    long long x = 0;
+    if (parse_num_int(v, &x) != NUM_OK || x < o->lo || x > o->hi) { /* the one number parser */
         if (o->what) return error_set(err, "%s: '%s' is not %s", o->flag, v, o->what);
         return error_set(err, "%s: '%s' is not a whole number in [%ld, %ld]", o->flag, v, o->lo, o->hi);
     }
-    *(long *)o->target = x;
+    *(long *)o->target = (long)x;
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "parse_num.h"
 #include "cli_model.h"
 #include "cli_opts.h"
 #include "logit_attribution.h"
@@ -148,10 +149,9 @@ static int take_token_text(void *ctx, const char *flag, const char *v, ErrorMsg 
 static int take_token_id(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
     TokenArg *t = ctx;
     if (token_arg_free(t, flag, err)) return -1;
-    char *end;
-    long x = strtol(v, &end, 10);
-    if (*v == 0 || *end || x < 0 || x > 100000000) return error_set(err, "%s: '%s' is not a token id", flag, v);
-    t->id = x;
+    long long x = 0;
+    if (parse_num_int(v, &x) != NUM_OK || x < 0 || x > 100000000) return error_set(err, "%s: '%s' is not a token id", flag, v);
+    t->id = (long)x;
     return 0;
 }
 

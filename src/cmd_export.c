@@ -176,9 +176,8 @@ typedef struct ExportArgs {
 } ExportArgs;
 
 static int take_scale(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
-    char *end;
-    long x = strtol(v, &end, 10);
-    if (!*v || *end || x < 1 || x > 4 || x == 3) return error_set(err, "%s: %s is not 1, 2 or 4", flag, v);
+    long long x = 0;
+    if (parse_num_int(v, &x) != NUM_OK || x < 1 || x > 4 || x == 3) return error_set(err, "%s: %s is not 1, 2 or 4", flag, v);
     *(int *)ctx = (int)x;
     return 0;
 }
@@ -224,9 +223,8 @@ static int take_text_mode(void *ctx, const char *flag, const char *v, ErrorMsg *
 }
 
 static int take_ui_scale(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
-    char *end;
-    double x = strtod(v, &end);
-    if (!*v || *end || !(x >= 1.0 && x <= 2.5)) return error_set(err, "%s: '%s' is not in [1, 2.5]", flag, v);
+    double x = 0;
+    if (parse_num_real(v, &x) != NUM_OK || !(x >= 1.0 && x <= 2.5)) return error_set(err, "%s: '%s' is not in [1, 2.5]", flag, v);
     *(float *)ctx = (float)x;
     return 0;
 }

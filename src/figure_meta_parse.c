@@ -39,13 +39,10 @@ static int need(const PngTextChunks *t, const char *what, const char *key, const
 /* A whole-string decimal integer in [lo, hi]. */
 static int parse_long(const char *what, const char *key, const char *v, long lo, long hi, long *out,
                       ErrorMsg *err) {
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (!*v || *end || errno || v[0] == ' ' || v[0] == '+')
-        return error_set(err, "%s: %s: '%.40s' is not an integer", what, key, v);
-    if (x < lo || x > hi) return error_set(err, "%s: %s: %ld is outside [%ld, %ld]", what, key, x, lo, hi);
-    *out = x;
+    long long x = 0;
+    if (parse_num_int(v, &x) != NUM_OK) return error_set(err, "%s: %s: '%.40s' is not an integer", what, key, v);
+    if (x < lo || x > hi) return error_set(err, "%s: %s: %lld is outside [%ld, %ld]", what, key, x, lo, hi);
+    *out = (long)x;
     return 0;
 }
 
@@ -63,11 +60,8 @@ static int get_float(const PngTextChunks *t, const char *what, const char *key, 
                      float *out, ErrorMsg *err) {
     const char *v;
     if (need(t, what, key, &v, err)) return -1;
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (!*v || *end || errno || !isfinite(x) || v[0] == ' ')
-        return error_set(err, "%s: %s: '%.40s' is not a number", what, key, v);
+    double x = 0;
+    if (parse_num_real(v, &x) != NUM_OK) return error_set(err, "%s: %s: '%.40s' is not a number", what, key, v);
     if (x < lo || x > hi) return error_set(err, "%s: %s: %g is outside [%g, %g]", what, key, x, lo, hi);
     *out = (float)x;
     return 0;
