@@ -11,18 +11,27 @@
 
 #include "error.h"
 
-int cmd_tokenize(int argc, char **argv);
-int cmd_info(int argc, char **argv);
-int cmd_generate(int argc, char **argv);
-int cmd_next(int argc, char **argv);
-int cmd_eval(int argc, char **argv);
-int cmd_dump(int argc, char **argv);
-int cmd_export(int argc, char **argv);
-int cmd_convert(int argc, char **argv);
-int cmd_novelty(int argc, char **argv);
-int cmd_heads(int argc, char **argv);
-int cmd_lens(int argc, char **argv);
-int cmd_attribute(int argc, char **argv);
+/* The subcommands, in the order `inferscope --help` lists them: ONE list, read by the
+ * declarations below and by main.c's dispatch table and help text. X(name, summary):
+ * cmd_<name> is in src/cmd_<name>.c. */
+#define CLI_COMMANDS(X)                                                                              \
+    X(tokenize, "show how text becomes GPT-2 tokens (ids, pieces, bytes, merges)")                   \
+    X(info, "describe a checkpoint: config, parameters, dtype, size, load time")                     \
+    X(generate, "generate text token by token")                                                      \
+    X(next, "the next-token table at every sampler stage")                                           \
+    X(eval, "mean loss and perplexity of a model over a text file")                                  \
+    X(dump, "write intermediate tensors as NumPy .npy files")                                        \
+    X(lens, "the logit lens: the prediction after every layer at one position")                      \
+    X(attribute, "what each head and MLP adds to one logit (direct logit attribution)")              \
+    X(export, "render figures (PNG) headless")                                                       \
+    X(convert, "write a checkpoint with F16, BF16 or F32 weight matrices")                           \
+    X(novelty, "which runs of a text the model saw verbatim in its training text")                   \
+    X(heads, "what each attention head does: previous-token, sink, induction, ... scores")
+
+#define CLI_DECLARE_COMMAND(name, summary) int cmd_##name(int argc, char **argv);
+CLI_COMMANDS(CLI_DECLARE_COMMAND)
+#undef CLI_DECLARE_COMMAND
+
 /* The window (no subcommand). argv holds the global options (--model, --prompt...). */
 int app_main(int argc, char **argv);
 

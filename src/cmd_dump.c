@@ -93,6 +93,74 @@ static int ensure_dir(const char *dir, ErrorMsg *err) {
     return 0;
 }
 
+/* Runs the session's prompt once more into a trace that captures everything, sized to
+ * the prompt (T positions): GPT2_CAP_ALL for a whole context of a large model would
+ * reserve gigabytes (gpt2_trace.h, MEMORY). The session owns the new trace. */
+static int trace_everything(Session *s, ErrorMsg *err) {
+    int T = session_len(s);
+    int *ids = malloc((size_t)T * sizeof *ids);
+    if (!ids) return error_set(err, "out of memory");
+    memcpy(ids, session_ids(s), (size_t)T * sizeof *ids);
+    Gpt2Trace full = {0};
+    if (gpt2_trace_init(&full, &s->model.config, T, GPT2_CAP_ALL, err) ||
+        gpt2_trace_set_ablation(&full, &s->trace.ablation, err)) {
+        gpt2_trace_free(&full);
+        free(ids);
+        return -1;
+    }
+    gpt2_trace_free(&s->trace);
+    s->trace = full;
+    int rc = session_set_prompt_ids(s, ids, (size_t)T, err);
+    free(ids);
+    return rc;
+}
+
+/* The tensor names to write: --all enumerates the trace, else --tensor's comma list. */
+typedef struct DumpNames {
+    char **names; /* (n) into `list`, or each malloc'd with --all */
+    size_t n, cap;
+    char *list;   /* --tensor's copy, cut at the commas */
+    int all;
+} DumpNames;
+
+static void dump_names_free(DumpNames *d) {
+    if (d->all && d->names)
+        for (size_t i = 0; i < d->cap; i++) free(d->names[i]); /* calloc'd: unused slots are NULL */
+    free(d->names);
+    free(d->list);
+    memset(d, 0, sizeof *d);
+}
+
+static int dump_names_init(DumpNames *d, const Gpt2Trace *tr, const char *tensors, int all, ErrorMsg *err) {
+    memset(d, 0, sizeof *d);
+    d->all = all;
+    if (all) {
+        char name[128];
+        while (gpt2_trace_name(tr, d->cap, name, sizeof name) == 0) d->cap++;
+    } else {
+        d->cap = 1;
+        for (const char *p = tensors; *p; p++) d->cap += *p == ',';
+        d->list = malloc(strlen(tensors) + 1);
+        if (d->list) strcpy(d->list, tensors);
+    }
+    d->names = calloc(d->cap, sizeof *d->names);
+    if (!d->names || (!all && !d->list)) return error_set(err, "out of memory");
+    if (all) {
+        for (; d->n < d->cap; d->n++) {
+            d->names[d->n] = malloc(128);
+            if (!d->names[d->n] || gpt2_trace_name(tr, d->n, d->names[d->n], 128)) return error_set(err, "out of memory");
+        }
+        return 0;
+    }
+    for (char *tokp = d->list, *next; tokp; tokp = next) {
+        next = strchr(tokp, ',');
+        if (next) *next++ = 0;
+        if (*tokp) d->names[d->n++] = tokp;
+    }
+    if (d->n == 0) return error_set(err, "--tensor: no names given");
+    return 0;
+}
+
 int cmd_dump(int argc, char **argv) {
     CliModelArgs a;
     cli_model_args_init(&a);
@@ -114,68 +182,14 @@ int cmd_dump(int argc, char **argv) {
     Session s;
     if (cli_model_start(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);
     int status = 0;
-    char **names = NULL;
-    size_t n_names = 0, cap = 0;
-    char *list = NULL;
+    DumpNames dn = {0};
     float *row = NULL;
-    int *ids = NULL;
-    /* Capture everything, in a trace sized to the prompt (T positions): GPT2_CAP_ALL for
-     * a whole context of a large model would reserve gigabytes (gpt2_trace.h, MEMORY).
-     * The prompt is run once more into it. */
-    int T = session_len(&s);
-    Gpt2Trace full = {0};
-    ids = malloc((size_t)T * sizeof *ids);
-    if (!ids) {
-        status = cli_fail(CMD, "out of memory");
-        goto done;
-    }
-    memcpy(ids, session_ids(&s), (size_t)T * sizeof *ids);
-    if (gpt2_trace_init(&full, &s.model.config, T, GPT2_CAP_ALL, &err) ||
-        gpt2_trace_set_ablation(&full, &s.trace.ablation, &err)) {
-        gpt2_trace_free(&full);
+    if (trace_everything(&s, &err) || dump_names_init(&dn, &s.trace, tensors, all, &err)) {
         status = cli_fail(CMD, "%s", err.text);
         goto done;
     }
-    gpt2_trace_free(&s.trace);
-    s.trace = full; /* the session owns it now and frees it */
-    if (session_set_prompt_ids(&s, ids, (size_t)T, &err)) {
-        status = cli_fail(CMD, "%s", err.text);
-        goto done;
-    }
-    /* The names to write: --all enumerates the trace, else the comma-separated list. */
-    if (all) {
-        char name[128];
-        while (gpt2_trace_name(&s.trace, cap, name, sizeof name) == 0) cap++;
-    } else {
-        cap = 1;
-        for (const char *p = tensors; *p; p++) cap += *p == ',';
-        list = malloc(strlen(tensors) + 1);
-        if (list) strcpy(list, tensors);
-    }
-    names = calloc(cap, sizeof *names);
-    if (!names || (!all && !list)) {
-        status = cli_fail(CMD, "out of memory");
-        goto done;
-    }
-    if (all) {
-        for (; n_names < cap; n_names++) {
-            names[n_names] = malloc(128);
-            if (!names[n_names] || gpt2_trace_name(&s.trace, n_names, names[n_names], 128)) {
-                status = cli_fail(CMD, "out of memory");
-                goto done;
-            }
-        }
-    } else {
-        for (char *tokp = list, *next; tokp; tokp = next) {
-            next = strchr(tokp, ',');
-            if (next) *next++ = 0;
-            if (*tokp) names[n_names++] = tokp;
-        }
-        if (n_names == 0) {
-            status = cli_fail(CMD, "--tensor: no names given");
-            goto done;
-        }
-    }
+    char **names = dn.names;
+    size_t n_names = dn.n;
     /* Check every name before writing anything, so a typo leaves no partial dump. */
     size_t widest = (size_t)s.model.config.vocab_size;
     for (size_t i = 0; i < n_names; i++) {
@@ -215,12 +229,8 @@ int cmd_dump(int argc, char **argv) {
         printf(")\n");
     }
 done:
-    if (all && names)
-        for (size_t i = 0; i < cap; i++) free(names[i]); /* calloc'd: unused slots are NULL */
-    free(names);
-    free(list);
+    dump_names_free(&dn);
     free(row);
-    free(ids);
     session_free(&s);
     return status;
 }

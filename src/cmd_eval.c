@@ -99,6 +99,52 @@ static int take_file(void *ctx, const char *arg, ErrorMsg *err) {
     return 0;
 }
 
+/* Scores the text in windows of W tokens starting every S tokens (the last may be
+ * shorter): each token is counted once, predicted from the earlier tokens of the first
+ * window that holds it after its start. Appends to rows[*counted..] in file order and
+ * adds -log p to *total. Returns 0, or 2 after printing the error line. */
+static int score_windows(Session *s, const int *ids, size_t N, size_t W, size_t S, size_t n_windows,
+                         const char *file, int *win, EvalRow *rows, double *total, size_t *counted) {
+    const size_t V = (size_t)session_vocab(s); /* the real tokens: padding rows are not scored */
+    int tty = isatty(STDERR_FILENO);
+    size_t next_uncounted = 0;
+    ErrorMsg err;
+    for (size_t k = 0, start = 0; k < n_windows; k++, start += S) {
+        size_t end = start + W < N ? start + W : N;
+        for (size_t j = start; j < end; j++) win[j - start] = ids[j];
+        if (session_set_prompt_ids(s, win, end - start, &err))
+            return cli_fail(CMD, "%s: window %zu: %s", file, k + 1, err.text);
+        size_t first = start + 1 > next_uncounted ? start + 1 : next_uncounted;
+        if (!gpt2_trace_logits(&s->trace, (int)(end - 1 - start)))
+            return cli_fail(CMD, "internal: the trace kept no logits for every position");
+        /* The positions are independent: score them on all threads into rows[], then add
+         * them up in order on one thread, so the sum (and the printed loss) does not
+         * depend on the thread count. */
+        long lo = (long)first, hi = (long)end;
+        int bad = 0;
+#pragma omp parallel for schedule(static) reduction(| : bad)
+        for (long j = lo; j < hi; j++) {
+            EvalRow *r = &rows[*counted + (size_t)(j - lo)];
+            r->pos = (size_t)j;
+            bad |= token_stat(gpt2_trace_logits(&s->trace, (int)((size_t)j - 1 - start)), V, ids[j], &r->st);
+        }
+        if (bad)
+            return cli_fail(CMD, "%s: window %zu: the model's logits hold NaN or +inf (broken weights?)", file, k + 1);
+        for (long j = lo; j < hi; j++) *total += rows[*counted + (size_t)(j - lo)].st.nll;
+        *counted += (size_t)(hi - lo);
+        next_uncounted = end;
+        /* progress: a live counter on a terminal, a line per ~10% in a log */
+        if (n_windows > 1) {
+            double so_far = *total / (double)*counted;
+            if (tty) fprintf(stderr, "\reval: window %zu/%zu, loss so far %.4f", k + 1, n_windows, so_far);
+            else if (n_windows >= 10 && (k + 1) % (n_windows / 10) == 0)
+                fprintf(stderr, "eval: window %zu/%zu, loss so far %.4f\n", k + 1, n_windows, so_far);
+        }
+    }
+    if (n_windows > 1 && tty) fputc('\n', stderr);
+    return 0;
+}
+
 int cmd_eval(int argc, char **argv) {
     CliModelArgs a;
     cli_model_args_init(&a);
@@ -133,8 +179,7 @@ int cmd_eval(int argc, char **argv) {
         status = cli_fail(CMD, "%s: %s", file, err.text);
         goto done;
     }
-    /* V: the real tokens; the rows of a padded vocabulary are not scored */
-    size_t N = enc.n_ids, W = (size_t)s.trace.max_pos, V = (size_t)session_vocab(&s);
+    size_t N = enc.n_ids, W = (size_t)s.trace.max_pos;
     if (N < 2) {
         status = cli_fail(CMD, "%s: %zu token%s: at least 2 are needed to predict one", file, N, N == 1 ? "" : "s");
         goto done;
@@ -151,48 +196,9 @@ int cmd_eval(int argc, char **argv) {
         goto done;
     }
     size_t n_windows = N <= W ? 1 : 1 + (N - W + S - 1) / S;
-    int tty = isatty(STDERR_FILENO);
     double total = 0.0; /* sum of -log p over the counted tokens, in nats */
-    size_t counted = 0, next_uncounted = 0;
-    for (size_t k = 0, start = 0; k < n_windows; k++, start += S) {
-        size_t end = start + W < N ? start + W : N;
-        for (size_t j = start; j < end; j++) win[j - start] = enc.ids[j];
-        if (session_set_prompt_ids(&s, win, end - start, &err)) {
-            status = cli_fail(CMD, "%s: window %zu: %s", file, k + 1, err.text);
-            goto done;
-        }
-        size_t first = start + 1 > next_uncounted ? start + 1 : next_uncounted;
-        if (!gpt2_trace_logits(&s.trace, (int)(end - 1 - start))) {
-            status = cli_fail(CMD, "internal: the trace kept no logits for every position");
-            goto done;
-        }
-        /* The positions are independent: score them on all threads into rows[], then add
-         * them up in order on one thread, so the sum (and the printed loss) does not
-         * depend on the thread count. */
-        long lo = (long)first, hi = (long)end;
-        int bad = 0;
-#pragma omp parallel for schedule(static) reduction(| : bad)
-        for (long j = lo; j < hi; j++) {
-            EvalRow *r = &rows[counted + (size_t)(j - lo)];
-            r->pos = (size_t)j;
-            bad |= token_stat(gpt2_trace_logits(&s.trace, (int)((size_t)j - 1 - start)), V, enc.ids[j], &r->st);
-        }
-        if (bad) {
-            status = cli_fail(CMD, "%s: window %zu: the model's logits hold NaN or +inf (broken weights?)", file,
-                              k + 1);
-            goto done;
-        }
-        for (long j = lo; j < hi; j++) total += rows[counted + (size_t)(j - lo)].st.nll;
-        counted += (size_t)(hi - lo);
-        next_uncounted = end;
-        /* progress: a live counter on a terminal, a line per ~10% in a log */
-        if (n_windows > 1) {
-            if (tty) fprintf(stderr, "\reval: window %zu/%zu, loss so far %.4f", k + 1, n_windows, total / (double)counted);
-            else if (n_windows >= 10 && (k + 1) % (n_windows / 10) == 0)
-                fprintf(stderr, "eval: window %zu/%zu, loss so far %.4f\n", k + 1, n_windows, total / (double)counted);
-        }
-    }
-    if (n_windows > 1 && tty) fputc('\n', stderr);
+    size_t counted = 0;
+    if ((status = score_windows(&s, enc.ids, N, W, S, n_windows, file, win, rows, &total, &counted))) goto done;
     double loss = total / (double)counted;
     if (json) {
         printf("{\"file\": ");

@@ -13,20 +13,9 @@ typedef struct Command {
     const char *summary;
 } Command;
 
-static const Command COMMANDS[] = {
-    {"tokenize", cmd_tokenize, "show how text becomes GPT-2 tokens (ids, pieces, bytes, merges)"},
-    {"info", cmd_info, "describe a checkpoint: config, parameters, dtype, size, load time"},
-    {"generate", cmd_generate, "generate text token by token"},
-    {"next", cmd_next, "the next-token table at every sampler stage"},
-    {"eval", cmd_eval, "mean loss and perplexity of a model over a text file"},
-    {"dump", cmd_dump, "write intermediate tensors as NumPy .npy files"},
-    {"lens", cmd_lens, "the logit lens: the prediction after every layer at one position"},
-    {"attribute", cmd_attribute, "what each head and MLP adds to one logit (direct logit attribution)"},
-    {"export", cmd_export, "render figures (PNG) headless"},
-    {"convert", cmd_convert, "write a checkpoint with F16, BF16 or F32 weight matrices"},
-    {"novelty", cmd_novelty, "which runs of a text the model saw verbatim in its training text"},
-    {"heads", cmd_heads, "what each attention head does: previous-token, sink, induction, ... scores"},
-};
+#define COMMAND_ROW(name, summary) {#name, cmd_##name, summary},
+static const Command COMMANDS[] = {CLI_COMMANDS(COMMAND_ROW)};
+#undef COMMAND_ROW
 
 static void usage(FILE *f) {
     fprintf(f,

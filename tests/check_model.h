@@ -1,5 +1,6 @@
 /* check_model.h — the reference tiny model (tests/reference/models/tiny, 2 layers of 4
- * heads) loaded the way most model tests begin. Not a fixture framework: one helper. */
+ * heads) and its reference files, opened the way most model tests begin. Not a fixture
+ * framework: two helpers. */
 #ifndef CHECK_MODEL_H
 #define CHECK_MODEL_H
 
@@ -7,6 +8,7 @@
 
 #include "check.h"
 #include "gpt2_model.h"
+#include "safetensors.h"
 
 /* Writes the tiny model's folder into dir and loads it into m (zeroed first). Returns 0,
  * or -1 after a failed check naming the problem (m is then empty). */
@@ -16,6 +18,17 @@ static inline int check_load_tiny(Gpt2Model *m, char *dir, size_t cap) {
     *m = (Gpt2Model){0};
     int rc = gpt2_model_load(m, dir, &err);
     CHECK(rc == 0, "load tiny: %s", err.text);
+    return rc;
+}
+
+/* Opens the reference file check_ref_dir()/rel (a .safetensors: the tiny model's weights
+ * or its vectors). Returns 0, or -1 after a failed check naming it. */
+static inline int check_open_ref(SafeFile *f, const char *rel) {
+    char path[1024];
+    ErrorMsg err = {{0}};
+    snprintf(path, sizeof path, "%s/%s", check_ref_dir(), rel);
+    int rc = safe_open(f, path, &err);
+    CHECK(rc == 0, "open %s: %s", rel, err.text);
     return rc;
 }
 

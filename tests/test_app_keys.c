@@ -25,10 +25,16 @@ static void feed(AppState *app, const SDL_Event *e) {
     if (app_input_from_event(e, 1.0f, 1.0f, &in)) app_update(app, &in);
 }
 
-static void key(AppState *app, SDL_Keycode k, Uint16 mod) {
+/* A zeroed event of `type`: the builders below fill in the rest and feed it. */
+static SDL_Event event_of(Uint32 type) {
     SDL_Event e;
     memset(&e, 0, sizeof e);
-    e.type = SDL_KEYDOWN;
+    e.type = type;
+    return e;
+}
+
+static void key(AppState *app, SDL_Keycode k, Uint16 mod) {
+    SDL_Event e = event_of(SDL_KEYDOWN);
     e.key.keysym.sym = k;
     e.key.keysym.mod = mod;
     feed(app, &e);
@@ -39,26 +45,20 @@ static void keys_n(AppState *app, SDL_Keycode k, int n) {
 }
 
 static void text(AppState *app, const char *s) {
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_TEXTINPUT;
+    SDL_Event e = event_of(SDL_TEXTINPUT);
     snprintf(e.text.text, sizeof e.text.text, "%s", s);
     feed(app, &e);
 }
 
 static void mouse_move(AppState *app, int x, int y) {
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_MOUSEMOTION;
+    SDL_Event e = event_of(SDL_MOUSEMOTION);
     e.motion.x = x;
     e.motion.y = y;
     feed(app, &e);
 }
 
 static void click(AppState *app, int x, int y) {
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_MOUSEBUTTONDOWN;
+    SDL_Event e = event_of(SDL_MOUSEBUTTONDOWN);
     e.button.button = SDL_BUTTON_LEFT;
     e.button.x = x;
     e.button.y = y;

@@ -13,6 +13,7 @@
 #include <cJSON.h>
 
 #include "check.h"
+#include "check_model.h"
 #include "file_read.h"
 #include "gpt2_forward.h"
 #include "gpt2_model.h"
@@ -592,10 +593,7 @@ static void test_names(const Gpt2Model *m) {
 static void test_logit_lens(const Gpt2Model *m) {
     SafeFile f;
     ErrorMsg err = {{0}};
-    if (safe_open(&f, ref_path("vectors/tiny_s30.safetensors"), &err)) {
-        CHECK(0, "%s", err.text);
-        return;
-    }
+    if (check_open_ref(&f, "vectors/tiny_s30.safetensors")) return;
     const size_t C = (size_t)m->config.n_embd, V = (size_t)m->config.vocab_size;
     const int L = m->config.n_layer, pos = 17;
     size_t T = 0;

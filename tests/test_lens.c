@@ -82,10 +82,7 @@ static void lens64(const Gpt2Model *m, const double *x, double *lg) { ref64_unem
 static void test_lens_vs_reference(const Gpt2Model *m) {
     SafeFile f;
     ErrorMsg err = {{0}};
-    if (safe_open(&f, ref_path("vectors/tiny_s30.safetensors"), &err)) {
-        CHECK(0, "%s", err.text);
-        return;
-    }
+    if (check_open_ref(&f, "vectors/tiny_s30.safetensors")) return;
     const int C = m->config.n_embd, V = m->config.vocab_size, T = 30, D = logit_lens_n_rows(&m->config, 1);
     Gpt2Trace tr = {0};
     LogitLens lens = {0};

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_model.h"
 #include "check_tmp.h"
 #include "gpt2_config.h"
 #include "gpt2_model.h"
@@ -270,11 +271,9 @@ static void check_synthetic_values(const Gpt2Model *m, const Build *b, double rt
 
 static void test_reference_tiny(void) {
     char dir[512], path[600];
-    snprintf(dir, sizeof dir, "%s/models/tiny", check_ref_dir());
     Gpt2Model m;
     ErrorMsg err;
-    int rc = gpt2_model_load(&m, dir, &err);
-    CHECK(rc == 0, "load tiny: %s", rc ? err.text : "");
+    int rc = check_load_tiny(&m, dir, sizeof dir);
     if (rc) return;
     const Gpt2Config *c = &m.config;
     CHECK(c->n_layer == 2 && c->n_head == 4 && c->n_embd == 64 && c->n_positions == 128 &&

@@ -125,21 +125,26 @@ static void test_bad_files(const char *dir) {
     char path[512];
     int ids[20];
     for (int i = 0; i < 20; i++) ids[i] = i * 7;
-    snprintf(path, sizeof path, "%s/v2.bin", dir);
-    write_index(path, ids, 20, 8, 2, 0, 0);
-    expect_refused(path, "unsupported version");
-    snprintf(path, sizeof path, "%s/unsorted.bin", dir);
-    write_index(path, ids, 20, 8, 1, 1, 0);
-    expect_refused(path, "not strictly increasing");
-    snprintf(path, sizeof path, "%s/short.bin", dir);
-    write_index(path, ids, 20, 8, 1, 0, -3);
-    expect_refused(path, "size does not match");
-    snprintf(path, sizeof path, "%s/long.bin", dir);
-    write_index(path, ids, 20, 8, 1, 0, 4);
-    expect_refused(path, "size does not match");
-    snprintf(path, sizeof path, "%s/n1.bin", dir);
-    write_index(path, ids, 20, 1, 1, 0, 0);
-    expect_refused(path, "window size");
+    /* one damage each: a file name, how write_index damages it, the refusal it must get */
+    static const struct {
+        const char *file;
+        int n;
+        uint32_t version;
+        int unsorted;
+        long size_delta;
+        const char *why;
+    } bad[] = {
+        {"v2.bin", 8, 2, 0, 0, "unsupported version"},
+        {"unsorted.bin", 8, 1, 1, 0, "not strictly increasing"},
+        {"short.bin", 8, 1, 0, -3, "size does not match"},
+        {"long.bin", 8, 1, 0, 4, "size does not match"},
+        {"n1.bin", 1, 1, 0, 0, "window size"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, bad[k].file);
+        write_index(path, ids, 20, bad[k].n, bad[k].version, bad[k].unsorted, bad[k].size_delta);
+        expect_refused(path, bad[k].why);
+    }
     snprintf(path, sizeof path, "%s/text.bin", dir);
     FILE *f = fopen(path, "wb");
     fputs("Once upon a time, this was not an index at all. It is long enough to have a header.", f);

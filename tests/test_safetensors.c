@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_model.h"
 #include "check_tmp.h"
 #include "half.h"
 #include "safetensors.h"
@@ -45,13 +46,8 @@ static void expect_error(const char *path, const char *phrase, const char *what)
 }
 
 static void test_reference_model(void) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/models/tiny/model.safetensors", check_ref_dir());
     SafeFile f;
-    ErrorMsg err;
-    int rc = safe_open(&f, path, &err);
-    CHECK(rc == 0, "open tiny: %s", rc ? err.text : "");
-    if (rc) return;
+    if (check_open_ref(&f, "models/tiny/model.safetensors")) return;
     CHECK(f.n_tensors == 28, "tiny has 28 tensors, got %zu", f.n_tensors);
     CHECK(f.map_len == 13301240, "file size %zu", f.map_len);
     CHECK(f.header_len % 8 == 0, "header padded to 8: %zu", f.header_len);
@@ -83,13 +79,8 @@ static void test_reference_model(void) {
 }
 
 static void test_reference_vectors(void) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/vectors/tiny_s4.safetensors", check_ref_dir());
     SafeFile f;
-    ErrorMsg err;
-    int rc = safe_open(&f, path, &err);
-    CHECK(rc == 0, "open tiny_s4: %s", rc ? err.text : "");
-    if (rc) return;
+    if (check_open_ref(&f, "vectors/tiny_s4.safetensors")) return;
     const SafeTensor *ids = safe_find(&f, "input_ids");
     CHECK(ids && ids->dtype == SAFE_I32 && ids->ndim == 1 && ids->shape[0] == 4, "input_ids I32 [4]");
     if (ids) {

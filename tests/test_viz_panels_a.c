@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_canvas.h"
 #include "draw.h"
 #include "frame_fill.h"
 #include "golden.h"
@@ -21,7 +22,6 @@
 #include "utf8.h"
 #include "viz.h"
 
-static const char *ASSETS = "assets";
 
 /* ---- token labels ------------------------------------------------------------- */
 
@@ -93,34 +93,6 @@ static void test_token_label(const Tokenizer *tok) {
 
 typedef enum Which { W_TOKENS, W_TEXT, W_STATUS, W_HELP, W_LESSON } Which;
 
-typedef struct Canvas {
-    Offscreen off;
-    Viz viz;
-    uint8_t *px;
-    size_t size;
-    int ok;
-} Canvas;
-
-static int canvas_open(Canvas *c, int w, int h, float ui_scale, ThemeId theme) {
-    memset(c, 0, sizeof *c);
-    ErrorMsg err = {{0}};
-    if (offscreen_create(&c->off, w, h, &err) != 0 ||
-        viz_init(&c->viz, c->off.renderer, ASSETS, ui_scale, 1.0f, theme, &err) != 0) {
-        CHECK(0, "canvas %dx%d: %s", w, h, err.text);
-        return -1;
-    }
-    c->size = offscreen_rgba_size(w, h);
-    c->px = malloc(c->size);
-    c->ok = c->px != NULL;
-    return c->ok ? 0 : -1;
-}
-
-static void canvas_close(Canvas *c) {
-    viz_free(&c->viz);
-    offscreen_free(&c->off);
-    free(c->px);
-    memset(c, 0, sizeof *c);
-}
 
 /* Draws one panel into r over a magenta sentinel and reads the pixels back. */
 static int render(Canvas *c, Which w, Rect r, const VizFrame *f, VizHits *hits) {
@@ -148,15 +120,11 @@ static int render(Canvas *c, Which w, Rect r, const VizFrame *f, VizHits *hits) 
     return 0;
 }
 
+/* With INFERSCOPE_PANELS_DUMP set, saves the pixels as DIR/name.png. */
 static void dump(const Canvas *c, const char *name) {
-    const char *dir = getenv("INFERSCOPE_PANELS_DUMP");
-    if (!dir) return;
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s.png", dir, name);
-    PngWriteOptions opt = {.overwrite = 1};
-    ErrorMsg err;
-    if (png_write_file(path, c->px, c->off.w, c->off.h, 4, (size_t)c->off.w * 4, NULL, 0, &opt, &err) != 0)
-        fprintf(stderr, "dump: %s\n", err.text);
+    char file[256];
+    snprintf(file, sizeof file, "%s.png", name);
+    canvas_dump(c, "INFERSCOPE_PANELS_DUMP", file);
 }
 
 /* Pixels outside r that are not the sentinel magenta (drawn where they must not be). */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_canvas.h"
 #include "colormap.h"
 #include "frame_fill.h"
 #include "golden.h"
@@ -30,34 +31,6 @@
 #define W 1280
 #define H 720
 
-typedef struct Canvas {
-    Offscreen off;
-    Viz viz;
-    uint8_t *px; /* (w*h*4) last read-back */
-    int w, h;
-} Canvas;
-
-static int canvas_open(Canvas *c, int w, int h, float ui_scale, ThemeId theme) {
-    memset(c, 0, sizeof *c);
-    ErrorMsg err = {{0}};
-    if (offscreen_create(&c->off, w, h, &err) != 0 ||
-        viz_init(&c->viz, c->off.renderer, "assets", ui_scale, 1.0f, theme, &err) != 0) {
-        CHECK(0, "canvas %dx%d: %s", w, h, err.text);
-        return -1;
-    }
-    c->w = w;
-    c->h = h;
-    c->px = malloc(offscreen_rgba_size(w, h));
-    CHECK(c->px != NULL, "pixel buffer");
-    return c->px ? 0 : -1;
-}
-
-static void canvas_close(Canvas *c) {
-    viz_free(&c->viz);
-    offscreen_free(&c->off);
-    free(c->px);
-    memset(c, 0, sizeof *c);
-}
 
 typedef int (*PanelFn)(Viz *, Rect, const VizFrame *, VizHits *);
 
@@ -71,18 +44,6 @@ static int render(Canvas *c, PanelFn fn, const VizFrame *f, VizHits *hits) {
     CHECK(offscreen_read_rgba(&c->off, c->px, offscreen_rgba_size(c->w, c->h), &err) == 0, "read back: %s",
           err.text);
     return rc;
-}
-
-/* With INFERSCOPE_DUMP_DIR set, saves the current pixels as DIR/name for looking at. */
-static void dump_png(const Canvas *c, const char *name) {
-    const char *dir = getenv("INFERSCOPE_DUMP_DIR");
-    if (!dir) return;
-    char path[700];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    PngWriteOptions opt = {.overwrite = 1};
-    ErrorMsg err = {{0}};
-    if (png_write_file(path, c->px, c->w, c->h, 4, (size_t)c->w * 4, NULL, 0, &opt, &err) != 0)
-        fprintf(stderr, "dump: %s\n", err.text);
 }
 
 static SDL_Color pixel(const Canvas *c, int x, int y) {
@@ -306,7 +267,7 @@ static void test_attention_many(Canvas *c) {
     f.n_pos = T;
     f.view = view;
     CHECK(render(c, draw_attention_panel, &f, &hits) == 0, "draw 1024 positions");
-    dump_png(c, "attention_1024.png");
+    canvas_dump(c, "INFERSCOPE_DUMP_DIR", "attention_1024.png");
     int rows = count_hits(&hits, VIZ_HIT_ATTN_CELL);
     CHECK(rows == 256, "pooled to 256 rows of hits (b = -1), got %d", rows);
     const VizHit *r100 = find_hit(&hits, VIZ_HIT_ATTN_CELL, 400, -1);
@@ -357,7 +318,7 @@ static void test_probs_session(Canvas *c) {
     frame_fill(&f, &sess, &view);
     render(c, draw_probs_panel, &f, &hits);
     CHECK(pixels_differing(c, base) > 300, "greedy changes the picture");
-    dump_png(c, "probs_greedy.png");
+    canvas_dump(c, "INFERSCOPE_DUMP_DIR", "probs_greedy.png");
     free(base);
 }
 
@@ -407,7 +368,7 @@ static void test_probs_peaked(Canvas *c) {
         f.view.hide_probs = 1;
         f.question = "Which word comes after \"Once upon a\"?";
         render(c, draw_probs_panel, &f, &hits);
-        dump_png(c, "probs_question.png");
+        canvas_dump(c, "INFERSCOPE_DUMP_DIR", "probs_question.png");
         CHECK(count_hits(&hits, VIZ_HIT_PROB_BAR) == 0, "question card: no bars to click");
         CHECK(pixels_differing(c, base) > 5000, "question card hides the bars");
         free(base);
@@ -417,14 +378,14 @@ static void test_probs_peaked(Canvas *c) {
     if (canvas_open(&big, 2 * W, 2 * H, 2.0f, THEME_DARK) == 0) {
         f.view.hide_probs = 0;
         CHECK(render(&big, draw_probs_panel, &f, &hits) == 0, "2x dark probs");
-        dump_png(&big, "probs_2x_dark.png");
+        canvas_dump(&big, "INFERSCOPE_DUMP_DIR", "probs_2x_dark.png");
         const VizHit *b0 = find_hit(&hits, VIZ_HIT_PROB_BAR, rec.rows[0].id, 0);
         CHECK(b0 && b0->r.h >= 40, "2x rows are tall (%d px)", b0 ? b0->r.h : 0);
         frame_fill(&f, &sess, &view);
         view.hide_sink = 1;
         frame_fill(&f, &sess, &view);
         CHECK(render(&big, draw_attention_panel, &f, &hits) == 0, "2x dark attention");
-        dump_png(&big, "attention_2x_dark_sink.png");
+        canvas_dump(&big, "INFERSCOPE_DUMP_DIR", "attention_2x_dark_sink.png");
     }
     canvas_close(&big);
     test_probs_layout_sizes(&rec);
@@ -569,7 +530,7 @@ static void test_print_hints(Canvas *c) {
     }
     f.view.print = 1;
     CHECK(render(c, draw_attention_panel, &f, &hits) == 0, "print attention");
-    dump_png(c, "attention_print.png");
+    canvas_dump(c, "INFERSCOPE_DUMP_DIR", "attention_print.png");
     /* the hints live in the side column (the thumbnails' title, the readout under the
      * legend): the heatmap, its labels and the title row stay the same */
     int side_x = t0->r.x - viz_px(&c->viz, 60);

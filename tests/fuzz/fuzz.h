@@ -30,6 +30,14 @@
         }                                                                          \
     } while (0)
 
+/* A refusal explains itself in ONE line that starts with the name of what was read
+ * (the file, or the name the harness gave it). */
+#define FUZZ_ASSERT_REFUSAL(text, name)                                                              \
+    do {                                                                                             \
+        FUZZ_ASSERT(strncmp((text), (name), strlen(name)) == 0, "message lacks path: %s", (text));   \
+        FUZZ_ASSERT(strchr((text), '\n') == NULL, "message spans lines: %s", (text));                 \
+    } while (0)
+
 /* The libFuzzer entry point of a harness: runs ONE(data, size), the harness's check of one
  * input (what it returns, accepted or refused, only the regression test looks at).
  * Expands to nothing under FUZZ_NO_ENTRY, which tests/test_fuzz_regressions.c defines to

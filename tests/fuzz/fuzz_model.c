@@ -55,8 +55,7 @@ static int fuzz_model_one(const uint8_t *data, size_t size) {
     Gpt2Model m;
     ErrorMsg err = {{0}};
     if (gpt2_model_load(&m, fuzz_model_dir, &err) != 0) {
-        FUZZ_ASSERT(strstr(err.text, fuzz_model_dir) == err.text, "message lacks path: %s", err.text);
-        FUZZ_ASSERT(strchr(err.text, '\n') == NULL, "message spans lines: %s", err.text);
+        FUZZ_ASSERT_REFUSAL(err.text, fuzz_model_dir);
         FUZZ_ASSERT(m.map == NULL && m.owned == NULL && m.w.layers == NULL, "model not zeroed");
         return 0;
     }

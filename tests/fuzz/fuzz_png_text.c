@@ -14,8 +14,7 @@ static int fuzz_png_text_one(const uint8_t *data, size_t size) {
     PngTextChunks t = {0};
     ErrorMsg err = {{0}};
     if (png_read_text_chunks(path, &t, &err) != 0) {
-        FUZZ_ASSERT(strncmp(err.text, path, strlen(path)) == 0, "message lacks path: %s", err.text);
-        FUZZ_ASSERT(strchr(err.text, '\n') == NULL, "message spans lines: %s", err.text);
+        FUZZ_ASSERT_REFUSAL(err.text, path);
         FUZZ_ASSERT(t.items == NULL && t.count == 0, "chunks not empty after error");
         return 0;
     }
