@@ -123,11 +123,13 @@ static int parse_uint_array(const char *what, const char *key, const char *v, un
     cJSON_ArrayForEach(e, arr) {
         /* a nested array is the only other thing the characters above allow */
         if (!cJSON_IsNumber(e) || e->valuedouble > (double)hi) {
+            /* read e before the tree it lives in is freed */
+            int number = cJSON_IsNumber(e);
+            double x = number ? e->valuedouble : 0.0;
             free(a);
             cJSON_Delete(arr);
-            if (!cJSON_IsNumber(e))
-                return error_set(err, "%s: %s: element %zu is not a non-negative integer", what, key, i);
-            return error_set(err, "%s: %s: element %zu (%.15g) is outside [0, %lu]", what, key, i, e->valuedouble, hi);
+            if (!number) return error_set(err, "%s: %s: element %zu is not a non-negative integer", what, key, i);
+            return error_set(err, "%s: %s: element %zu (%.15g) is outside [0, %lu]", what, key, i, x, hi);
         }
         a[i++] = (unsigned long)e->valuedouble; /* digits only: a whole number, exact below 2^53 */
     }
