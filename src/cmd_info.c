@@ -15,7 +15,9 @@
 #include "gpt2_trace.h"
 #include "gpt2_model.h"
 #include "gpt2_weights_check.h"
+#include "kernels.h"
 #include "model_vocab.h"
+#include "threads_wait.h"
 
 static void usage(void) {
     fprintf(stdout,
@@ -83,6 +85,9 @@ static void print_table(const Gpt2Model *m, const InfoVocab *v) {
     printf("lm_head      %s\n", m->tied ? "tied to wte" : "separate (untied)");
     printf("gelu         %s\n", c->gelu_exact ? "exact (erf), activation_function \"gelu\"" : "tanh approximation (gelu_new)");
     printf("weights      all finite\n");
+    int threads = kern_get_threads();
+    printf("kernels      %s, %d thread%s (OpenMP idle threads: %s)\n", kern_isa_name(), threads,
+           threads == 1 ? "" : "s", threads_wait_policy());
 }
 
 static void print_json(const Gpt2Model *m, const InfoVocab *v) {

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "kernels.h"
+#include "threads_wait.h"
 
 typedef struct Command {
     const char *name;
@@ -27,10 +28,13 @@ static void usage(FILE *f) {
         fprintf(f, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
     fprintf(f, "\n`inferscope COMMAND --help` describes each command.\n"
                "Environment: INFERSCOPE_ISA=avx512|avx2|neon|scalar forces the SIMD kernels\n"
-               "(default: the best this CPU has; `inferscope info` says which run).\n");
+               "(default: the best this CPU has; `inferscope info` says which run).\n"
+               "OMP_NUM_THREADS=N sets the threads; idle threads wait passively unless\n"
+               "OMP_WAIT_POLICY=active (spinning is faster only when no other program runs).\n");
 }
 
 int main(int argc, char **argv) {
+    threads_wait_passively(argv); /* may re-execute once: see threads_wait.c */
     /* the kernels are chosen from the CPU at run time; a forced choice that cannot run
      * here is refused before anything else (never a silent fallback) */
     ErrorMsg err;

@@ -23,6 +23,7 @@
 #include "cli_model.h"
 #include "gpt2_save.h"
 #include "kernels.h"
+#include "threads_wait.h"
 
 static void print_cpu(void) {
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -40,8 +41,9 @@ static void print_cpu(void) {
     size_t n = kern_isa_available(isas, 4);
     printf("kernel tables this CPU runs (chosen at run time; INFERSCOPE_ISA forces one):");
     for (size_t i = 0; i < n; i++) printf(" %s", isas[i]);
-    printf("\ndefault: %s — %s; cores seen by OpenMP: %d; figures at 1 and 2 threads\n", kern_isa_name(),
-           kern_isa_what(), omp_get_num_procs());
+    printf("\ndefault: %s — %s; cores seen by OpenMP: %d; figures at 1 and 2 threads; idle threads: %s\n"
+           "(OMP_WAIT_POLICY=active spins, as benchmarks elsewhere often do: faster only on a quiet machine)\n",
+           kern_isa_name(), kern_isa_what(), omp_get_num_procs(), threads_wait_policy());
 }
 
 /* The bounds themselves, per table and thread count, for the record. */
@@ -102,8 +104,14 @@ static int write_model(int argc, char **argv) {
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); /* show each figure as it is measured, even through a pipe */
+    threads_wait_passively(argv); /* the app's thread behaviour (threads_wait.c) */
     int all_isas = 0;
     for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: bench [--all-isas]    speed figures with their bounds (about 75 s on 2 idle cores)\n"
+                   "       bench --write-model DIR --shape 124M|355M|774M|1558M [--weights f32|f16|bf16] [--seed S]\n");
+            return 0;
+        }
         if (strcmp(argv[i], "--write-model") == 0) return write_model(argc, argv);
         if (strcmp(argv[i], "--all-isas") == 0) all_isas = 1;
     }
