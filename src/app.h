@@ -46,10 +46,11 @@ typedef struct AppOptions {
     int width, height;         /* initial window size in pixels */
     const char *export_dir;    /* folder for E / Shift+E figures (NULL = ./inferscope-figures) */
     int weights;               /* --weights: GPT2_WEIGHTS_AS_STORED or a KernDtype */
+    size_t trace_budget;       /* --trace-mb in bytes: SESSION_TRACE_AUTO (default) or 0 = no limit */
 } AppOptions;
 
 /* The defaults: prompt "Once upon a time", seed 0, T=1 / no cuts, scale 1, light,
- * 1280×720; model/tokenizer/assets NULL (the caller fills them). */
+ * 1280×720, trace budget from free RAM; model/tokenizer/assets NULL (the caller fills them). */
 AppOptions app_default_options(void);
 
 /* One input event, already stripped of SDL's details (tests build these directly or

@@ -26,6 +26,8 @@ static void usage(FILE *f) {
             "                       f16 halves memory and the bytes read per token)\n"
             "  --prompt TEXT        the prompt (default \"Once upon a time\")\n"
             "  --ids LIST           the prompt as token ids, e.g. 7454,2402,257 (any model)\n"
+            "  --trace-mb N|auto    memory for the trace in MB (default auto: free RAM less the\n"
+            "                       weights; a smaller budget recomputes patterns per layer)\n"
             "  --seed S             dice seed (default 0): the same seed gives the same tokens\n"
             "%s"
             "  --scale S            UI scale 1.0..2.5 for projectors/HiDPI (X11 ignores HiDPI)\n"
@@ -94,6 +96,9 @@ int app_main(int argc, char **argv) {
         } else if (strcmp(a, "--weights") == 0) {
             ErrorMsg werr;
             if (cli_parse_weights(v, &opt.weights, &werr)) return cli_fail("window", "%s", werr.text);
+        } else if (strcmp(a, "--trace-mb") == 0) {
+            ErrorMsg terr;
+            if (cli_parse_trace_mb(v, &opt.trace_budget, &terr)) return cli_fail("window", "%s", terr.text);
         } else if (strcmp(a, "--lesson") == 0) {
             lesson_path = v;
         } else if (strcmp(a, "--open-figure") == 0) {

@@ -15,6 +15,9 @@ AppOptions app_default_options(void) {
     AppOptions o;
     memset(&o, 0, sizeof o);
     o.weights = GPT2_WEIGHTS_AS_STORED;
+    /* what fits in free RAM (gpt2_trace_budget_default): on a small laptop GPT-2 XL then
+     * keeps lean patterns instead of 2.5 GB of full ones, and everything else is unchanged */
+    o.trace_budget = SESSION_TRACE_AUTO;
     o.prompt = "Once upon a time";
     o.seed = 0;
     o.settings = sampler_settings_default();
@@ -65,6 +68,7 @@ int app_init(AppState *app, const AppOptions *opt, ErrorMsg *err) {
      * what stepping back needs (the KV cache). */
     SessionConfig sc = session_config_default();
     sc.weights = opt->weights;
+    sc.trace_budget = opt->trace_budget;
     if (session_open_cfg(&app->session, opt->model_dir, opt->tok_dir, &sc, err)) return -1;
     session_set_seed(&app->session, opt->seed);
     char note[APP_STATUS_MAX] = "";
@@ -83,6 +87,7 @@ int app_init(AppState *app, const AppOptions *opt, ErrorMsg *err) {
     app->n_help = keys_help(app->help, APP_HELP_MAX);
     app->dirty = 1;
     if (note[0]) app_set_status(app, 1, "%s", note);
+    else if (app->session.trace_dropped) app_set_status(app, 0, "%s · ? shows the keys", app->session.trace_note);
     else app_set_status(app, 0, "? shows the keys");
     return 0;
 }

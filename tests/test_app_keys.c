@@ -65,8 +65,9 @@ static void click(AppState *app, int x, int y) {
     feed(app, &e);
 }
 
-static int open_app(AppState *app, uint64_t seed) {
+static int open_app_budget(AppState *app, uint64_t seed, size_t trace_budget) {
     AppOptions opt = app_default_options();
+    opt.trace_budget = trace_budget;
     opt.model_dir = model_dir;
     opt.tok_dir = "assets/tokenizer";
     opt.assets_dir = "assets";
@@ -77,6 +78,8 @@ static int open_app(AppState *app, uint64_t seed) {
     CHECK(rc == 0, "app_init: %s", err.text);
     return rc;
 }
+
+static int open_app(AppState *app, uint64_t seed) { return open_app_budget(app, seed, SESSION_TRACE_AUTO); }
 
 /* ---- the key table ---- */
 
@@ -474,6 +477,55 @@ static void test_async_step(void) {
     app_free(&app);
 }
 
+/* --trace-mb in the window: a budget too small for full patterns gives a lean trace,
+ * the status line says what was dropped, the dice give the same tokens as a window with
+ * everything kept, and the frame still draws every head's thumbnail (from the block
+ * summaries) with a working click. */
+static void test_lean_window(void) {
+    static AppState lean, full;
+    if (open_app_budget(&lean, 7, (size_t)2 * 1000000u)) return;
+    if (open_app(&full, 7)) {
+        app_free(&lean);
+        return;
+    }
+    CHECK(gpt2_trace_is_lean(&lean.session.trace) && !gpt2_trace_is_lean(&full.session.trace),
+          "a 2 MB budget is lean, the default (auto) keeps full patterns here");
+    CHECK(strstr(lean.status, "dropped") != NULL, "the status says what the budget dropped: %s", lean.status);
+    keys_n(&lean, SDLK_SPACE, 5);
+    keys_n(&full, SDLK_SPACE, 5);
+    int same = session_len(&lean.session) == session_len(&full.session) &&
+               memcmp(session_ids(&lean.session), session_ids(&full.session),
+                      (size_t)session_len(&full.session) * sizeof(int)) == 0;
+    CHECK(same, "lean and full windows draw the same 5 tokens with seed 7");
+    Offscreen off = {0};
+    Viz viz = {0};
+    ErrorMsg err = {{0}};
+    if (offscreen_create(&off, 1280, 720, &err) == 0 &&
+        viz_init(&viz, off.renderer, "assets", 1.0f, 1.0f, THEME_LIGHT, &err) == 0) {
+        app_draw(&lean, &viz, rect_make(0, 0, 1280, 720));
+        const Gpt2Config *c = &lean.session.model.config;
+        int thumbs = 0, target = -1;
+        for (int k = 0; k < lean.hits.n; k++)
+            if (lean.hits.hit[k].kind == VIZ_HIT_HEAD_THUMB) {
+                thumbs++;
+                if (lean.hits.hit[k].a == 0 && lean.hits.hit[k].b == c->n_head - 1) target = k;
+            }
+        CHECK(thumbs == c->n_layer * c->n_head, "%d thumbnails drawn from the lean trace (want %d)", thumbs,
+              c->n_layer * c->n_head);
+        if (target >= 0) {
+            Rect r = lean.hits.hit[target].r;
+            click(&lean, r.x + r.w / 2, r.y + r.h / 2);
+        }
+        CHECK(lean.view.layer == 0 && lean.view.head == c->n_head - 1, "thumbnail click in a lean window");
+    } else {
+        CHECK(0, "offscreen: %s", err.text);
+    }
+    viz_free(&viz);
+    offscreen_free(&off);
+    app_free(&lean);
+    app_free(&full);
+}
+
 static void test_state_json(void) {
     static AppState app;
     if (open_app(&app, 7)) return;
@@ -512,6 +564,7 @@ int main(void) {
     test_prompt_editor();
     test_frame_and_clicks();
     test_async_step();
+    test_lean_window();
     test_state_json();
     return check_summary("test_app_keys");
 }

@@ -211,28 +211,16 @@ int attn_draw_heatmap(Viz *viz, const HeatGeom *hg, const HeadPattern *hp, float
 
 /* ---- thumbnails ------------------------------------------------------------- */
 
-int attn_draw_thumb(Viz *viz, Rect r, const HeadPattern *hp, int hide_sink) {
-    int n = hp->n;
-    int g = n < ATTN_THUMB_MAX_CELLS ? n : ATTN_THUMB_MAX_CELLS;
-    if (g > r.w) g = r.w > 0 ? r.w : 1;
-    int b = (n + g - 1) / g;
-    g = (n + b - 1) / b;
-    /* reads ≈ n² / (2 · row_step); at least one row of every bucket is read */
-    long long need = (long long)n * n / 2 / ATTN_THUMB_READ_BUDGET;
-    int row_step = need < 1 ? 1 : need > b ? b : (int)need;
-    float vmax = attn_scale_max(hp, hide_sink, row_step);
+/* The g x g cells of a thumbnail, cell (i, j) coloured by cell_max (i, j <= i), the
+ * masked upper triangle filled row by row. */
+typedef float (*ThumbCellMax)(const void *src, int i, int j);
+static int draw_thumb_cells(Viz *viz, Rect r, int g, ThumbCellMax cell_max, const void *src, float vmax) {
     SDL_Color mfill = attn_masked_fill(viz);
     for (int i = 0; i < g; i++) {
-        int q0, q1;
-        attn_bucket_range(i, b, n, &q0, &q1);
-        for (int j = 0; j <= i; j++) {
-            int k0, k1;
-            attn_bucket_range(j, b, n, &k0, &k1);
-            float v = bucket_max(hp, q0, q1, k0, k1, row_step);
+        for (int j = 0; j <= i; j++)
             if (draw_fill_rect(viz, rect_grid_cell(r, (size_t)g, (size_t)g, (size_t)i, (size_t)j),
-                               value_color(viz, v, vmax)) != 0)
+                               value_color(viz, cell_max(src, i, j), vmax)) != 0)
                 return -1;
-        }
         if (i + 1 < g) {
             Rect first = rect_grid_cell(r, (size_t)g, (size_t)g, (size_t)i, (size_t)i + 1);
             if (draw_fill_rect(viz, (Rect){first.x, first.y, r.x + r.w - first.x, first.h}, mfill) != 0)
@@ -240,6 +228,77 @@ int attn_draw_thumb(Viz *viz, Rect r, const HeadPattern *hp, int hide_sink) {
         }
     }
     return 0;
+}
+
+/* Cells per side and positions (or blocks) per cell for n units in a w-pixel square. */
+static int thumb_grid(int n, int w, int *per_cell) {
+    int g = n < ATTN_THUMB_MAX_CELLS ? n : ATTN_THUMB_MAX_CELLS;
+    if (g > w) g = w > 0 ? w : 1;
+    int b = (n + g - 1) / g;
+    *per_cell = b;
+    return (n + b - 1) / b;
+}
+
+typedef struct ThumbPattern {
+    const HeadPattern *hp;
+    int b, row_step;
+} ThumbPattern;
+
+static float thumb_pattern_max(const void *src, int i, int j) {
+    const ThumbPattern *t = src;
+    int q0, q1, k0, k1;
+    attn_bucket_range(i, t->b, t->hp->n, &q0, &q1);
+    attn_bucket_range(j, t->b, t->hp->n, &k0, &k1);
+    return bucket_max(t->hp, q0, q1, k0, k1, t->row_step);
+}
+
+int attn_draw_thumb(Viz *viz, Rect r, const HeadPattern *hp, int hide_sink) {
+    int n = hp->n, b;
+    int g = thumb_grid(n, r.w, &b);
+    /* reads ≈ n² / (2 · row_step); at least one row of every bucket is read */
+    long long need = (long long)n * n / 2 / ATTN_THUMB_READ_BUDGET;
+    ThumbPattern t = {hp, b, need < 1 ? 1 : need > b ? b : (int)need};
+    return draw_thumb_cells(viz, r, g, thumb_pattern_max, &t, attn_scale_max(hp, hide_sink, t.row_step));
+}
+
+typedef struct ThumbBlocks {
+    const Gpt2HeadBlocks *hb;
+    int nb, b;
+} ThumbBlocks;
+
+static float thumb_blocks_max(const void *src, int i, int j) {
+    const ThumbBlocks *t = src;
+    int I0, I1, J0, J1;
+    attn_bucket_range(i, t->b, t->nb, &I0, &I1);
+    attn_bucket_range(j, t->b, t->nb, &J0, &J1);
+    float m = -1.0f;
+    for (int I = I0; I < I1; I++)
+        for (int J = J0; J < J1 && J <= I; J++)
+            if (t->hb->max[gpt2_tri_row((size_t)I) + (size_t)J] > m) m = t->hb->max[gpt2_tri_row((size_t)I) + (size_t)J];
+    return m;
+}
+
+/* A lean trace (gpt2_trace.h) keeps no full patterns: recomputing every layer's heads
+ * for the side column each frame would cost a forward pass's attention per frame (GPT-2
+ * XL at 1024 positions: ~80 GFLOP). Its thumbnails come from the block maxima the
+ * forward pass already keeps, which is what a thumbnail of bucket maxima shows anyway. */
+int attn_draw_thumb_blocks(Viz *viz, Rect r, const Gpt2HeadBlocks *hb, int n_pos, int hide_sink) {
+    int nb = (n_pos + hb->block - 1) / hb->block, b;
+    if (nb > hb->n_blocks) nb = hb->n_blocks;
+    if (nb < 1) return 0;
+    int g = thumb_grid(nb, r.w, &b);
+    float vmax = 1.0f;
+    if (hide_sink) { /* as attn_scale_max: the largest weight on keys >= 1 */
+        vmax = 0.0f;
+        for (int I = 0; I < nb; I++)
+            for (int J = 0; J <= I; J++) {
+                float v = J == 0 ? hb->sinkless[I] : hb->max[gpt2_tri_row((size_t)I) + (size_t)J];
+                if (v > vmax) vmax = v;
+            }
+        if (vmax <= 0.0f) vmax = 1.0f;
+    }
+    ThumbBlocks t = {hb, nb, b};
+    return draw_thumb_cells(viz, r, g, thumb_blocks_max, &t, vmax);
 }
 
 /* ---- legend ----------------------------------------------------------------- */

@@ -64,6 +64,9 @@ int attn_draw_heatmap(Viz *viz, const HeatGeom *hg, const HeadPattern *hp, float
 
 /* A thumbnail of the whole pattern in r (few buckets, rows sampled on long contexts). */
 int attn_draw_thumb(Viz *viz, Rect r, const HeadPattern *hp, int hide_sink);
+/* The same thumbnail from a lean trace's 8x8 block maxima (gpt2_trace_head_blocks) over
+ * the first n_pos positions. */
+int attn_draw_thumb_blocks(Viz *viz, Rect r, const Gpt2HeadBlocks *hb, int n_pos, int hide_sink);
 
 /* The legend in area: colour bar with its label, the masked swatch, the sink and
  * pooling notes (each in the longest wording that fits). Returns the height used, or

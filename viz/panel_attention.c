@@ -204,11 +204,16 @@ static int draw_thumbs(Viz *viz, Rect area, const VizFrame *f, VizHits *hits) {
             draw_text(viz, row_titles.x, area.y + l * (side + gap) + side / 2, buf, &rs, NULL);
         }
         for (int h = 0; h < NH; h++) {
-            HeadPattern hp;
-            if (attn_head_pattern(viz, f->trace, l, h, &hp) != 0) return area.y;
-            hp.n = f->n_pos;
             Rect t = {area.x + h * (side + gap), area.y + l * (side + gap), side, side};
-            if (attn_draw_thumb(viz, t, &hp, f->view.hide_sink) != 0) return area.y;
+            Gpt2HeadBlocks hb;
+            if (gpt2_trace_head_blocks(f->trace, l, h, &hb) == 0) { /* a lean trace */
+                if (attn_draw_thumb_blocks(viz, t, &hb, f->n_pos, f->view.hide_sink) != 0) return area.y;
+            } else {
+                HeadPattern hp;
+                if (attn_head_pattern(viz, f->trace, l, h, &hp) != 0) return area.y;
+                hp.n = f->n_pos;
+                if (attn_draw_thumb(viz, t, &hp, f->view.hide_sink) != 0) return area.y;
+            }
             viz_hits_add(hits, t, VIZ_HIT_HEAD_THUMB, l, h);
             if (l == f->view.layer && h == f->view.head)
                 draw_rect_outline(viz, rect_inset(t, -viz_px(viz, 3)), th->accent, viz_px(viz, 2));
