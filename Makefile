@@ -13,7 +13,9 @@ OPT     ?= -O2 $(ARCH_FLAGS)
 SAN     ?=
 
 WARN     = -std=c17 -Wall -Wextra -Wpedantic -Werror
-CPPFLAGS = -D_DEFAULT_SOURCE -Iengine -Iviz -Isrc -MMD -MP
+# src/ is in rooms (src/README.md): one -I per room, so an include names the header alone
+SRC_ROOMS := $(patsubst %/,%,$(sort $(dir $(wildcard src/*/*.c src/*/*.h))))
+CPPFLAGS = -D_DEFAULT_SOURCE -Iengine -Iviz -Isrc $(addprefix -I,$(SRC_ROOMS)) -MMD -MP
 # third-party headers via -isystem so their warnings never break -Werror
 isys     = $(patsubst -I%,-isystem %,$(1))
 PKG_CONFIG ?= pkg-config
@@ -59,7 +61,7 @@ CFLAGS_ALL = $(WARN) $(OPT) -g -fopenmp $(SANFL)
 
 ENGINE_SRC := $(wildcard engine/*.c)
 VIZ_SRC    := $(wildcard viz/*.c)
-APP_SRC    := $(filter-out src/main.c,$(wildcard src/*.c))
+APP_SRC    := $(wildcard src/*/*.c)
 TEST_SRC   := $(wildcard tests/test_*.c)
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 VIZ_OBJ    := $(VIZ_SRC:%.c=$(BUILD)/%.o)

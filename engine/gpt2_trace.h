@@ -198,7 +198,7 @@ int gpt2_trace_set_ablation(Gpt2Trace *tr, const Gpt2Ablation *ab, ErrorMsg *err
 
 /* Undo a truncate: rows [tr->n_pos, n_pos) become valid again (n_pos <= max_pos).
  * Only correct when nothing has written those rows since they were computed for the
- * tokens still in tr->ids; the caller keeps track of that (src/session.c). Needs
+ * tokens still in tr->ids; the caller keeps track of that (src/session/session.c). Needs
  * per-position logits (GPT2_CAP_LOGITS): returns -1 without them or out of range. */
 int gpt2_trace_regrow(Gpt2Trace *tr, int n_pos);
 

@@ -1,7 +1,7 @@
 /* head_scores.h — "what each head does": for every head of a model, five named,
  * measurable attention habits, scored by running the model on a FIXED probe and reading
  * its attention patterns (the same numbers every time for a model: no sampling, no clock).
- * Not a panel and not the CLI (src/cmd_heads.c); no model math beyond gpt2_prefill.
+ * Not a panel and not the CLI (src/cli/cmd_heads.c); no model math beyond gpt2_prefill.
  *
  * THE PROBE (head_probe_build)
  *   text    HEAD_PROBE_TEXT, three short children's stories written for this project (not

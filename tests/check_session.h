@@ -1,4 +1,4 @@
-/* check_session.h — a Session (src/session.h) on the bundled model (assets/models/
+/* check_session.h — a Session (src/session/session.h) on the bundled model (assets/models/
  * stories16m with the GPT-2 tokenizer, every default view captured), opened the way the
  * app-side tests begin. Not for engine-only tests (it needs the app library). */
 #ifndef CHECK_SESSION_H

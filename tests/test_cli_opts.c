@@ -1,4 +1,4 @@
-/* test_cli_opts.c — the one option loop (src/cli_opts.h): a command's table, the shared
+/* test_cli_opts.c — the one option loop (src/cli/cli_opts.h): a command's table, the shared
  * model options routed to cli_model_parse, positionals, "--", --help, and the one-line
  * refusals naming the flag. */
 #include <string.h>

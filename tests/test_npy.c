@@ -1,4 +1,4 @@
-/* test_npy.c — the .npy writer (src/npy_write.h): header bytes exactly as numpy writes
+/* test_npy.c — the .npy writer (src/figure/npy_write.h): header bytes exactly as numpy writes
  * them (dict text, 64-byte alignment, 1-D trailing comma), data as little-endian floats,
  * streaming in pieces, and the error paths (wrong element count, unwritable folder)
  * leaving no file behind. The CLI test (test_cli_engine.sh) parses dumps with Python. */

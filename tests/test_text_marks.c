@@ -1,4 +1,4 @@
-/* test_text_marks.c — the Text panel's numbers (src/text_marks.c) as frame_fill hands them
+/* test_text_marks.c — the Text panel's numbers (src/session/text_marks.c) as frame_fill hands them
  * to viz/: every token's surprisal, p, entropy and rank against a float64 softmax written
  * here over the session's traced logits (within 1e-5), also after stepping back and
  * taking another token (the cache must follow); the seen marks and the header's share /

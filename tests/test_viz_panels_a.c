@@ -387,7 +387,7 @@ static void test_degenerate(void) {
     canvas_close(&c);
 }
 
-/* The window's real key table (src/keys.c) in the help card: whole actions in body text
+/* The window's real key table (src/app/keys.c) in the help card: whole actions in body text
  * on ordinary windows; at 1280x720 with UI scale 2 (or 1080p at 2.5) small text, and
  * the longest actions cut with "…" but at least 40 % of the widest shown (the action column
  * used to vanish there). */

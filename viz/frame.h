@@ -118,7 +118,7 @@ typedef struct VizFrame {
     const char *question;         /* an open question (bars hidden until reveal) */
     const char *beat_label;       /* "3 / 12" in the corner */
 
-    /* --- Text panel marks (src/text_marks.c fills them when view.text_mode asks) --- */
+    /* --- Text panel marks (src/session/text_marks.c fills them when view.text_mode asks) --- */
     const TokenStat *tok_stats;   /* (n_pos) how expected token i was after tokens [0, i);
                                    * entry 0 has rank 0 (no context: not measured); NULL = none */
     const unsigned char *seen;    /* (n_pos) 1: the n-token window ending at token i occurs in

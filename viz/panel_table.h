@@ -6,7 +6,7 @@
  * enlarged in the window, and its cramped rule. A new panel is its own file plus one
  * row here; nothing else switches on the panel.
  * Not the layout of the whole frame (frame_draw.c reads the rows) and not the app: a
- * click becomes a VizClick, which src/app_update.c applies. */
+ * click becomes a VizClick, which src/app/app_update.c applies. */
 #ifndef VIZ_PANEL_TABLE_H
 #define VIZ_PANEL_TABLE_H
 

@@ -1,7 +1,7 @@
 /* panel_text_marks.h — the Text panel's optional marks (VizView.text_mode): the colour
  * of a token by its surprisal, the "seen in training" box, the legend strip under the
  * text, the summary in the header and the hover card with a token's numbers. Reads
- * the numbers src/text_marks.c put in the VizFrame; computes none. Private to
+ * the numbers src/session/text_marks.c put in the VizFrame; computes none. Private to
  * viz/panel_text*.c. */
 #ifndef VIZ_PANEL_TEXT_MARKS_H
 #define VIZ_PANEL_TEXT_MARKS_H

@@ -1,5 +1,5 @@
 /* fuzz_figure.c — libFuzzer harness for the figure provenance reader figure_meta_parse
- * (src/figure_meta.h) on arbitrary text-chunk lists. The input is split like tEXt chunk
+ * (src/figure/figure_meta.h) on arbitrary text-chunk lists. The input is split like tEXt chunk
  * payloads: keyword NUL value NUL keyword NUL value ... (a last keyword without a value
  * gets ""). Oracles:
  *   refused  -> one line "fuzz-figure: ..." naming a key the reader knows, nothing owned;

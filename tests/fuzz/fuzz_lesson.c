@@ -1,4 +1,4 @@
-/* fuzz_lesson.c — libFuzzer harness for lesson_parse (src/lesson.h) on arbitrary bytes
+/* fuzz_lesson.c — libFuzzer harness for lesson_parse (src/lesson/lesson.h) on arbitrary bytes
  * (not NUL-terminated: a read past `len` is an ASan report). An accepted lesson must
  * have well-formed beats and valid UTF-8 texts; a refused one a single "PATH:LINE:"
  * line. Not the lesson runner (which needs a model). */

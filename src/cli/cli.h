@@ -1,5 +1,5 @@
 /* cli.h — the command-line front end: one function per subcommand (src/cmd_*.c),
- * plus the small helpers they share (src/cli_common.c). Every command takes its own
+ * plus the small helpers they share (src/cli/cli_common.c). Every command takes its own
  * argv (argv[0] = command name), prints --help, returns the process exit status:
  * 0 ok, 2 for any error (one line on stderr: "inferscope CMD: problem"). */
 #ifndef CLI_H

@@ -1,5 +1,5 @@
 /* app_export.h — E / Shift+E in the window: hands the session and the view to the
- * exporter (src/export.h, which re-renders offscreen at the window's size, UI scale
+ * exporter (src/figure/export.h, which re-renders offscreen at the window's size, UI scale
  * and theme and writes a numbered PNG with provenance) and reports the outcome on the
  * status line. Not the exporter itself and no pixels read from the window: the
  * offscreen render is what the window shows (same software rasteriser). */

@@ -92,7 +92,7 @@ typedef struct Session {
     SessionPick *pick;          /* (trace.max_pos) owned */
     int batch;                  /* > 0 inside session_batch_begin/end */
     struct TextMarks *marks;    /* owned: the Text panel's per-token numbers, a cache that
-                                 * src/text_marks.c brings up to date when a frame asks */
+                                 * src/session/text_marks.c brings up to date when a frame asks */
     int stale;                  /* records waiting for session_batch_end: 1 next, 2 prev */
 
     /* Ablation (gpt2_ablation.h): the parts switched off are trace.ablation. While that

@@ -1,7 +1,7 @@
 /* keys.h — the ONE key table of the window: every binding maps a key (plus the
  * modifiers it needs) to an intent, and carries the words the help overlay (`?`)
  * shows, so the overlay can never disagree with the handlers. Keys only name intents;
- * src/app_update.c is the one place that applies them to the session and view.
+ * src/app/app_update.c is the one place that applies them to the session and view.
  * Not the mouse (clicks turn into intents in app_update.c via the frame's hits). */
 #ifndef KEYS_H
 #define KEYS_H

@@ -1,6 +1,6 @@
 /* lesson.h — the lesson file format: parse a `.lesson` text file into a list of
  * directives grouped into beats (one beat = one slide; `pause` and `reveal` end a
- * beat). Parsing only: applying a beat to a session is src/lesson_run.c. The format
+ * beat). Parsing only: applying a beat to a session is src/lesson/lesson_run.c. The format
  * is documented for teachers in lessons/README.md; errors are "FILE:LINE: problem". */
 #ifndef LESSON_H
 #define LESSON_H

@@ -2,7 +2,7 @@
  * opens: its own tokenizer files when its folder has them, else GPT-2's tokenizer when
  * the model has at least its rows (more rows = a padded vocabulary, e.g. nanoGPT's
  * 50,304: the extra rows are never sampled or shown), else token ids only. The choice
- * is the session's (src/session.c); the tokenizers themselves are engine/tokenizer.h. */
+ * is the session's (src/session/session.c); the tokenizers themselves are engine/tokenizer.h. */
 #ifndef MODEL_VOCAB_H
 #define MODEL_VOCAB_H
 
