@@ -123,14 +123,31 @@ static void test_key_table(void) {
         CHECK(described, "binding %zu (intent %d) has no help row", i, (int)t[i].intent);
     }
     VizKeyHelp help[APP_HELP_MAX];
+    int with_help_presenter = 0;
+    for (size_t i = 0; i < n; i++) with_help_presenter += t[i].help_keys && t[i].presenter;
     int nh = keys_help(help, APP_HELP_MAX);
-    CHECK(nh == with_help && nh > 15, "help rows %d == rows with help %d", nh, with_help);
+    CHECK(nh == with_help - with_help_presenter && nh > 15, "help rows %d == window rows with help %d", nh,
+          with_help - with_help_presenter);
     CHECK(keys_help(help, 3) == 3, "keys_help respects cap");
-    /* no key+modifier pair is bound twice (the second would be unreachable) */
+    /* in a lesson the presenter rows come first, then every window row */
+    nh = keys_help_mode(help, APP_HELP_MAX, 1);
+    CHECK(nh == with_help && with_help_presenter == 3 && strcmp(help[0].action, "next beat of the lesson") == 0 &&
+              strcmp(help[2].keys, "Home") == 0,
+          "presenter help: %d rows, first '%s'", nh, nh ? help[0].action : "");
+    /* presenter rows win in a lesson and are invisible outside one */
+    b = keys_lookup_mode(SDLK_SPACE, KMOD_NONE, 1);
+    CHECK(b && b->intent == INTENT_BEAT_NEXT, "Space in a lesson: next beat");
+    b = keys_lookup_mode(SDLK_HOME, KMOD_NONE, 1);
+    CHECK(b && b->intent == INTENT_BEAT_FIRST, "Home in a lesson: first beat");
+    b = keys_lookup_mode(SDLK_PAGEDOWN, KMOD_NONE, 0);
+    CHECK(b == NULL, "PageDown outside a lesson does nothing");
+    b = keys_lookup_mode(SDLK_t, KMOD_NONE, 1);
+    CHECK(b && b->intent == INTENT_KNOB, "T in a lesson still selects the knob");
+    /* no key+modifier pair is bound twice within a mode (the second would be unreachable) */
     int dup = 0;
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++)
-            if (t[i].key == t[j].key && t[i].mods == t[j].mods) {
+            if (t[i].key == t[j].key && t[i].mods == t[j].mods && t[i].presenter == t[j].presenter) {
                 fprintf(stderr, "rows %zu and %zu bind the same key\n", i, j);
                 dup++;
             }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "action.h"
 #include "error.h"
 #include "frame.h"
 #include "keys.h"
@@ -83,16 +84,23 @@ int app_input_from_event(const SDL_Event *e, float px_scale_x, float px_scale_y,
 typedef enum AppExport { APP_EXPORT_NONE = 0, APP_EXPORT_FRAME, APP_EXPORT_PANEL } AppExport;
 
 /* Session work that may be slow (a forward pass): see app_jobs.h. */
-typedef enum AppJobKind { JOB_NONE = 0, JOB_STEP, JOB_FORCE, JOB_SWITCH, JOB_PROMPT, JOB_ABLATE } AppJobKind;
+typedef enum AppJobKind {
+    JOB_NONE = 0,
+    JOB_ACTION, /* act: an Action that runs the model (action_is_model_work) */
+    JOB_ABLATE, /* head (layer, head) flipped in the mask on screen, then ACT_ABLATE */
+    JOB_BEAT,   /* presenter mode: lesson beat `beat` rebuilt, its live captions measured */
+} AppJobKind;
 
 typedef struct AppJob {
     AppJobKind kind;
-    int id, rank;        /* JOB_FORCE: the token and the rank it was shown at */
-    int k;               /* JOB_SWITCH: the branch */
+    Action act;          /* JOB_ACTION; its text (a new prompt) is borrowed from
+                          * AppState.edit, untouched while busy */
+    int rank;            /* ACT_FORCE: the rank the token was shown at (for the message) */
     int layer, head;     /* JOB_ABLATE: the head switched off / on again; layer < 0 = every
                           * part back on */
-    const char *text;    /* JOB_PROMPT: borrowed (AppState.edit, untouched while busy) */
-    size_t text_len;
+    int beat;            /* JOB_BEAT: the beat to show */
+    VizView view;        /* JOB_BEAT: the view it leaves (copied to AppState.view after) */
+    char beat_msg[200];  /* JOB_BEAT: a caption placeholder problem, or "" */
     int rc;              /* result of the session call */
     ErrorMsg err;
     int had_branches;    /* n_branches before, to say "a new branch" */
@@ -142,9 +150,10 @@ typedef struct AppState {
  * error), checks every beat against the model (errors "FILE:LINE: problem") and shows
  * beat 1. note: a line shown with every beat (e.g. the model fallback), or "". */
 int app_lesson_start(AppState *app, Lesson *lesson, const char *note, ErrorMsg *err);
-/* PageDown/Space/→ next beat, PageUp/← previous beat (rebuilt exactly), Home first
- * beat. Returns 1 when the key was a presenter key (consumed), 0 otherwise. */
-int app_lesson_key(AppState *app, const AppInput *in);
+/* Shows beat k (clamped to the lesson): a JOB_BEAT, so the replay and the live numbers
+ * run off the event loop like any model work. The presenter keys (PageDown, PageUp,
+ * Home ... rows of the key table marked `presenter`) come here through app_update. */
+void app_lesson_show(AppState *app, int k);
 /* Adds the beat's title, captions, question and counter to a frame. */
 void app_lesson_frame(const AppState *app, VizFrame *f, const char **caps, int cap_max);
 

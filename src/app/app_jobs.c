@@ -1,8 +1,9 @@
 /* app_jobs.c — model work off the event loop (see app_jobs.h). One job at a time, one
  * short-lived SDL thread per job (creating a thread costs microseconds, a forward step
  * milliseconds to seconds), completion signalled through an atomic flag the loop polls
- * between events. While a job runs only the worker touches the Session: the loop does
- * not draw and drops input other than quit and window events (app.c). */
+ * between events. While a job runs only the worker touches the Session (and, for a
+ * lesson beat, the lesson and the beat overlay): the loop does not draw and keeps input
+ * other than quit and window events for after the job (app.c). */
 #include <string.h>
 
 #include "app_jobs.h"
@@ -24,15 +25,26 @@ static int job_ablate(Session *s, AppJob *j) {
     return rc;
 }
 
-/* The model work: Session calls only (runs on the worker thread). */
-static void job_run(Session *s, AppJob *j) {
+/* JOB_BEAT: the beat rebuilt from its snapshot (lesson_goto_beat) and its live numbers
+ * ({step_ms} ...) measured now, once per beat shown. Writes the session, the job's view
+ * copy and AppState.beat / beat_caps, none of which the loop reads while busy. */
+static int job_beat(AppState *app, AppJob *j) {
+    j->beat_msg[0] = 0;
+    if (lesson_goto_beat(&app->lesson, j->beat, &app->session, &j->view, &app->beat, &j->err)) return -1;
+    if (lesson_facts_captions(&app->beat, &app->session, NULL, &app->beat_caps, j->beat_msg, sizeof j->beat_msg))
+        return 0; /* the beat is shown; the message says which placeholder failed */
+    j->beat_msg[0] = 0;
+    return 0;
+}
+
+/* The model work (runs on the worker thread): actions through action_apply, no view. */
+static void job_run(AppState *app, AppJob *j) {
+    Session *s = &app->session;
     j->had_branches = s->n_branches;
     switch (j->kind) {
-    case JOB_STEP: j->rc = session_step(s, &j->err); break;
-    case JOB_FORCE: j->rc = session_force(s, j->id, &j->err); break;
-    case JOB_SWITCH: j->rc = session_switch_branch(s, j->k, &j->err); break;
-    case JOB_PROMPT: j->rc = session_set_prompt(s, (const uint8_t *)j->text, j->text_len, &j->err); break;
+    case JOB_ACTION: j->rc = action_apply(s, NULL, &j->act, &j->err); break;
     case JOB_ABLATE: j->rc = job_ablate(s, j); break;
+    case JOB_BEAT: j->rc = job_beat(app, j); break;
     default: j->rc = 0; break;
     }
 }
@@ -48,22 +60,28 @@ static void job_finish(AppState *app, const AppJob *j) {
     }
     char lb[TOKEN_LABEL_CAP];
     switch (j->kind) {
-    case JOB_STEP:
-        app->status[0] = 0; /* stepping is the normal case: a clean status line */
-        app->status_is_error = 0;
-        break;
-    case JOB_FORCE:
-        token_label(&s->tok, j->id, TOKEN_LABEL_DEFAULT, lb, sizeof lb);
-        app_set_status(app, 0, "took \"%s\" (rank %d)%s: branch %d of %d", lb, j->rank,
-                       s->n_branches > j->had_branches ? ", a new branch" : "", s->cur + 1, s->n_branches);
-        break;
-    case JOB_SWITCH:
-        app_set_status(app, 0, "branch %d of %d", s->cur + 1, s->n_branches);
-        break;
-    case JOB_PROMPT:
-        app->editing = 0;
-        app->view.selected_token = -1;
-        app_set_status(app, 0, "new prompt: %d tokens", s->n_prompt);
+    case JOB_ACTION:
+        switch (j->act.kind) {
+        case ACT_STEP:
+            app->status[0] = 0; /* stepping is the normal case: a clean status line */
+            app->status_is_error = 0;
+            break;
+        case ACT_FORCE:
+            token_label(&s->tok, j->act.id, TOKEN_LABEL_DEFAULT, lb, sizeof lb);
+            app_set_status(app, 0, "took \"%s\" (rank %d)%s: branch %d of %d", lb, j->rank,
+                           s->n_branches > j->had_branches ? ", a new branch" : "", s->cur + 1, s->n_branches);
+            break;
+        case ACT_SWITCH:
+            app_set_status(app, 0, "branch %d of %d", s->cur + 1, s->n_branches);
+            break;
+        case ACT_PROMPT:
+            app->editing = 0;
+            app->view.selected_token = -1;
+            app_set_status(app, 0, "new prompt: %d tokens", s->n_prompt);
+            break;
+        default:
+            break;
+        }
         break;
     case JOB_ABLATE:
         if (s->trace.ablation.n_off == 0)
@@ -73,6 +91,16 @@ static void job_finish(AppState *app, const AppJob *j) {
                            gpt2_ablation_is_off(&s->trace.ablation, GPT2_ABL_HEAD, j->layer, j->head)
                                ? "switched off: the model runs without it" : "on again");
         break;
+    case JOB_BEAT: {
+        int top_n = app->view.top_n; /* the window's bar count survives the beat's view */
+        app->view = j->view;
+        if (top_n > 0) app->view.top_n = top_n;
+        if (j->beat_msg[0]) app_set_status(app, 1, "%s", j->beat_msg);
+        else
+            app_set_status(app, 0, "lesson: beat %d of %d (PageDown/Space next, PageUp back, B blank)", j->beat + 1,
+                           app->beat.n_beats);
+        break;
+    }
     default:
         break;
     }
@@ -80,7 +108,7 @@ static void job_finish(AppState *app, const AppJob *j) {
 
 static int worker_main(void *arg) {
     AppState *app = arg;
-    job_run(&app->session, &app->job);
+    job_run(app, &app->job);
     SDL_AtomicSet(&app->job_done, 1);
     return 0;
 }
@@ -96,8 +124,21 @@ void app_submit(AppState *app, const AppJob *job) {
         if (app->job_thread) return;
         app->busy = 0; /* no thread: do it inline rather than not at all */
     }
-    job_run(&app->session, &app->job);
+    job_run(app, &app->job);
     job_finish(app, &app->job);
+}
+
+int app_act(AppState *app, const Action *a, int rank) {
+    app->dirty = 1;
+    if (action_is_model_work(a->kind)) {
+        AppJob j = {.kind = JOB_ACTION, .act = *a, .rank = rank};
+        app_submit(app, &j);
+        return 0;
+    }
+    ErrorMsg err;
+    if (action_apply(&app->session, &app->view, a, &err) == 0) return 0;
+    app_set_status(app, 1, "%s", err.text);
+    return -1;
 }
 
 int app_jobs_poll(AppState *app) {

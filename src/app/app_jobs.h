@@ -1,13 +1,20 @@
-/* app_jobs.h — the session calls that run the model (a step, a forced token, switching
- * to a branch, a new prompt) as "jobs": split into the model work (job_run: Session
- * only, safe on a worker thread) and the follow-up on the app (job_finish: the status
- * line, closing the editor; main thread). With a worker (the window) a job runs on its
+/* app_jobs.h — the work that runs the model (the Actions of action.h that do model work:
+ * a step, a forced token, switching to a branch, a new prompt; a head's ablation
+ * flipped; a lesson beat rebuilt) as "jobs": split into the model work (job_run, safe on
+ * a worker thread) and the follow-up on the app (job_finish: the status line, closing
+ * the editor; main thread). With a worker (the window) a job runs on its
  * own thread while the loop keeps handling events, so a slow step on a big GPT-2 never
  * freezes the window; without one (tests, headless) it runs inline. No SDL drawing. */
 #ifndef APP_JOBS_H
 #define APP_JOBS_H
 
 #include "app.h"
+
+/* The one entry for an Action from the window: model work becomes a JOB_ACTION (rank:
+ * where a forced token was shown, for its message), anything else is applied at once to
+ * the session and app->view. Returns action_apply's result for the inline kinds (-1 with
+ * the problem on the status line), 0 for a job. */
+int app_act(AppState *app, const Action *a, int rank);
 
 /* Starts the job: inline when app->async is 0, else on a worker thread (app->busy
  * stays 1 until app_jobs_poll sees it finish). Ignored while another job runs. */

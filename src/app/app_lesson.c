@@ -1,29 +1,23 @@
 /* app_lesson.c — presenter mode: a lesson (lesson.h) played beat by beat in the
  * window. Every beat is rebuilt exactly as a replay from the lesson's start would
  * leave it (lesson_goto_beat, from the snapshot taken when lesson_check ran it), so
- * PageUp shows exactly what was there before, at once whatever the lesson's length. Presenter
- * remotes send PageUp/PageDown; Space and the arrows work too. Not the lesson format
- * (lesson.c) and not the replay rules (lesson_run.c). */
+ * PageUp shows exactly what was there before, at once whatever the lesson's length. A
+ * beat is a job (app_jobs.c), like every piece of model work. The presenter keys are rows
+ * of the key table (keys.c). Not the lesson format (lesson.c) and not the replay rules
+ * (lesson_run.c). */
 #include <stdio.h>
 #include <string.h>
 
 #include "app.h"
+#include "app_jobs.h"
 
-static void show_beat(AppState *app, int k) {
-    ErrorMsg err;
-    int top_n = app->view.top_n;
-    if (lesson_goto_beat(&app->lesson, k, &app->session, &app->view, &app->beat, &err)) {
-        /* lesson_check ran every beat at start, so this only happens if memory ran out */
-        app_set_status(app, 1, "%s", err.text);
-    } else {
-        app_set_status(app, 0, "lesson: beat %d of %d (PageDown/Space next, PageUp back, B blank)", k + 1,
-                       app->beat.n_beats);
-    }
-    /* live numbers ({step_ms} ...) are measured now, once per beat shown */
-    char m[200];
-    if (lesson_facts_captions(&app->beat, &app->session, NULL, &app->beat_caps, m, sizeof m))
-        app_set_status(app, 1, "%s", m);
-    if (top_n > 0) app->view.top_n = top_n;
+void app_lesson_show(AppState *app, int k) {
+    if (k < 0) k = 0;
+    if (k >= app->beat.n_beats) k = app->beat.n_beats - 1;
+    /* the view the beat starts from is the one on screen (lesson_goto_beat replaces what
+     * the beat sets); the job gives it back with the beat's changes */
+    AppJob j = {.kind = JOB_BEAT, .beat = k, .view = app->view};
+    app_submit(app, &j);
     app->dirty = 1;
 }
 
@@ -38,39 +32,10 @@ int app_lesson_start(AppState *app, Lesson *lesson, const char *note, ErrorMsg *
         return -1;
     }
     app->in_lesson = 1;
-    /* the presenter keys go first in the help overlay */
-    static const VizKeyHelp PRESENTER[] = {
-        {"PageDown / Space / \xE2\x86\x92", "next beat of the lesson"},
-        {"PageUp / \xE2\x86\x90", "previous beat (rebuilt exactly)"},
-        {"Home", "first beat"},
-    };
-    size_t n = sizeof PRESENTER / sizeof PRESENTER[0];
-    if ((size_t)app->n_help + n <= APP_HELP_MAX) {
-        memmove(app->help + n, app->help, (size_t)app->n_help * sizeof app->help[0]);
-        memcpy(app->help, PRESENTER, sizeof PRESENTER);
-        app->n_help += (int)n;
-    }
-    show_beat(app, 0);
+    /* the presenter rows of the key table go first in the help overlay */
+    app->n_help = keys_help_mode(app->help, APP_HELP_MAX, 1);
+    app_lesson_show(app, 0);
     return 0;
-}
-
-int app_lesson_key(AppState *app, const AppInput *in) {
-    if (in->kind != APP_INPUT_KEY || (in->mod & (KMOD_CTRL | KMOD_ALT | KMOD_GUI))) return 0;
-    int k = app->beat.beat, n = app->beat.n_beats;
-    switch (in->key) {
-    case SDLK_PAGEDOWN: case SDLK_SPACE: case SDLK_RIGHT:
-        if (k + 1 < n) show_beat(app, k + 1);
-        else app_set_status(app, 0, "lesson: that was the last beat (%d of %d)", n, n);
-        return 1;
-    case SDLK_PAGEUP: case SDLK_LEFT:
-        if (k > 0) show_beat(app, k - 1);
-        return 1;
-    case SDLK_HOME:
-        show_beat(app, 0);
-        return 1;
-    default:
-        return 0;
-    }
 }
 
 void app_lesson_frame(const AppState *app, VizFrame *f, const char **caps, int cap_max) {

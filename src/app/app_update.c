@@ -1,7 +1,8 @@
 /* app_update.c — the one place intents change the app: key presses go through the key
  * table (keys.c), clicks through the hit regions the last frame recorded, typed text
- * into the prompt editor. Session calls do the model work; anything that goes wrong
- * becomes a status-line message, never a crash. No drawing here. */
+ * into the prompt editor. What changes the session or the view is an Action (action.h)
+ * given to app_act, which runs model work as a job; anything that goes wrong becomes a
+ * status-line message, never a crash. No drawing here. */
 #include <math.h>
 #include <string.h>
 
@@ -78,8 +79,8 @@ static void edit_key(AppState *app, SDL_Keycode key, Uint16 mod) {
     case SDLK_RETURN:
     case SDLK_KP_ENTER: {
         /* the editor closes when the job succeeds (app_jobs.c); on an error it stays */
-        AppJob j = {.kind = JOB_PROMPT, .text = app->edit, .text_len = app->edit_len};
-        app_submit(app, &j);
+        Action a = {.kind = ACT_PROMPT, .text = (const uint8_t *)app->edit, .text_len = app->edit_len};
+        app_act(app, &a, 0);
         return;
     }
     case SDLK_ESCAPE:
@@ -120,12 +121,9 @@ static void edit_text(AppState *app, const char *text) {
 /* ---- settings and view knobs ---- */
 
 static void apply_settings(AppState *app, const SamplerSettings *set, const char *what) {
-    ErrorMsg err;
     Session *s = &app->session;
-    if (session_set_settings(s, set, &err)) {
-        app_set_status(app, 1, "%s", err.text);
-        return;
-    }
+    Action a = {.kind = ACT_SETTINGS, .settings = set};
+    if (app_act(app, &a, 0)) return;
     char lb[TOKEN_LABEL_CAP];
     if (s->has_next)
         app_set_status(app, 0, "%s; same dice, the pick is now \"%s\"%s", what,
@@ -153,18 +151,15 @@ static void knob_step(AppState *app, int dir) {
         return;
     }
     switch (app->knob) {
-    case KNOB_LAYER:
-        app->view.layer += dir;
-        if (app->view.layer >= cfg->n_layer) app->view.layer = cfg->n_layer - 1;
-        if (app->view.layer < 0) app->view.layer = 0;
-        app_set_status(app, 0, "layer %d of %d", app->view.layer, cfg->n_layer);
+    case KNOB_LAYER: case KNOB_HEAD: {
+        /* the arrows stop at the ends */
+        int layer = app->knob == KNOB_LAYER, n = layer ? cfg->n_layer : cfg->n_head;
+        int v = (layer ? app->view.layer : app->view.head) + dir;
+        v = v < 0 ? 0 : v >= n ? n - 1 : v;
+        Action a = {.kind = layer ? ACT_LAYER : ACT_HEAD, .n = v};
+        if (app_act(app, &a, 0) == 0) app_set_status(app, 0, "%s %d of %d", layer ? "layer" : "head", v, n);
         return;
-    case KNOB_HEAD:
-        app->view.head += dir;
-        if (app->view.head >= cfg->n_head) app->view.head = cfg->n_head - 1;
-        if (app->view.head < 0) app->view.head = 0;
-        app_set_status(app, 0, "head %d of %d", app->view.head, cfg->n_head);
-        return;
+    }
     default:
         app_set_status(app, 0, "choose what the arrows change first: T, K, P, L or H");
         return;
@@ -174,8 +169,8 @@ static void knob_step(AppState *app, int dir) {
 /* ---- tokens and branches ---- */
 
 static void force_token(AppState *app, int id, int rank) {
-    AppJob j = {.kind = JOB_FORCE, .id = id, .rank = rank};
-    app_submit(app, &j);
+    Action a = {.kind = ACT_FORCE, .id = id};
+    app_act(app, &a, rank);
 }
 
 static void force_rank(AppState *app, int rank) {
@@ -192,8 +187,8 @@ static void force_rank(AppState *app, int rank) {
 }
 
 static void switch_branch(AppState *app, int k) {
-    AppJob j = {.kind = JOB_SWITCH, .k = k};
-    app_submit(app, &j);
+    Action a = {.kind = ACT_SWITCH, .n = k};
+    app_act(app, &a, 0);
 }
 
 /* Head (layer, head) off, or on again when it is off (layer < 0: every part back on):
@@ -210,8 +205,17 @@ static void toggle_head_ablation(AppState *app, int layer, int head) {
 }
 
 static void step(AppState *app) {
-    AppJob j = {.kind = JOB_STEP};
-    app_submit(app, &j);
+    Action a = {.kind = ACT_STEP, .n = 1};
+    app_act(app, &a, 0);
+}
+
+/* A view action on the selected head / token, then its status line. */
+static void select_head(AppState *app, int layer, int head) {
+    Action al = {.kind = ACT_LAYER, .n = layer}, ah = {.kind = ACT_HEAD, .n = head};
+    if (app_act(app, &al, 0) == 0 && (head < 0 || app_act(app, &ah, 0) == 0)) {
+        if (head >= 0) app_set_status(app, 0, "layer %d, head %d", layer, head);
+        else app_set_status(app, 0, "layer %d (an MLP has no attention pattern: the heads of its block are shown)", layer);
+    }
 }
 
 /* The VizPanel under the mouse, or -1. */
@@ -227,20 +231,27 @@ static void apply_intent(AppState *app, AppIntent intent, int arg) {
     case INTENT_STEP:
         step(app);
         break;
-    case INTENT_BACK:
-        if (session_back(s, 1) == 0) app_set_status(app, 0, "already at the prompt (Enter edits it)");
+    case INTENT_BACK: {
+        int before = session_len(s);
+        Action a = {.kind = ACT_BACK, .n = 1};
+        app_act(app, &a, 0);
+        if (session_len(s) == before) app_set_status(app, 0, "already at the prompt (Enter edits it)");
         else app->status[0] = 0;
         break;
-    case INTENT_HOME:
-        session_home(s);
+    }
+    case INTENT_HOME: {
+        Action a = {.kind = ACT_HOME};
+        app_act(app, &a, 0);
         app_set_status(app, 0, "back at the prompt");
         break;
+    }
     case INTENT_REROLL: {
         if (!s->has_next) {
             app_set_status(app, 1, "nothing to re-roll (the context is full)");
             break;
         }
-        session_reroll(s);
+        Action a = {.kind = ACT_REROLL};
+        app_act(app, &a, 0);
         char lb[TOKEN_LABEL_CAP];
         if (s->next.greedy)
             app_set_status(app, 0, "new dice, but greedy ignores them: still \"%s\"",
@@ -315,13 +326,11 @@ static void apply_intent(AppState *app, AppIntent intent, int arg) {
         break;
     }
     case INTENT_FOCUS: {
-        if (app->view.focus != VIZ_PANEL_FRAME) {
-            app->view.focus = VIZ_PANEL_FRAME;
-            break;
-        }
-        int p = panel_under_mouse(app);
-        if (p <= 0) app_set_status(app, 0, "F enlarges the panel under the mouse: point at one first");
-        else app->view.focus = (VizPanel)p;
+        int p = app->view.focus != VIZ_PANEL_FRAME ? VIZ_PANEL_FRAME : panel_under_mouse(app);
+        Action a = {.kind = ACT_PANEL, .n = p};
+        if (p < 0 || (p == VIZ_PANEL_FRAME && app->view.focus == VIZ_PANEL_FRAME))
+            app_set_status(app, 0, "F enlarges the panel under the mouse: point at one first");
+        else app_act(app, &a, 0);
         break;
     }
     case INTENT_BLANK:
@@ -348,6 +357,16 @@ static void apply_intent(AppState *app, AppIntent intent, int arg) {
     case INTENT_QUIT:
         app->quit = 1;
         break;
+    case INTENT_BEAT_NEXT:
+        if (app->beat.beat + 1 < app->beat.n_beats) app_lesson_show(app, app->beat.beat + 1);
+        else app_set_status(app, 0, "lesson: that was the last beat (%d of %d)", app->beat.n_beats, app->beat.n_beats);
+        break;
+    case INTENT_BEAT_PREV:
+        if (app->beat.beat > 0) app_lesson_show(app, app->beat.beat - 1);
+        break;
+    case INTENT_BEAT_FIRST:
+        app_lesson_show(app, 0);
+        break;
     default:
         break;
     }
@@ -367,24 +386,24 @@ static void click(AppState *app, int x, int y, int button, Uint16 mod) {
         force_token(app, c.a, c.b);
         break;
     case VIZ_CLICK_SELECT_HEAD:
-        app->view.layer = c.a;
-        app->view.head = c.b;
-        app_set_status(app, 0, "layer %d, head %d", c.a, c.b);
+        select_head(app, c.a, c.b);
         break;
     case VIZ_CLICK_SELECT_LAYER:
-        app->view.layer = c.a;
-        app_set_status(app, 0, "layer %d (an MLP has no attention pattern: the heads of its block are shown)", c.a);
+        select_head(app, c.a, -1);
         break;
     case VIZ_CLICK_TOGGLE_ABLATION:
         toggle_head_ablation(app, c.a, c.b);
         break;
-    case VIZ_CLICK_SELECT_TOKEN:
-        app->view.selected_token = app->view.selected_token == c.a ? -1 : c.a;
-        app->view.bpe_step = -1;
+    case VIZ_CLICK_SELECT_TOKEN: { /* again: none */
+        Action a = {.kind = ACT_SELECT_TOKEN, .n = app->view.selected_token == c.a ? -1 : c.a};
+        app_act(app, &a, 0);
         break;
-    case VIZ_CLICK_HIGHLIGHT_TOKEN:
-        app->view.highlight_token = app->view.highlight_token == c.a ? -1 : c.a;
+    }
+    case VIZ_CLICK_HIGHLIGHT_TOKEN: {
+        Action a = {.kind = ACT_HIGHLIGHT_TOKEN, .n = app->view.highlight_token == c.a ? -1 : c.a};
+        app_act(app, &a, 0);
         break;
+    }
     default:
         break;
     }
@@ -417,7 +436,6 @@ void app_update(AppState *app, const AppInput *in) {
             edit_key(app, in->key, in->mod);
             return;
         }
-        if (app->in_lesson && app_lesson_key(app, in)) return;
         /* Esc closes what is on top before it quits; Q always quits */
         if (in->key == SDLK_ESCAPE && (in->mod & (KMOD_SHIFT | KMOD_CTRL)) == 0) {
             if (app->view.show_help || app->view.blank || app->view.focus != VIZ_PANEL_FRAME) {
@@ -428,7 +446,7 @@ void app_update(AppState *app, const AppInput *in) {
                 return;
             }
         }
-        const KeyBinding *b = keys_lookup(in->key, in->mod);
+        const KeyBinding *b = keys_lookup_mode(in->key, in->mod, app->in_lesson);
         if (b) apply_intent(app, b->intent, b->arg);
         return;
     }

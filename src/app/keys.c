@@ -10,57 +10,65 @@
 #define DOWN_ARROW "\xE2\x86\x93"
 
 static const KeyBinding TABLE[] = {
-    {SDLK_SPACE, KEYMOD_NONE, INTENT_STEP, 0, "Space / " RIGHT_ARROW, "one step: append the next token"},
-    {SDLK_RIGHT, KEYMOD_NONE, INTENT_STEP, 0, NULL, NULL},
-    {SDLK_LEFT, KEYMOD_NONE, INTENT_BACK, 0, LEFT_ARROW, "step back one token (nothing is recomputed)"},
-    {SDLK_HOME, KEYMOD_NONE, INTENT_HOME, 0, "Home", "back to the prompt"},
-    {SDLK_r, KEYMOD_NONE, INTENT_REROLL, 0, "R", "re-roll: new dice for the pending draw"},
-    {SDLK_g, KEYMOD_NONE, INTENT_TOGGLE_GREEDY, 0, "G", "greedy (argmax) on / off"},
+    /* presenter mode (a lesson): remotes send PageUp/PageDown; Space and the arrows work too */
+    {SDLK_PAGEDOWN, KEYMOD_NONE, INTENT_BEAT_NEXT, 0, "PageDown / Space / " RIGHT_ARROW, "next beat of the lesson", 1},
+    {SDLK_SPACE, KEYMOD_NONE, INTENT_BEAT_NEXT, 0, NULL, NULL, 1},
+    {SDLK_RIGHT, KEYMOD_NONE, INTENT_BEAT_NEXT, 0, NULL, NULL, 1},
+    {SDLK_PAGEUP, KEYMOD_NONE, INTENT_BEAT_PREV, 0, "PageUp / " LEFT_ARROW, "previous beat (rebuilt exactly)", 1},
+    {SDLK_LEFT, KEYMOD_NONE, INTENT_BEAT_PREV, 0, NULL, NULL, 1},
+    {SDLK_HOME, KEYMOD_NONE, INTENT_BEAT_FIRST, 0, "Home", "first beat", 1},
+    /* the window */
+    {SDLK_SPACE, KEYMOD_NONE, INTENT_STEP, 0, "Space / " RIGHT_ARROW, "one step: append the next token", 0},
+    {SDLK_RIGHT, KEYMOD_NONE, INTENT_STEP, 0, NULL, NULL, 0},
+    {SDLK_LEFT, KEYMOD_NONE, INTENT_BACK, 0, LEFT_ARROW, "step back one token (nothing is recomputed)", 0},
+    {SDLK_HOME, KEYMOD_NONE, INTENT_HOME, 0, "Home", "back to the prompt", 0},
+    {SDLK_r, KEYMOD_NONE, INTENT_REROLL, 0, "R", "re-roll: new dice for the pending draw", 0},
+    {SDLK_g, KEYMOD_NONE, INTENT_TOGGLE_GREEDY, 0, "G", "greedy (argmax) on / off", 0},
     {SDLK_t, KEYMOD_NONE, INTENT_KNOB, KNOB_TEMPERATURE, "T, then " UP_ARROW "/" DOWN_ARROW,
-     "temperature \xC2\xB1" "0.1 (0 to 5)"},
+     "temperature \xC2\xB1" "0.1 (0 to 5)", 0},
     {SDLK_k, KEYMOD_NONE, INTENT_KNOB, KNOB_TOP_K, "K, then " UP_ARROW "/" DOWN_ARROW,
-     "top-k: off, 1, 2, 3, 5, 10, 20, 40, 100, \xE2\x80\xA6"},
-    {SDLK_p, KEYMOD_NONE, INTENT_KNOB, KNOB_TOP_P, "P, then " UP_ARROW "/" DOWN_ARROW, "top-p \xC2\xB1" "0.05"},
+     "top-k: off, 1, 2, 3, 5, 10, 20, 40, 100, \xE2\x80\xA6", 0},
+    {SDLK_p, KEYMOD_NONE, INTENT_KNOB, KNOB_TOP_P, "P, then " UP_ARROW "/" DOWN_ARROW, "top-p \xC2\xB1" "0.05", 0},
     {SDLK_l, KEYMOD_NONE, INTENT_KNOB, KNOB_LAYER, "L, then " UP_ARROW "/" DOWN_ARROW,
-     "attention layer (or click a thumbnail)"},
-    {SDLK_h, KEYMOD_NONE, INTENT_KNOB, KNOB_HEAD, "H, then " UP_ARROW "/" DOWN_ARROW, "attention head"},
-    {SDLK_UP, KEYMOD_NONE, INTENT_KNOB_UP, 0, NULL, NULL},
-    {SDLK_DOWN, KEYMOD_NONE, INTENT_KNOB_DOWN, 0, NULL, NULL},
-    {SDLK_s, KEYMOD_NONE, INTENT_TOGGLE_SINK, 0, "S", "hide the attention sink (key 0) from the colour scale"},
-    {SDLK_a, KEYMOD_NONE, INTENT_AXIS, 0, "A", "probability axis: auto / fixed 0\xE2\x80\x93" "100 % / log"},
-    {SDLK_m, KEYMOD_NONE, INTENT_TEXT_MODE, 0, "M", "text marks: plain / surprisal (bits) / seen in training"},
+     "attention layer (or click a thumbnail)", 0},
+    {SDLK_h, KEYMOD_NONE, INTENT_KNOB, KNOB_HEAD, "H, then " UP_ARROW "/" DOWN_ARROW, "attention head", 0},
+    {SDLK_UP, KEYMOD_NONE, INTENT_KNOB_UP, 0, NULL, NULL, 0},
+    {SDLK_DOWN, KEYMOD_NONE, INTENT_KNOB_DOWN, 0, NULL, NULL, 0},
+    {SDLK_s, KEYMOD_NONE, INTENT_TOGGLE_SINK, 0, "S", "hide the attention sink (key 0) from the colour scale", 0},
+    {SDLK_a, KEYMOD_NONE, INTENT_AXIS, 0, "A", "probability axis: auto / fixed 0\xE2\x80\x93" "100 % / log", 0},
+    {SDLK_m, KEYMOD_NONE, INTENT_TEXT_MODE, 0, "M", "text marks: plain / surprisal (bits) / seen in training", 0},
     {SDLK_1, KEYMOD_NONE, INTENT_FORCE_RANK, 1, "1 \xE2\x80\xA6 9 / click a bar",
-     "take the token of that rank (a new branch)"},
-    {SDLK_2, KEYMOD_NONE, INTENT_FORCE_RANK, 2, NULL, NULL},
-    {SDLK_3, KEYMOD_NONE, INTENT_FORCE_RANK, 3, NULL, NULL},
-    {SDLK_4, KEYMOD_NONE, INTENT_FORCE_RANK, 4, NULL, NULL},
-    {SDLK_5, KEYMOD_NONE, INTENT_FORCE_RANK, 5, NULL, NULL},
-    {SDLK_6, KEYMOD_NONE, INTENT_FORCE_RANK, 6, NULL, NULL},
-    {SDLK_7, KEYMOD_NONE, INTENT_FORCE_RANK, 7, NULL, NULL},
-    {SDLK_8, KEYMOD_NONE, INTENT_FORCE_RANK, 8, NULL, NULL},
-    {SDLK_9, KEYMOD_NONE, INTENT_FORCE_RANK, 9, NULL, NULL},
-    {SDLK_TAB, KEYMOD_NONE, INTENT_NEXT_BRANCH, 0, "Tab", "next branch (every branch is kept)"},
-    {SDLK_RETURN, KEYMOD_NONE, INTENT_EDIT_PROMPT, 0, "Enter", "edit the prompt (Enter applies, Esc cancels)"},
-    {SDLK_KP_ENTER, KEYMOD_NONE, INTENT_EDIT_PROMPT, 0, NULL, NULL},
-    {SDLK_e, KEYMOD_NONE, INTENT_EXPORT_FRAME, 0, "E", "export the frame as PNG"},
-    {SDLK_e, KEYMOD_SHIFT, INTENT_EXPORT_PANEL, 0, "Shift+E", "export the panel under the mouse"},
-    {SDLK_f, KEYMOD_NONE, INTENT_FOCUS, 0, "F", "enlarge the panel under the mouse / back"},
-    {SDLK_b, KEYMOD_NONE, INTENT_BLANK, 0, "B", "blank the screen (presenter) / show it"},
+     "take the token of that rank (a new branch)", 0},
+    {SDLK_2, KEYMOD_NONE, INTENT_FORCE_RANK, 2, NULL, NULL, 0},
+    {SDLK_3, KEYMOD_NONE, INTENT_FORCE_RANK, 3, NULL, NULL, 0},
+    {SDLK_4, KEYMOD_NONE, INTENT_FORCE_RANK, 4, NULL, NULL, 0},
+    {SDLK_5, KEYMOD_NONE, INTENT_FORCE_RANK, 5, NULL, NULL, 0},
+    {SDLK_6, KEYMOD_NONE, INTENT_FORCE_RANK, 6, NULL, NULL, 0},
+    {SDLK_7, KEYMOD_NONE, INTENT_FORCE_RANK, 7, NULL, NULL, 0},
+    {SDLK_8, KEYMOD_NONE, INTENT_FORCE_RANK, 8, NULL, NULL, 0},
+    {SDLK_9, KEYMOD_NONE, INTENT_FORCE_RANK, 9, NULL, NULL, 0},
+    {SDLK_TAB, KEYMOD_NONE, INTENT_NEXT_BRANCH, 0, "Tab", "next branch (every branch is kept)", 0},
+    {SDLK_RETURN, KEYMOD_NONE, INTENT_EDIT_PROMPT, 0, "Enter", "edit the prompt (Enter applies, Esc cancels)", 0},
+    {SDLK_KP_ENTER, KEYMOD_NONE, INTENT_EDIT_PROMPT, 0, NULL, NULL, 0},
+    {SDLK_e, KEYMOD_NONE, INTENT_EXPORT_FRAME, 0, "E", "export the frame as PNG", 0},
+    {SDLK_e, KEYMOD_SHIFT, INTENT_EXPORT_PANEL, 0, "Shift+E", "export the panel under the mouse", 0},
+    {SDLK_f, KEYMOD_NONE, INTENT_FOCUS, 0, "F", "enlarge the panel under the mouse / back", 0},
+    {SDLK_b, KEYMOD_NONE, INTENT_BLANK, 0, "B", "blank the screen (presenter) / show it", 0},
     /* '?' arrives as Shift+/ on most layouts, as SDLK_QUESTION on a few */
-    {SDLK_SLASH, KEYMOD_SHIFT, INTENT_HELP, 0, "?", "this key overlay"},
-    {SDLK_QUESTION, KEYMOD_ANY, INTENT_HELP, 0, NULL, NULL},
-    {SDLK_F1, KEYMOD_NONE, INTENT_HELP, 0, NULL, NULL},
-    {SDLK_F11, KEYMOD_NONE, INTENT_FULLSCREEN, 0, "F11", "full screen"},
+    {SDLK_SLASH, KEYMOD_SHIFT, INTENT_HELP, 0, "?", "this key overlay", 0},
+    {SDLK_QUESTION, KEYMOD_ANY, INTENT_HELP, 0, NULL, NULL, 0},
+    {SDLK_F1, KEYMOD_NONE, INTENT_HELP, 0, NULL, NULL, 0},
+    {SDLK_F11, KEYMOD_NONE, INTENT_FULLSCREEN, 0, "F11", "full screen", 0},
     /* Ctrl + is Ctrl+= (or Ctrl+Shift+=) on a US keyboard, or the keypad's + */
-    {SDLK_EQUALS, KEYMOD_CTRL, INTENT_SCALE_UP, 0, "Ctrl +", "larger UI (up to 250 %, for projectors)"},
-    {SDLK_EQUALS, KEYMOD_CTRL | KEYMOD_SHIFT, INTENT_SCALE_UP, 0, NULL, NULL},
-    {SDLK_PLUS, KEYMOD_CTRL, INTENT_SCALE_UP, 0, NULL, NULL},
-    {SDLK_KP_PLUS, KEYMOD_CTRL, INTENT_SCALE_UP, 0, NULL, NULL},
-    {SDLK_MINUS, KEYMOD_CTRL, INTENT_SCALE_DOWN, 0, "Ctrl \xE2\x88\x92", "smaller UI (down to 100 %)"},
-    {SDLK_KP_MINUS, KEYMOD_CTRL, INTENT_SCALE_DOWN, 0, NULL, NULL},
-    {SDLK_d, KEYMOD_NONE, INTENT_THEME, 0, "D", "light / dark theme"},
-    {SDLK_ESCAPE, KEYMOD_NONE, INTENT_QUIT, 0, "Esc / Q", "quit (Esc first closes the overlay or the editor)"},
-    {SDLK_q, KEYMOD_NONE, INTENT_QUIT, 0, NULL, NULL},
+    {SDLK_EQUALS, KEYMOD_CTRL, INTENT_SCALE_UP, 0, "Ctrl +", "larger UI (up to 250 %, for projectors)", 0},
+    {SDLK_EQUALS, KEYMOD_CTRL | KEYMOD_SHIFT, INTENT_SCALE_UP, 0, NULL, NULL, 0},
+    {SDLK_PLUS, KEYMOD_CTRL, INTENT_SCALE_UP, 0, NULL, NULL, 0},
+    {SDLK_KP_PLUS, KEYMOD_CTRL, INTENT_SCALE_UP, 0, NULL, NULL, 0},
+    {SDLK_MINUS, KEYMOD_CTRL, INTENT_SCALE_DOWN, 0, "Ctrl \xE2\x88\x92", "smaller UI (down to 100 %)", 0},
+    {SDLK_KP_MINUS, KEYMOD_CTRL, INTENT_SCALE_DOWN, 0, NULL, NULL, 0},
+    {SDLK_d, KEYMOD_NONE, INTENT_THEME, 0, "D", "light / dark theme", 0},
+    {SDLK_ESCAPE, KEYMOD_NONE, INTENT_QUIT, 0, "Esc / Q", "quit (Esc first closes the overlay or the editor)", 0},
+    {SDLK_q, KEYMOD_NONE, INTENT_QUIT, 0, NULL, NULL, 0},
 };
 
 const KeyBinding *keys_table(size_t *n) {
@@ -68,25 +76,39 @@ const KeyBinding *keys_table(size_t *n) {
     return TABLE;
 }
 
-const KeyBinding *keys_lookup(SDL_Keycode key, Uint16 sdl_mod) {
-    int mods = ((sdl_mod & KMOD_SHIFT) ? KEYMOD_SHIFT : 0) | ((sdl_mod & KMOD_CTRL) ? KEYMOD_CTRL : 0);
+static const KeyBinding *find_key(SDL_Keycode key, int mods, int presenter_rows) {
     for (size_t i = 0; i < sizeof TABLE / sizeof TABLE[0]; i++) {
         const KeyBinding *b = &TABLE[i];
-        if (b->key == key && (b->mods == KEYMOD_ANY || b->mods == mods)) return b;
+        if ((b->presenter != 0) == presenter_rows && b->key == key && (b->mods == KEYMOD_ANY || b->mods == mods))
+            return b;
     }
     return NULL;
 }
 
-int keys_help(VizKeyHelp *out, int cap) {
-    int n = 0;
+const KeyBinding *keys_lookup_mode(SDL_Keycode key, Uint16 sdl_mod, int presenter) {
+    int mods = ((sdl_mod & KMOD_SHIFT) ? KEYMOD_SHIFT : 0) | ((sdl_mod & KMOD_CTRL) ? KEYMOD_CTRL : 0);
+    const KeyBinding *b = presenter ? find_key(key, mods, 1) : NULL;
+    return b ? b : find_key(key, mods, 0);
+}
+
+const KeyBinding *keys_lookup(SDL_Keycode key, Uint16 sdl_mod) { return keys_lookup_mode(key, sdl_mod, 0); }
+
+static int help_rows(VizKeyHelp *out, int n, int cap, int presenter_rows) {
     for (size_t i = 0; i < sizeof TABLE / sizeof TABLE[0] && n < cap; i++) {
-        if (!TABLE[i].help_keys) continue;
+        if (!TABLE[i].help_keys || (TABLE[i].presenter != 0) != presenter_rows) continue;
         out[n].keys = TABLE[i].help_keys;
         out[n].action = TABLE[i].help_action;
         n++;
     }
     return n;
 }
+
+int keys_help_mode(VizKeyHelp *out, int cap, int presenter) {
+    int n = presenter ? help_rows(out, 0, cap, 1) : 0;
+    return help_rows(out, n, cap, 0);
+}
+
+int keys_help(VizKeyHelp *out, int cap) { return keys_help_mode(out, cap, 0); }
 
 const char *keys_knob_name(AppKnob k) {
     static const char *const NAMES[KNOB_COUNT] = {"", "temperature", "top-k", "top-p", "layer", "head"};

@@ -38,6 +38,9 @@ typedef enum AppIntent {
     INTENT_SCALE_DOWN,    /* UI scale -25 % (min 100 %) */
     INTENT_THEME,         /* light <-> dark */
     INTENT_QUIT,          /* Esc closes an overlay or the editor first (app_update.c) */
+    INTENT_BEAT_NEXT,     /* presenter: the next beat of the lesson */
+    INTENT_BEAT_PREV,     /* presenter: the previous beat (rebuilt exactly) */
+    INTENT_BEAT_FIRST,    /* presenter: the first beat */
     INTENT_COUNT
 } AppIntent;
 
@@ -64,16 +67,24 @@ typedef struct KeyBinding {
     const char *help_keys;   /* "Space / →" for the overlay; NULL = an alternate key
                               * already described by an earlier row */
     const char *help_action; /* "one step: append the next token" */
+    int presenter;           /* 1: only in presenter mode (a lesson), where it goes before
+                              * the window's own binding of the same key */
 } KeyBinding;
 
 /* The table itself (static storage) and its length. */
 const KeyBinding *keys_table(size_t *n);
 
-/* The binding for a key press (SDL keysym + SDL modifier state), or NULL. */
+/* The binding for a key press (SDL keysym + SDL modifier state), or NULL. presenter: 1
+ * in a lesson (its rows first, then the window's), 0 outside (presenter rows skipped). */
+const KeyBinding *keys_lookup_mode(SDL_Keycode key, Uint16 sdl_mod, int presenter);
+/* keys_lookup_mode outside a lesson. */
 const KeyBinding *keys_lookup(SDL_Keycode key, Uint16 sdl_mod);
 
-/* Fills out[0..cap) with the help rows (bindings that have help text), in table
- * order; returns how many were written. */
+/* Fills out[0..cap) with the help rows (bindings that have help text): in a lesson
+ * (presenter 1) the presenter rows first, then the rest in table order; returns how
+ * many were written. */
+int keys_help_mode(VizKeyHelp *out, int cap, int presenter);
+/* keys_help_mode outside a lesson. */
 int keys_help(VizKeyHelp *out, int cap);
 
 /* "temperature", "top-k", "top-p", "layer", "head"; "" for KNOB_NONE. */

@@ -1,18 +1,14 @@
 /* figure_state_apply.c — puts a parsed figure state (figure_meta_parse.c) into a
  * session and view: settings, ablation, prompt, every generated token replayed with its
- * recorded dice (see figure_state_apply in figure_meta.h). */
+ * recorded dice (see figure_state_apply in figure_meta.h), all as Actions (action.h): the
+ * same calls a key press or a lesson line makes. */
 #include "figure_meta.h"
 
 #include <string.h>
 
-/* ---- applying a state ------------------------------------------------------------- */
+#include "action.h"
 
-/* Sets the salt of the pending draw and recomputes the records. session_set_seed with
- * the unchanged seed is the public way to re-run the sampler for the current position. */
-static void set_pending_salt(Session *s, uint32_t salt) {
-    s->pending_salt = salt;
-    session_set_seed(s, s->seed);
-}
+/* ---- applying a state: provenance replayed as actions (action.h) ------------------- */
 
 int figure_state_apply(const FigureState *fs, Session *s, VizView *view, ErrorMsg *err) {
     const Gpt2Config *cfg = &s->model.config;
@@ -27,40 +23,49 @@ int figure_state_apply(const FigureState *fs, Session *s, VizView *view, ErrorMs
         if (fs->ids[i] < 0 || fs->ids[i] >= session_vocab(s))
             return error_set(err, "figure: token id %d at position %zu is outside the vocabulary [0, %d)",
                              fs->ids[i], i, session_vocab(s));
-    if (session_set_settings(s, &fs->settings, err)) return -1;
+    Action set = {.kind = ACT_SETTINGS, .settings = &fs->settings};
+    if (action_apply(s, NULL, &set, err)) return -1;
     {
         Gpt2Ablation ab = {0}; /* empty unless the figure switched parts off */
         ErrorMsg e2 = {{0}};
         int rc = fs->ablate[0] ? gpt2_ablation_parse(&ab, cfg, fs->ablate, &e2) : 0;
-        if (rc)
+        if (rc) {
             error_set(err, "figure: inferscope:ablate: %s",
                       strncmp(e2.text, "--ablate: ", 10) == 0 ? e2.text + 10 : e2.text);
-        else
-            rc = session_set_ablation(s, &ab, err);
+        } else {
+            Action abl = {.kind = ACT_ABLATE, .ablation = &ab};
+            rc = action_apply(s, NULL, &abl, err);
+        }
         gpt2_ablation_free(&ab);
         if (rc) return -1;
     }
-    s->seed = fs->seed; /* refreshed by the prompt below */
+    Action seed = {.kind = ACT_SEED, .seed = fs->seed};
+    action_apply(s, NULL, &seed, err);
 
     /* the prompt: the text when it gives the same ids (then the BPE replay works) */
     int done = 0;
     if (fs->prompt && fs->prompt_len > 0) {
         ErrorMsg e2;
-        if (session_set_prompt(s, fs->prompt, fs->prompt_len, &e2) == 0 && s->n_prompt == fs->n_prompt &&
+        Action pr = {.kind = ACT_PROMPT, .text = fs->prompt, .text_len = fs->prompt_len};
+        if (action_apply(s, NULL, &pr, &e2) == 0 && s->n_prompt == fs->n_prompt &&
             memcmp(session_ids(s), fs->ids, (size_t)fs->n_prompt * sizeof *fs->ids) == 0)
             done = 1;
     }
-    if (!done && session_set_prompt_ids(s, fs->ids, (size_t)fs->n_prompt, err)) return -1;
+    Action pids = {.kind = ACT_PROMPT_IDS, .ids = fs->ids, .n_ids = (size_t)fs->n_prompt};
+    if (!done && action_apply(s, NULL, &pids, err)) return -1;
 
     /* replay: with the recorded dice the sampler usually picks the recorded token again
      * (then it is a normal step, as it was); a token the user forced is forced again */
     for (size_t p = (size_t)fs->n_prompt; p < fs->n_ids; p++) {
-        set_pending_salt(s, fs->salts ? fs->salts[p - (size_t)fs->n_prompt] : 0);
+        Action salt = {.kind = ACT_SALT, .salt = fs->salts ? fs->salts[p - (size_t)fs->n_prompt] : 0};
+        action_apply(s, NULL, &salt, err);
         int id = fs->ids[p];
-        int rc = (s->has_next && s->next.chosen.id == id) ? session_step(s, err) : session_force(s, id, err);
-        if (rc) return -1;
+        Action next = (s->has_next && s->next.chosen.id == id) ? (Action){.kind = ACT_STEP, .n = 1}
+                                                                : (Action){.kind = ACT_FORCE, .id = id};
+        if (action_apply(s, NULL, &next, err)) return -1;
     }
-    set_pending_salt(s, fs->pending_salt);
+    Action pending = {.kind = ACT_SALT, .salt = fs->pending_salt};
+    action_apply(s, NULL, &pending, err);
     if (session_len(s) != (int)fs->n_ids || memcmp(session_ids(s), fs->ids, fs->n_ids * sizeof *fs->ids) != 0)
         return error_set(err, "figure: replay did not reproduce the recorded tokens");
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "action.h"
 #include "frame_fill.h"
 #include "lesson_expect.h"
 
@@ -81,14 +82,6 @@ static int force_id(const Lesson *l, const LessonDirective *d, Session *s, int *
     return rc;
 }
 
-static int check_index(const Lesson *l, const LessonDirective *d, long v, int n, const char *what,
-                       const char *unit, ErrorMsg *err) {
-    if (v < n) return 0;
-    char m[200];
-    snprintf(m, sizeof m, "%s %ld does not exist: the model has %d %s (0-%d)", what, v, n, unit, n - 1);
-    return fail_at(l, d, err, m);
-}
-
 /* What the directives before a point leave behind besides the session and view. */
 typedef struct RunState {
     const char *last_question; /* the latest `ask` (a `reveal` shows it again) */
@@ -103,7 +96,7 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
     const LessonDirective *d = &l->dir[di];
     ErrorMsg e;
     SamplerSettings set = s->settings;
-    const Gpt2Config *cfg = &s->model.config;
+    Action act = {.kind = ACT_NONE};
     if (!rs->have_prompt && (d->op == LOP_STEP || d->op == LOP_BACK || d->op == LOP_HOME || d->op == LOP_FORCE ||
                              d->op == LOP_REROLL || d->op == LOP_BPE))
         return fail_at(l, d, err, "this needs a prompt first: put a 'prompt' line before it");
@@ -114,38 +107,29 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
         if (lesson_expect_check(l, d, s, view, err)) return -1;
         break;
     case LOP_PROMPT:
-        if (session_set_prompt(s, (const uint8_t *)d->text, d->text_len, &e)) return fail_at(l, d, err, e.text);
+        act = (Action){.kind = ACT_PROMPT, .text = (const uint8_t *)d->text, .text_len = d->text_len};
+        if (action_apply(s, view, &act, &e)) return fail_at(l, d, err, e.text);
         rs->have_prompt = 1;
         rs->prompt_dir = di;
-        view->selected_token = -1;
         break;
-    case LOP_SEED: session_set_seed(s, (uint64_t)d->n); break;
+    case LOP_SEED: act = (Action){.kind = ACT_SEED, .seed = (uint64_t)d->n}; break;
     case LOP_SETTING:
         settings_copy(settings_row((SettingId)d->kind), &set, &d->setting);
-        if (session_set_settings(s, &set, &e)) return fail_at(l, d, err, e.text);
+        act = (Action){.kind = ACT_SETTINGS, .settings = &set};
         break;
-    case LOP_STEP:
-        for (long i = 0; i < d->n; i++)
-            if (session_step(s, &e)) return fail_at(l, d, err, e.text);
-        break;
-    case LOP_BACK: session_back(s, (int)d->n); break;
-    case LOP_HOME: session_home(s); break;
-    case LOP_REROLL: session_reroll(s); break;
+    case LOP_STEP: act = (Action){.kind = ACT_STEP, .n = d->n}; break;
+    case LOP_BACK: act = (Action){.kind = ACT_BACK, .n = d->n}; break;
+    case LOP_HOME: act = (Action){.kind = ACT_HOME}; break;
+    case LOP_REROLL: act = (Action){.kind = ACT_REROLL}; break;
     case LOP_FORCE: {
         int id = 0;
         if (force_id(l, d, s, &id, err)) return -1;
-        if (session_force(s, id, &e)) return fail_at(l, d, err, e.text);
+        act = (Action){.kind = ACT_FORCE, .id = id};
         break;
     }
-    case LOP_LAYER:
-        if (check_index(l, d, d->n, cfg->n_layer, "layer", "layers", err)) return -1;
-        view->layer = (int)d->n;
-        break;
-    case LOP_HEAD:
-        if (check_index(l, d, d->n, cfg->n_head, "head", "heads per layer", err)) return -1;
-        view->head = (int)d->n;
-        break;
-    case LOP_PANEL: view->focus = (VizPanel)d->kind; break;
+    case LOP_LAYER: act = (Action){.kind = ACT_LAYER, .n = d->n}; break;
+    case LOP_HEAD: act = (Action){.kind = ACT_HEAD, .n = d->n}; break;
+    case LOP_PANEL: act = (Action){.kind = ACT_PANEL, .n = d->kind}; break;
     case LOP_TEXTMODE: view->text_mode = (VizTextMode)d->kind; break;
     case LOP_AXIS: view->prob_axis = (VizProbAxis)d->kind, view->prob_axis_max = (float)d->x; break;
     case LOP_CAPTION:
@@ -156,14 +140,7 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
         view->highlight_token = -1;
         view->highlight_bar = 0;
         if (d->kind == LHL_PANEL) view->highlight_panel = d->panel;
-        if (d->kind == LHL_TOKEN) {
-            if (d->n >= session_len(s)) {
-                char m[160];
-                snprintf(m, sizeof m, "highlight token %ld: there are only %d tokens", d->n, session_len(s));
-                return fail_at(l, d, err, m);
-            }
-            view->highlight_token = (int)d->n;
-        }
+        if (d->kind == LHL_TOKEN) act = (Action){.kind = ACT_HIGHLIGHT_TOKEN, .n = d->n};
         if (d->kind == LHL_BAR) view->highlight_bar = (int)d->n;
         break;
     case LOP_BPE:
@@ -172,8 +149,7 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
             snprintf(m, sizeof m, "bpe %ld: the prompt has only %d tokens", d->n, s->n_prompt);
             return fail_at(l, d, err, m);
         }
-        view->selected_token = (int)d->n;
-        view->bpe_step = -1;
+        act = (Action){.kind = ACT_SELECT_TOKEN, .n = d->n};
         break;
     case LOP_ASK:
         rs->last_question = d->text;
@@ -185,6 +161,9 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
         view->hide_probs = 0;
         break;
     }
+    /* the lines that change the session or the view: one action each, applied as a key
+     * press or a figure's replay would apply it (action.h) */
+    if (act.kind != ACT_NONE && action_apply(s, view, &act, &e)) return fail_at(l, d, err, e.text);
     return 0;
 }
 

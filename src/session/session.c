@@ -591,6 +591,11 @@ void session_set_seed(Session *s, uint64_t seed) {
     refresh_records(s);
 }
 
+void session_set_pending_salt(Session *s, uint32_t salt) {
+    s->pending_salt = salt;
+    refresh_records(s);
+}
+
 int session_text(const Session *s, int from, int to, uint8_t **out, size_t *len, ErrorMsg *err) {
     if (from < 0) from = 0;
     if (to > s->trace.n_pos) to = s->trace.n_pos;

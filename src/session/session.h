@@ -182,6 +182,9 @@ int session_set_settings(Session *s, const SamplerSettings *set, ErrorMsg *err);
 int session_set_ablation(Session *s, const Gpt2Ablation *ab, ErrorMsg *err);
 /* New seed: the pending draw and all future draws change; past tokens stay. */
 void session_set_seed(Session *s, uint64_t seed);
+/* The salt of the pending draw (a figure's recorded dice, a lesson's replay): the pending
+ * pick is drawn again with it; past tokens stay. */
+void session_set_pending_salt(Session *s, uint32_t salt);
 
 /* Times `probes` one-token forward steps at the current position (the likeliest next
  * token, or the newest one again) and forgets them: the screen is unchanged and the
