@@ -356,6 +356,25 @@ static int read_settings(const PngTextChunks *t, const char *what, SamplerSettin
 }
 
 /* The sampler settings, the seed and the parts switched off. */
+/* The form of an ablation list (gpt2_ablation_parse checks the numbers against the model
+ * when the figure is applied): PART[,PART...], PART = BLOCK.HEAD | BLOCK.attn | BLOCK.mlp
+ * with decimal BLOCK and HEAD. (fuzz_figure: '11' passed a character check here and
+ * was then refused on apply.) */
+static int ablate_list_form(const char *s) {
+    for (;;) {
+        size_t nb = strspn(s, "0123456789");
+        if (nb == 0 || s[nb] != '.') return 0;
+        s += nb + 1;
+        size_t nh = strspn(s, "0123456789");
+        if (nh) s += nh;
+        else if (strncmp(s, "attn", 4) == 0) s += 4;
+        else if (strncmp(s, "mlp", 3) == 0) s += 3;
+        else return 0;
+        if (*s == 0) return 1;
+        if (*s++ != ',') return 0;
+    }
+}
+
 static int parse_sampling(const PngTextChunks *t, const char *what, FigureState *fs, ErrorMsg *err) {
     const char *v;
     if (read_settings(t, what, &fs->settings, err)) return -1;
@@ -370,10 +389,10 @@ static int parse_sampling(const PngTextChunks *t, const char *what, FigureState 
     }
 
     /* optional (only figures with parts switched off have it); its numbers are checked
-     * against the model when applied, the characters here */
+     * against the model when applied, the form of every part here */
     if (png_text_find(t, "inferscope:ablate")) {
         if (get_text(t, what, "inferscope:ablate", fs->ablate, sizeof fs->ablate, err)) return -1;
-        if (!fs->ablate[0] || strspn(fs->ablate, "0123456789.,abeilmnpt") != strlen(fs->ablate))
+        if (!ablate_list_form(fs->ablate))
             return error_set(err, "%s: inferscope:ablate: '%.40s' is not a list like 0.3,1.attn,2.mlp", what,
                              fs->ablate);
     }

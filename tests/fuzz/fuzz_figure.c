@@ -5,7 +5,8 @@
  *   refused  -> one line "fuzz-figure: ..." naming a key the reader knows, nothing owned;
  *   accepted -> every field in range (lengths consistent, settings valid, view in range);
  *               then, on tests/fuzz/model-c65 (opened once): a state the model cannot
- *               hold (an id >= its vocabulary, a layer/head it lacks, too many tokens) is
+ *               hold (an id >= its vocabulary, a layer/head it lacks, too many tokens,
+ *               an ablated part it lacks) is
  *               refused by figure_state_apply in one line; any other state is applied,
  *               rebuilt with figure_meta_build and parsed again, and must come back the
  *               same (the sidecar JSON of it holds the same entries).
@@ -18,6 +19,7 @@
 #include <math.h>
 
 #include "figure_meta.h"
+#include "gpt2_ablation.h"
 #include "frame.h"
 #include "json_whole.h"
 #include "panel_table.h"
@@ -232,6 +234,12 @@ static int fuzz_fig_refused_by_model(Session *s, const FigureState *fs) {
     int fits = fs->n_ids <= (size_t)s->trace.max_pos && fs->view.layer < s->model.config.n_layer &&
                fs->view.head < s->model.config.n_head;
     for (size_t i = 0; fits && i < fs->n_ids; i++) fits = fs->ids[i] < session_vocab(s);
+    if (fits && fs->ablate[0]) { /* parts this model lacks (block 5 of 2, head 3 of 2) */
+        Gpt2Ablation ab = {0};
+        ErrorMsg e = {{0}};
+        fits = gpt2_ablation_parse(&ab, &s->model.config, fs->ablate, &e) == 0;
+        gpt2_ablation_free(&ab);
+    }
     if (fits) return 0;
     VizView view;
     ErrorMsg err = {{0}};
