@@ -1,7 +1,6 @@
 /* app_state.c — creating and freeing an AppState (see app.h): the session is opened,
  * seeded, given its settings and prompt; the view gets its defaults. No window here,
  * so tests can build an AppState headless. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,15 +25,6 @@ AppOptions app_default_options(void) {
     o.width = 1280;
     o.height = 720;
     return o;
-}
-
-void app_set_status(AppState *app, int is_error, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(app->status, sizeof app->status, fmt, ap);
-    va_end(ap);
-    app->status_is_error = is_error;
-    app->dirty = 1;
 }
 
 /* The first prompt: --ids, else the text. A model with its own small vocabulary may not
