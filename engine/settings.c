@@ -23,6 +23,9 @@ static const uint8_t DEFAULT_ORDER[SAMPLER_N_STAGES] = {
  * everything" (GPT-2 has 50257 tokens); 0 is "off". */
 static const int TOP_K_LADDER[] = {0, 1, 2, 3, 5, 10, 20, 40, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000};
 #define N_TOP_K_LADDER ((int)(sizeof TOP_K_LADDER / sizeof TOP_K_LADDER[0]))
+/* The penalty window in powers of two up to GPT-2's context; 0 = the whole context. */
+static const int WINDOW_LADDER[] = {0, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
+#define N_WINDOW_LADDER ((int)(sizeof WINDOW_LADDER / sizeof WINDOW_LADDER[0]))
 
 /* Ranges: what a user may ask for anywhere. Temperature up to 100 (beyond that the
  * distribution is flat to many digits; the knob reaches 5), top-k up to a million (more
@@ -57,6 +60,44 @@ static const SettingRow ROWS[SETTING_COUNT] = {
      .help = "keep the tokens with p >= M times the top token's p (default 0 = off)", .min = 0, .max = 1,
      .def = 0, .off = 0, .off_word = "off", .note = "0 = off", .knob_step = 0.01, .knob_min = 0, .knob_max = 0.5,
      .title_prefix = "min-p ", .status_prefix = "min-p "},
+    /* θ > 0 (θ = 0 would divide by zero, θ < 0 flip signs); CTRL used 1.2, HF allows any
+     * θ > 0: [0.1, 10] covers "encourage repeats tenfold" to "forbid them" */
+    {.id = SETTING_REPETITION_PENALTY, .kind = SETTING_REAL,
+     .offset = offsetof(SamplerSettings, repetition_penalty), .name = "repetition_penalty",
+     .flag = "--repetition-penalty", .lesson = "repetition_penalty",
+     .figure_key = "inferscope:repetition_penalty", .word = "repetition penalty", .metavar = "R",
+     .help = "a context token's logit / R if > 0, * R if < 0 (CTRL/HF; default 1 = off)", .min = 0.1,
+     .max = 10, .def = 1, .off = 1, .off_word = "off", .note = "1 = off", .knob_step = 0.05, .knob_min = 0.5,
+     .knob_max = 3, .title_prefix = "rep ", .status_prefix = "rep "},
+    /* OpenAI documents both in [-2, 2]; negative values encourage repeats */
+    {.id = SETTING_FREQUENCY_PENALTY, .kind = SETTING_REAL,
+     .offset = offsetof(SamplerSettings, frequency_penalty), .name = "frequency_penalty",
+     .flag = "--frequency-penalty", .lesson = "frequency_penalty",
+     .figure_key = "inferscope:frequency_penalty", .word = "frequency penalty", .metavar = "F",
+     .help = "subtract F per occurrence in the context (OpenAI; default 0 = off)", .min = -2, .max = 2,
+     .def = 0, .off = 0, .off_word = "off", .note = "0 = off", .knob_step = 0.1, .knob_min = -2, .knob_max = 2,
+     .title_prefix = "freq ", .status_prefix = "freq "},
+    {.id = SETTING_PRESENCE_PENALTY, .kind = SETTING_REAL,
+     .offset = offsetof(SamplerSettings, presence_penalty), .name = "presence_penalty",
+     .flag = "--presence-penalty", .lesson = "presence_penalty",
+     .figure_key = "inferscope:presence_penalty", .word = "presence penalty", .metavar = "P",
+     .help = "subtract P once from every token in the context (OpenAI; default 0 = off)", .min = -2,
+     .max = 2, .def = 0, .off = 0, .off_word = "off", .note = "0 = off", .knob_step = 0.1, .knob_min = -2,
+     .knob_max = 2, .title_prefix = "pres ", .status_prefix = "pres "},
+    {.id = SETTING_PENALTY_WINDOW, .kind = SETTING_INT, .offset = offsetof(SamplerSettings, penalty_window),
+     .name = "penalty_window", .flag = "--penalty-window", .lesson = "penalty_window",
+     .figure_key = "inferscope:penalty_window", .word = "penalty window", .metavar = "N",
+     .help = "the penalties count the last N context tokens (default 0 = all)", .min = 0, .max = 1000000,
+     .def = 0, .off = 0, .off_word = "all", .note = "0 = all", .knob_step = 0, .knob_min = 0, .knob_max = 1024,
+     .knob_ladder = WINDOW_LADDER, .n_ladder = N_WINDOW_LADDER, .title_prefix = "window ",
+     .status_prefix = "window "},
+    /* the order: the probs panel draws it as its stage labels, so not in its title */
+    {.id = SETTING_SAMPLERS, .kind = SETTING_ORDER, .offset = offsetof(SamplerSettings, order),
+     .name = "samplers", .flag = "--samplers", .lesson = "samplers", .figure_key = "inferscope:samplers",
+     .word = "sampler order", .metavar = "LIST",
+     .help = "the stages in the order they run, from penalties,temperature,top_k,top_p,min_p\n"
+             "(default: that order, Hugging Face's; llama.cpp's puts temperature last)",
+     .note = "penalties, temperature, top_k, top_p, min_p", .status_prefix = "order "},
 };
 
 const SettingRow *settings_table(size_t *n) {
@@ -229,11 +270,7 @@ double settings_knob_next(const SettingRow *r, double v, int dir) {
 /* ---- The struct as a whole --------------------------------------------------------- */
 
 SamplerSettings sampler_settings_default(void) {
-    /* the fields without a row yet keep their neutral values here */
-    SamplerSettings s = {.temperature = 1.0f, .top_k = 0, .top_p = 1.0f, .greedy = 0,
-                         .repetition_penalty = 1.0f,
-                         .frequency_penalty = 0.0f, .presence_penalty = 0.0f,
-                         .penalty_window = 0};
+    SamplerSettings s = {0};
     for (int i = 0; i < SETTING_COUNT; i++) {
         const SettingRow *r = &ROWS[i];
         if (r->kind == SETTING_REAL) *real_field(r, &s) = (float)r->def;
@@ -294,24 +331,6 @@ static int validate_order(const uint8_t *order, ErrorMsg *err) {
     return 0;
 }
 
-/* The fields that have no row yet: only what the math needs. */
-static int validate_other(const SamplerSettings *s, ErrorMsg *err) {
-    /* θ = 0 would divide by zero, θ < 0 flips signs; HF requires "strictly positive" */
-    if (!(s->repetition_penalty > 0.0f) || !isfinite(s->repetition_penalty))
-        return error_set(err, "sampler: repetition_penalty %g must be a finite number > 0 "
-                         "(1 turns it off)", (double)s->repetition_penalty);
-    if (!isfinite(s->frequency_penalty))
-        return error_set(err, "sampler: frequency_penalty %g is not a finite number",
-                         (double)s->frequency_penalty);
-    if (!isfinite(s->presence_penalty))
-        return error_set(err, "sampler: presence_penalty %g is not a finite number",
-                         (double)s->presence_penalty);
-    if (s->penalty_window < 0)
-        return error_set(err, "sampler: penalty_window %d is negative (0 means the whole "
-                         "context)", s->penalty_window);
-    return 0;
-}
-
 int sampler_settings_validate(const SamplerSettings *s, ErrorMsg *err) {
     if (!s) return error_set(err, "sampler: no settings given");
     for (int i = 0; i < SETTING_COUNT; i++) {
@@ -323,7 +342,6 @@ int sampler_settings_validate(const SamplerSettings *s, ErrorMsg *err) {
         SamplerSettings scratch = *s;
         if (settings_set(r, who, settings_get(r, s), &scratch, err)) return -1;
     }
-    if (validate_other(s, err)) return -1;
     return validate_order(s->order, err);
 }
 
@@ -359,7 +377,7 @@ int sampler_order_parse(const char *text, SamplerSettings *set, ErrorMsg *err) {
         while (a < b && p[a] == ' ') a++;
         while (b > a && p[b - 1] == ' ') b--;
         if (a == b)
-            return error_set(err, "sampler order '%.80s': an empty entry (stages: %s)", text,
+            return error_set(err, "sampler order: an empty entry in '%.80s' (stages: %s)", text,
                              STAGE_LIST);
         SamplerStage st = stage_by_name(p + a, b - a);
         if (st == SAMPLER_STAGE_END)
@@ -367,8 +385,8 @@ int sampler_order_parse(const char *text, SamplerSettings *set, ErrorMsg *err) {
                              (int)(b - a > 40 ? 40 : b - a), p + a, STAGE_LIST);
         for (int i = 0; i < n; i++)
             if (order[i] == st)
-                return error_set(err, "sampler order '%.80s': %s appears twice", text,
-                                 sampler_stage_name(st));
+                return error_set(err, "sampler order: %s appears twice in '%.80s'",
+                                 sampler_stage_name(st), text);
         order[n++] = (uint8_t)st; /* n < SAMPLER_N_STAGES: 5 distinct names at most */
         if (!end) break;
         p = end + 1;

@@ -287,6 +287,49 @@ static void test_table_walk(void) {
     }
 }
 
+/* The order row through every reader: stage lists accepted as the same order, and every
+ * refusal (empty, an empty entry, an unknown or repeated stage) names the reader's name
+ * for the setting and the stage. */
+static void test_order_row(void) {
+    const SettingRow *r = settings_row(SETTING_SAMPLERS);
+    CHECK(r && r->kind == SETTING_ORDER && strcmp(r->flag, "--samplers") == 0, "the order row");
+    if (!r) return;
+    static const struct { const char *text; uint8_t want[SAMPLER_N_STAGES]; } good[] = {
+        {"penalties,temperature,top_k,top_p,min_p", {1, 2, 3, 4, 5}},
+        {"top_k,top_p,min_p,temperature", {3, 4, 5, 2, 0}}, /* llama.cpp's: temperature last */
+        {"min_p", {5, 0, 0, 0, 0}},
+        {"top-k,temp", {3, 2, 0, 0, 0}},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        CHECK(walk_text(r, good[i].text), "'%s' accepted by every reader", good[i].text);
+        Verdict v = via_cli(r, good[i].text);
+        uint8_t run[SAMPLER_N_STAGES];
+        sampler_settings_order(&v.set, run);
+        CHECK(memcmp(run, good[i].want, sizeof run) == 0, "'%s': the order %d,%d,%d,%d,%d", good[i].text, run[0],
+              run[1], run[2], run[3], run[4]);
+        char back[96];
+        sampler_order_format(&v.set, back, sizeof back);
+        Verdict again = via_figure(r, back);
+        CHECK(again.ok && same_value(r, &v.set, &again.set), "'%s' round-trips as '%s'", good[i].text, back);
+    }
+    static const struct { const char *text, *names; } bad[] = {
+        {"", "empty"}, {"top_k,,top_p", "empty entry"}, {"top_k,bogus", "'bogus'"},
+        {"top_p,top_p", "top_p appears twice"}, {"greedy", "'greedy'"}, {",", "empty entry"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(!walk_text(r, bad[i].text), "'%s' refused", bad[i].text);
+        Verdict v = via_cli(r, bad[i].text);
+        CHECK(strncmp(v.err, "--samplers", 10) == 0 && strstr(v.err, bad[i].names) && !strchr(v.err, '\n'),
+              "'%s': one line naming --samplers and %s: '%s'", bad[i].text, bad[i].names, v.err);
+    }
+    /* the default order is not written to figures, any other is */
+    SamplerSettings s = sampler_settings_default();
+    CHECK(settings_is_default(r, &s), "the default order is the default");
+    s.order[0] = SAMPLER_STAGE_TOP_K;
+    s.order[1] = SAMPLER_STAGE_TEMPERATURE;
+    CHECK(!settings_is_default(r, &s), "another order is not");
+}
+
 /* The knob walks its whole reach both ways: every value it stops at is accepted by every
  * reader when written as provenance writes it, and reads back as itself. */
 static void test_knob_reach(void) {
@@ -455,6 +498,7 @@ int main(void) {
                           .theme = THEME_LIGHT};
     CHECK(figure_meta_build(&fig_meta, &s, &v, &in, &err) == 0, "build: %s", err.text);
     test_table_walk();
+    test_order_row();
     test_knob_reach();
     test_lines_as_before();
     test_json();

@@ -193,6 +193,7 @@ int app_main(int argc, char **argv) {
     int rc = 0;
     if (app_run(&app, opt.width, opt.height, &err)) rc = cli_fail("window", "%s", err.text);
     if (state_out && app_write_state_json(&app, state_out, &err)) rc = cli_fail("window", "%s", err.text);
+    if (rc == 0) cli_report_seed(app.session.seed);
     app_free(&app);
     return rc;
 }

@@ -51,6 +51,11 @@ typedef struct CliBytes {
 int cli_read_file(const char *path, CliBytes *out, ErrorMsg *err);
 void cli_bytes_free(CliBytes *b);
 
+/* The one seed rule: every command that draws (next, generate, export, the window) uses
+ * seed 0 unless --seed is given, and says which seed it used once it has succeeded,
+ * as "inferscope: seed N" on stderr, so any run can be replayed. */
+void cli_report_seed(uint64_t seed);
+
 /* Prints "inferscope CMD: message" to stderr and returns 2 (the error exit status). */
 int cli_fail(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

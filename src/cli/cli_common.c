@@ -24,6 +24,8 @@ void cli_bytes_free(CliBytes *b) {
     b->len = 0;
 }
 
+void cli_report_seed(uint64_t seed) { fprintf(stderr, "inferscope: seed %llu\n", (unsigned long long)seed); }
+
 int cli_fail(const char *cmd, const char *fmt, ...) {
     char msg[1024];
     va_list ap;

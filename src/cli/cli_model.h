@@ -29,7 +29,7 @@ typedef struct CliModelArgs {
     const char *prompt_file; /* --prompt-file PATH ("-" = stdin) */
     const char *ids;         /* --ids "7454,2402,257" (parsed once the vocabulary is known) */
     SamplerSettings settings; /* sampler flags on top of sampler_settings_default() */
-    uint64_t seed;           /* --seed, else a clock-derived seed (see has_seed) */
+    uint64_t seed;           /* --seed, else 0 (the one default: cli_report_seed) */
     int has_seed;            /* 1 when --seed was given */
     int weights;             /* --weights: GPT2_WEIGHTS_AS_STORED (default) or a KernDtype */
     size_t trace_budget;     /* --trace-mb in bytes, 0 = no limit, SESSION_TRACE_AUTO = "auto" */

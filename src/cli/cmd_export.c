@@ -154,6 +154,7 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
         if (lesson_handout_write(&ho, opt->dir, md, sizeof md, html, sizeof html, &err)) rc = cli_fail(CMD, "%s", err.text);
         else printf("wrote the handout: %s and %s\n", md, html);
     }
+    if (rc == 0) cli_report_seed(s.seed);
     lesson_handout_free(&ho);
     session_free(&s);
     lesson_free(&l);
@@ -354,6 +355,7 @@ static int export_flipbook(const char *CMD, const CliModelArgs *ma, ExportArgs *
         }
     }
     if (rc == 0) printf("wrote %d figure%s to %s\n", written, written == 1 ? "" : "s", opt->dir);
+    if (rc == 0) cli_report_seed(s.seed);
 done:
     session_free(&s);
     return rc;

@@ -172,6 +172,7 @@ int cmd_generate(int argc, char **argv) {
     if (hit_context_end)
         fprintf(stderr, "inferscope %s: stopped at the context end (%d tokens) after %d of %ld tokens\n", CMD,
                 s.trace.max_pos, n_gen, n_new);
+    if (status == 0) cli_report_seed(s.seed);
 done:
     tok_stream_free(&ts);
     free(g);

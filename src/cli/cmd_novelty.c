@@ -164,6 +164,7 @@ int cmd_novelty(int argc, char **argv) {
                generate ? "generated" : "text", sum.n_seen, sum.n_tokens, 100.0 * sum.seen_share, ix.n,
                sum.longest_run);
     }
+    if (generate) cli_report_seed(s.seed); /* only --generate draws */
 done:
     free(seen);
     free(own_ids);

@@ -54,10 +54,10 @@ static void refresh_original(Session *s);
 /* The records shown for the current position: the pending draw (next) and the draw
  * that chose the newest token (prev). Sampler only, no forward pass (but see
  * refresh_original while parts are switched off). */
-static void compute_next(Session *s) {
+/* The sampler on the newest logits into s->next (has_next). */
+static void run_next(Session *s) {
     int n = s->trace.n_pos;
     s->has_next = 0;
-    s->stale &= ~1;
     s->next_err.text[0] = 0;
     ErrorMsg err;
     /* gpt2_logits_at: kept, cached or recomputed when a trace budget dropped them */
@@ -68,6 +68,12 @@ static void compute_next(Session *s) {
                                   session_dice(s->seed, n, s->pending_salt), s->top_n, &s->next,
                                   &s->next_err) == 0;
     }
+}
+
+static void compute_next(Session *s) {
+    s->stale &= ~1;
+    s->has_draws = 0; /* the rolls were against the record this replaces */
+    run_next(s);
     refresh_original(s); /* p_orig and the KL are of this next distribution */
 }
 
@@ -483,6 +489,22 @@ int session_back(Session *s, int n) {
 }
 
 void session_home(Session *s) { session_back(s, s->trace.n_pos); }
+
+int session_draw_many(Session *s, int n, ErrorMsg *err) {
+    session_sync_records(s);
+    if (!s->has_next)
+        return error_set(err, "draws: there is no next position to roll for%s%s", s->next_err.text[0] ? ": " : "",
+                         s->next_err.text);
+    /* compute_prev ran the sampler after next: run next's chain again (same logits, same
+     * settings, same dice: the same record) so its final distribution is the scratch's */
+    if (s->next.run != s->sampler.runs) run_next(s);
+    if (!s->has_next) return error_set(err, "draws: %s", s->next_err.text);
+    s->has_draws = 0;
+    if (sampler_draw_many(&s->sampler, &s->next, s->seed, s->trace.n_pos, s->pending_salt, n, &s->draws, err))
+        return -1;
+    s->has_draws = 1;
+    return 0;
+}
 
 void session_reroll(Session *s) {
     s->pending_salt++;

@@ -22,6 +22,7 @@
 #include "gpt2_model.h"
 #include "gpt2_trace.h"
 #include "sampler.h"
+#include "sampler_draws.h"
 #include "sha256_file.h"
 #include "tokenizer.h"
 
@@ -76,6 +77,9 @@ typedef struct Session {
     int has_next;               /* 0 only when the context is full */
     SamplerRecord prev;         /* the draw that chose the newest token, if generated */
     int has_prev;
+    SamplerDraws draws;         /* the last session_draw_many: many rolls against `next` */
+    int has_draws;              /* 1 while `draws` tallies the current `next` (any change of
+                                 * next, a re-roll included, clears it) */
     ErrorMsg next_err;          /* why has_next is 0 when the context is not full (the sampler's
                                  * message, e.g. non-finite logits) */
     double last_step_ms;        /* wall time of the last forward pass (ms), -1 = none */
@@ -185,6 +189,14 @@ void session_set_seed(Session *s, uint64_t seed);
 /* The salt of the pending draw (a figure's recorded dice, a lesson's replay): the pending
  * pick is drawn again with it; past tokens stay. */
 void session_set_pending_salt(Session *s, uint32_t salt);
+
+/* Rolls the pending draw's dice n times (1..SAMPLER_MAX_DRAWS) against next's final
+ * distribution: roll k is the draw after k re-rolls, rng_dice(seed, n_pos,
+ * pending_salt + k), so roll 0 is the pending draw and the same seed gives the same
+ * counts (sampler_draws.h). Fills s->draws and sets has_draws; the sampler's tally
+ * (sampler_draws_list) stays valid until the next sampler run. Errors: no next
+ * position, n out of range. */
+int session_draw_many(Session *s, int n, ErrorMsg *err);
 
 /* Times `probes` one-token forward steps at the current position (the likeliest next
  * token, or the newest one again) and forgets them: the screen is unchanged and the
