@@ -94,6 +94,63 @@ static void test_lens_cells(Session *s) {
     ref64_free(&r);
 }
 
+/* The attribution bars: the frame's components vs the float64 decomposition (within 1e-4),
+ * their sum vs the logit (1e-3), and a click on a head's bar selecting that head. */
+static void test_attribution(Session *s) {
+    VizFrame f;
+    fill_focus(&f, s, VIZ_PANEL_ATTRIBUTION);
+    const Attribution *a = f.attr;
+    CHECK(a != NULL, "attribution shown: the frame has it (%s)", f.inside_missing ? f.inside_missing : "");
+    CHECK(viz_panel_shows(VIZ_PANEL_ATTRIBUTION, VIZ_PANEL_ATTENTION), "the attention panel is shown beside it");
+    if (!a) return;
+    const int T = session_len(s);
+    CHECK(a->target == s->next.chosen.id && a->pos == T - 1 && a->vs < 0, "of the pick %d at %d", a->target, a->pos);
+    Ref64 r;
+    double comp[1 + 64 * 65 + 1];
+    CHECK(a->n <= (int)(sizeof comp / sizeof comp[0]), "components fit");
+    CHECK(ref64_forward(&s->model, session_ids(s), T, NULL, &r) == 0, "float64 forward");
+    double d = attribution64(&s->model, &r, NULL, T - 1, a->target, -1, comp);
+    double worst = 0, sum = 0;
+    for (int i = 0; i < a->n; i++) {
+        double e = fabs(a->comp[i].value - comp[i]);
+        if (e > worst) worst = e;
+        sum += a->comp[i].value;
+    }
+    CHECK(worst < 1e-4, "components vs float64: worst %.3g", worst);
+    CHECK(fabs(sum - a->total) < 1e-3 && fabs(a->total - d) < 1e-3, "sum %.6f = logit %.6f (float64 %.6f)", sum,
+          a->total, d);
+    printf("  attribution: %d parts vs float64, worst %.3g; sum %.6f, logit %.6f\n", a->n, worst, sum, a->total);
+    ref64_free(&r);
+
+    /* a head's bar: its hit names the head, the panel row turns it into "select that head" */
+    Canvas c;
+    if (canvas_open(&c, 1280, 720, 1.0f, THEME_LIGHT)) return;
+    static VizHits hits;
+    hits.n = 0;
+    CHECK(draw_panel_figure(&c.viz, rect_make(0, 0, 1280, 720), &f, VIZ_PANEL_ATTRIBUTION, &hits) == 0, "draws");
+    int heads = 0, mlps = 0;
+    for (int i = 0; i < hits.n; i++) {
+        const VizHit *h = &hits.hit[i];
+        if (h->kind != VIZ_HIT_ATTR_BAR) continue;
+        VizClick k = viz_panel_click(VIZ_PANEL_ATTRIBUTION, h, 0);
+        const AttrComponent *ac =
+            &a->comp[h->b >= 0 ? attribution_head_index(s->model.config.n_head, h->a, h->b)
+                               : attribution_mlp_index(s->model.config.n_head, h->a)];
+        if (h->b >= 0) {
+            heads++;
+            CHECK(k.kind == VIZ_CLICK_SELECT_HEAD && k.a == ac->layer && k.b == ac->head, "head bar %s selects it",
+                  ac->name);
+            VizClick ks = viz_panel_click(VIZ_PANEL_ATTRIBUTION, h, VIZ_CLICK_SHIFT);
+            CHECK(ks.kind == VIZ_CLICK_TOGGLE_ABLATION, "Shift+click on %s switches it off", ac->name);
+        } else {
+            mlps++;
+            CHECK(k.kind == VIZ_CLICK_SELECT_LAYER && k.a == ac->layer && ac->kind == ATTR_MLP, "MLP bar %s", ac->name);
+        }
+    }
+    CHECK(heads > 0 && mlps > 0, "the bars have hits: %d heads, %d MLPs", heads, mlps);
+    canvas_close(&c);
+}
+
 /* Not shown, not computed: the whole layout asks for no lens. */
 static void test_only_when_shown(Session *s) {
     VizFrame f;
@@ -133,6 +190,8 @@ int main(void) {
     test_only_when_shown(&s);
     test_lens_cells(&s);
     test_draw(&s, VIZ_PANEL_LENS);
+    test_attribution(&s);
+    test_draw(&s, VIZ_PANEL_ATTRIBUTION);
     session_free(&s);
     return check_summary("test_inside_panels");
 }

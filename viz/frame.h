@@ -33,6 +33,7 @@ typedef enum VizPanel {
     VIZ_PANEL_PROBS,     /* next-token bars through the sampler stages + the draw */
     VIZ_PANEL_TEXT,      /* prompt + generated text, newest token highlighted */
     VIZ_PANEL_LENS,      /* logit lens: layers x positions grid + the pick's rank by depth */
+    VIZ_PANEL_ATTRIBUTION, /* direct logit attribution of the pick: signed bars per part */
     VIZ_PANEL_COUNT
 } VizPanel;
 
