@@ -151,6 +151,75 @@ static void test_attribution(Session *s) {
     canvas_close(&c);
 }
 
+static void press(AppState *app, SDL_Keycode k, Uint16 mod) {
+    AppInput in = {.kind = APP_INPUT_KEY, .key = k, .mod = mod};
+    app_update(app, &in);
+}
+
+/* The window: X switches the head shown off (banner, KL, the original's p beside the bars),
+ * Shift+X back on restores the logits and the bars bit for bit; I walks the inside panels. */
+static void test_window_ablation(void) {
+    AppOptions opt = app_default_options();
+    opt.model_dir = "assets/models/stories16m";
+    opt.tok_dir = "assets/tokenizer";
+    opt.assets_dir = "assets";
+    opt.prompt = PROMPT;
+    opt.prompt_given = 1;
+    static AppState app;
+    memset(&app, 0, sizeof app);
+    ErrorMsg err = {{0}};
+    if (app_init(&app, &opt, &err)) {
+        CHECK(0, "app_init: %s", err.text);
+        return;
+    }
+    Session *s = &app.session;
+    const int T = session_len(s), V = s->model.config.vocab_size;
+    float *before = malloc((size_t)V * sizeof *before);
+    SamplerRecord *rec = malloc(sizeof *rec);
+    if (!before || !rec) return;
+    memcpy(before, gpt2_trace_logits(&s->trace, T - 1), (size_t)V * sizeof *before);
+    memcpy(rec, &s->next, sizeof *rec);
+    app.view.layer = 1;
+    app.view.head = 2;
+    press(&app, SDLK_x, KMOD_NONE);
+    VizFrame f;
+    frame_fill(&f, s, &app.view);
+    CHECK(gpt2_ablation_is_off(&s->trace.ablation, GPT2_ABL_HEAD, 1, 2) && s->trace.ablation.n_off == 1,
+          "X switched L1H2 off");
+    CHECK(f.ablated && strcmp(f.ablated, "1.2") == 0, "the banner names it: '%s'", f.ablated ? f.ablated : "(null)");
+    CHECK(f.ablation_kl > 0 && f.p_orig, "KL %.4g and the original's p are in the frame", f.ablation_kl);
+    if (f.p_orig) CHECK(fabs(f.p_orig[0] - rec->rows[0].p_raw) < 1e-12 || rec->rows[0].id != s->next.rows[0].id,
+                        "p_orig of the top row is the original p %.9g (%.9g)", rec->rows[0].p_raw, f.p_orig[0]);
+    CHECK(memcmp(before, gpt2_trace_logits(&s->trace, T - 1), (size_t)V * sizeof *before) != 0,
+          "the ablated logits differ");
+    press(&app, SDLK_x, KMOD_LSHIFT);
+    frame_fill(&f, s, &app.view);
+    CHECK(s->trace.ablation.n_off == 0 && (!f.ablated || !f.ablated[0]) && !f.p_orig, "Shift+X: all back on");
+    CHECK(memcmp(before, gpt2_trace_logits(&s->trace, T - 1), (size_t)V * sizeof *before) == 0,
+          "the logits are bit for bit the original's");
+    int same = s->next.n == rec->n && s->next.chosen.id == rec->chosen.id;
+    for (int i = 0; same && i < rec->n; i++)
+        same = s->next.rows[i].id == rec->rows[i].id && s->next.rows[i].p_raw == rec->rows[i].p_raw &&
+               s->next.rows[i].p_final == rec->rows[i].p_final;
+    CHECK(same, "the bars are bit for bit the original's");
+    /* X twice on the same head: off, then on again, the same numbers */
+    press(&app, SDLK_x, KMOD_NONE);
+    press(&app, SDLK_x, KMOD_NONE);
+    CHECK(s->trace.ablation.n_off == 0 &&
+              memcmp(before, gpt2_trace_logits(&s->trace, T - 1), (size_t)V * sizeof *before) == 0,
+          "X twice restores the original");
+    /* I: lens -> attribution -> (the rest) -> the full layout */
+    press(&app, SDLK_i, KMOD_NONE);
+    CHECK(app.view.focus == VIZ_PANEL_LENS, "I shows the lens (%d)", (int)app.view.focus);
+    press(&app, SDLK_i, KMOD_NONE);
+    CHECK(app.view.focus == VIZ_PANEL_ATTRIBUTION, "I again: attribution");
+    for (int k = 0; k < VIZ_PANEL_COUNT && app.view.focus != VIZ_PANEL_FRAME; k++) press(&app, SDLK_i, KMOD_NONE);
+    CHECK(app.view.focus == VIZ_PANEL_FRAME, "I after the last: the full layout");
+    free(before);
+    free(rec);
+    app_free(&app);
+}
+
 /* Not shown, not computed: the whole layout asks for no lens. */
 static void test_only_when_shown(Session *s) {
     VizFrame f;
@@ -193,5 +262,6 @@ int main(void) {
     test_attribution(&s);
     test_draw(&s, VIZ_PANEL_ATTRIBUTION);
     session_free(&s);
+    test_window_ablation();
     return check_summary("test_inside_panels");
 }
