@@ -1,7 +1,8 @@
 /* ref_gpt2_f64.h — an independent float64 GPT-2 forward for tests, written from the
  * published architecture (Radford et al. 2019; HF Conv1D layout, tanh GELU, pre-LN,
  * eps inside the sqrt, tied unembedding), with zero ablation given as plain flag arrays
- * (not our parser or mask), and the float64 logit lens / logit read-out. It keeps every
+ * (not our parser or mask), the float64 logit lens / logit read-out and the direct logit
+ * attribution (attribution64: the decomposition in the engine's component order). It keeps every
  * stream per layer so the lens, the attribution and the journey can be checked against
  * it. Reads only the weights of a loaded Gpt2Model. Slow and simple on purpose: loops,
  * no kernels, no shared code with engine/. Include in one .c per test program. */
@@ -163,6 +164,56 @@ static int ref64_forward(const Gpt2Model *m, const int *ids, int T, const Ref64A
     ref64_unembed(m, r->resid + (size_t)L * TC + (size_t)(T - 1) * C, r->logits);
     free(ln), free(qkv), free(h4), free(att);
     return 0;
+}
+
+static inline double dot64(const double *a, const double *b, int n) {
+    double s = 0;
+    for (int i = 0; i < n; i++) s += a[i] * b[i];
+    return s;
+}
+
+/* The float64 decomposition of logit[target] - logit[vs] at pos, component by component
+ * in the engine's order, from the float64 forward's own streams. Returns the logit diff. */
+static inline double attribution64(const Gpt2Model *m, const Ref64 *r, const unsigned char *attn_off, int pos, int target,
+                            int vs, double *comp) {
+    const int L = r->L, NH = r->NH, C = r->C, HS = C / NH, T = r->T;
+    const size_t TC = (size_t)T * (size_t)C;
+    const double *x = r->resid + (size_t)L * TC + (size_t)pos * C;
+    double mean = 0, var = 0, u[4096], w[4096], c[4096], mw = 0, bu = 0;
+    for (int i = 0; i < C; i++) mean += x[i];
+    mean /= C;
+    for (int i = 0; i < C; i++) var += (x[i] - mean) * (x[i] - mean);
+    double inv = 1.0 / sqrt(var / C + m->config.ln_eps);
+    for (int i = 0; i < C; i++) {
+        u[i] = (double)m->w.lm_head[(size_t)target * C + i] - (vs >= 0 ? m->w.lm_head[(size_t)vs * C + i] : 0.0);
+        w[i] = m->w.lnf_w[i] * u[i];
+        mw += w[i] / C;
+        bu += m->w.lnf_b[i] * u[i];
+    }
+    for (int i = 0; i < C; i++) w[i] -= mw; /* the centring, applied to the read-out */
+    int k = 0;
+    comp[k++] = inv * dot64(r->resid + (size_t)pos * C, w, C);
+    double bias = bu;
+    for (int l = 0; l < L; l++) {
+        const Gpt2LayerWeights *lw = &m->w.layers[l];
+        const double *z = r->z + (size_t)l * TC + (size_t)pos * C;
+        for (int h = 0; h < NH; h++) {
+            for (int j = 0; j < C; j++) c[j] = 0;
+            for (int e = 0; e < HS; e++) /* this head's z times its rows of c_proj */
+                for (int j = 0; j < C; j++) c[j] += z[h * HS + e] * lw->attn_proj_w[(size_t)(h * HS + e) * C + j];
+            comp[k++] = attn_off && attn_off[l] ? 0.0 : inv * dot64(c, w, C);
+        }
+        if (!(attn_off && attn_off[l]))
+            for (int j = 0; j < C; j++) bias += inv * lw->attn_proj_b[j] * w[j];
+        comp[k++] = inv * dot64(r->mlp_out + (size_t)l * TC + (size_t)pos * C, w, C);
+    }
+    comp[k] = bias;
+    /* the logit difference itself, read from the float64 stream */
+    double *lg = malloc((size_t)m->config.vocab_size * sizeof *lg);
+    ref64_unembed(m, x, lg);
+    double d = lg[target] - (vs >= 0 ? lg[vs] : 0.0);
+    free(lg);
+    return d;
 }
 
 #endif

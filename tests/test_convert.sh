@@ -140,7 +140,7 @@ d = sys.argv[1]
 v = json.load(open(d + "/vocab.json")); c = json.load(open(d + "/config.json"))
 assert len(v) == 65 and v[0] == "\n" and v[-1] == "z", v
 assert c["activation_function"] == "gelu" and c["tie_word_embeddings"] is True and c["vocab_size"] == 65, c' "$tmp/char/out"
-out=$("$BIN" generate --model "$tmp/char/out" --prompt "ROMEO:" -n 5 --seed 1 2>&1); rc=$?
+out=$("$BIN" generate --model "$tmp/char/out" --prompt "ROMEO:" -n 5 --seed 1 2>"$tmp/gen.err"); rc=$?
 check "char model: generate from a text prompt prints characters ($out)" bash -c '[ "$1" -eq 0 ] && [[ "$2" == ROMEO:* ]] && [ "${#2}" -eq 11 ]' _ "$rc" "$out"
 
 # GPT-2's tokenizer with nanoGPT's padded 50,304 rows, bias=False, no meta.pkl

@@ -294,56 +294,6 @@ done:
 
 /* ---- attribution and journey vs float64 ---------------------------------------------- */
 
-static double dot64(const double *a, const double *b, int n) {
-    double s = 0;
-    for (int i = 0; i < n; i++) s += a[i] * b[i];
-    return s;
-}
-
-/* The float64 decomposition of logit[target] - logit[vs] at pos, component by component
- * in the engine's order, from the float64 forward's own streams. Returns the logit diff. */
-static double attribution64(const Gpt2Model *m, const Ref64 *r, const unsigned char *attn_off, int pos, int target,
-                            int vs, double *comp) {
-    const int L = r->L, NH = r->NH, C = r->C, HS = C / NH, T = r->T;
-    const size_t TC = (size_t)T * (size_t)C;
-    const double *x = r->resid + (size_t)L * TC + (size_t)pos * C;
-    double mean = 0, var = 0, u[4096], w[4096], c[4096], mw = 0, bu = 0;
-    for (int i = 0; i < C; i++) mean += x[i];
-    mean /= C;
-    for (int i = 0; i < C; i++) var += (x[i] - mean) * (x[i] - mean);
-    double inv = 1.0 / sqrt(var / C + m->config.ln_eps);
-    for (int i = 0; i < C; i++) {
-        u[i] = (double)m->w.lm_head[(size_t)target * C + i] - (vs >= 0 ? m->w.lm_head[(size_t)vs * C + i] : 0.0);
-        w[i] = m->w.lnf_w[i] * u[i];
-        mw += w[i] / C;
-        bu += m->w.lnf_b[i] * u[i];
-    }
-    for (int i = 0; i < C; i++) w[i] -= mw; /* the centring, applied to the read-out */
-    int k = 0;
-    comp[k++] = inv * dot64(r->resid + (size_t)pos * C, w, C);
-    double bias = bu;
-    for (int l = 0; l < L; l++) {
-        const Gpt2LayerWeights *lw = &m->w.layers[l];
-        const double *z = r->z + (size_t)l * TC + (size_t)pos * C;
-        for (int h = 0; h < NH; h++) {
-            for (int j = 0; j < C; j++) c[j] = 0;
-            for (int e = 0; e < HS; e++) /* this head's z times its rows of c_proj */
-                for (int j = 0; j < C; j++) c[j] += z[h * HS + e] * lw->attn_proj_w[(size_t)(h * HS + e) * C + j];
-            comp[k++] = attn_off && attn_off[l] ? 0.0 : inv * dot64(c, w, C);
-        }
-        if (!(attn_off && attn_off[l]))
-            for (int j = 0; j < C; j++) bias += inv * lw->attn_proj_b[j] * w[j];
-        comp[k++] = inv * dot64(r->mlp_out + (size_t)l * TC + (size_t)pos * C, w, C);
-    }
-    comp[k] = bias;
-    /* the logit difference itself, read from the float64 stream */
-    double *lg = malloc((size_t)m->config.vocab_size * sizeof *lg);
-    ref64_unembed(m, x, lg);
-    double d = lg[target] - (vs >= 0 ? lg[vs] : 0.0);
-    free(lg);
-    return d;
-}
-
 static void check_attribution(const Gpt2Model *m, const int *ids, int T, const char *spec, const char *what) {
     const int L = m->config.n_layer, NH = m->config.n_head;
     unsigned char head[4096] = {0}, attn[64] = {0}, mlp[64] = {0};

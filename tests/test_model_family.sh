@@ -65,7 +65,7 @@ T, W = d["shape"]
 row = d["data"][(T - 1) * W:]
 assert max(row[50257:]) > max(row[:50257]) + 50, (max(row[50257:]), max(row[:50257]))
 EOF
-"$BIN" next --model "$tmp/padded" --ids "$IDS30" --top 64 --json >"$tmp/pnext.json" 2>&1
+"$BIN" next --model "$tmp/padded" --ids "$IDS30" --top 64 --json >"$tmp/pnext.json" 2>"$tmp/pnext.err"
 check "padded: next shows only real tokens, top-1 48186 with the reference probability" python3 - \
   "$tmp/pnext.json" "$(ref_file vectors/index.json)" <<'EOF'
 import json, sys
@@ -78,7 +78,7 @@ assert ids[:10] == ref["last_top10_ids"], (ids[:10], ref["last_top10_ids"])
 for row, p in zip(r["rows"], ref["last_top10_probs"]):
     assert abs(row["p_raw"] - p) <= 1e-6 * p, (row, p)
 EOF
-"$BIN" generate --model "$tmp/padded" --ids "$IDS30" -n 40 --temperature 3 --seed 11 --json >"$tmp/pgen.json" 2>&1
+"$BIN" generate --model "$tmp/padded" --ids "$IDS30" -n 40 --temperature 3 --seed 11 --json >"$tmp/pgen.json" 2>"$tmp/pgen.err"
 check "padded: 40 hot draws (T=3) never pick a padding row" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -92,7 +92,7 @@ for h in range(NH):
         assert abs(sum(row) - 1) < 1e-5 and all(v == 0 for v in row[t + 1:]), row
 assert max(p) > 0.6, max(p)
 EOF
-"$BIN" next --model "$M" --ids "$IDS" --json >"$tmp/next.json" 2>&1; rc=$?
+"$BIN" next --model "$M" --ids "$IDS" --json >"$tmp/next.json" 2>"$tmp/next.err"; rc=$?
 check "v3: next --ids exits 0 ($rc)" [ "$rc" -eq 0 ]
 check "v3: next gives softmax of the reference's last logits, tokens shown as ⟨id⟩" python3 - "$tmp/next.json" "$tmp/ref.json" <<'EOF'
 import json, math, sys
@@ -105,7 +105,7 @@ for row in r["rows"]:
     assert abs(row["p_raw"] - want) < 1e-6, (row, want)
     assert row["text"] == "\u27e8%d\u27e9" % row["id"], row["text"]
 EOF
-"$BIN" generate --model "$M" --ids 0,2,1 --greedy -n 8 --json >"$tmp/gen.json" 2>&1; rc=$?
+"$BIN" generate --model "$M" --ids 0,2,1 --greedy -n 8 --json >"$tmp/gen.json" 2>"$tmp/gen.err"; rc=$?
 want=$(python3 "$F" greedy "$M" 0,2,1 8)
 check "v3: generate --ids --greedy == the float64 greedy decode $want" python3 -c '
 import json, sys
@@ -163,7 +163,7 @@ import json, sys
 v = json.load(open(sys.argv[1] + "/vocab.json"))
 print(",".join(str(v.index(c)) for c in "ROMEO:"))' "$C")
 python3 "$F" forward "$C" "$cids" >"$tmp/cref.json"
-"$BIN" next --model "$C" "ROMEO:" --top 64 --json >"$tmp/cnext.json" 2>&1; rc=$?
+"$BIN" next --model "$C" "ROMEO:" --top 64 --json >"$tmp/cnext.json" 2>"$tmp/cnext.err"; rc=$?
 check "chars: next 'ROMEO:' exits 0 ($rc)" [ "$rc" -eq 0 ]
 check "chars: prompt encoded character by character, p_raw = float64 softmax, texts are the characters" \
   python3 - "$tmp/cnext.json" "$tmp/cref.json" "$C/vocab.json" "$cids" <<'EOF'

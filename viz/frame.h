@@ -17,8 +17,11 @@
 #include "gpt2_model.h"
 #include "gpt2_trace.h"
 #include "layout.h"
+#include "logit_attribution.h"
+#include "logit_lens.h"
 #include "sampler.h"
 #include "token_stats.h"
+#include "token_journey.h"
 #include "tokenizer.h"
 
 /* The panels; everything else about them (names used by exports, lessons and the
@@ -29,6 +32,8 @@ typedef enum VizPanel {
     VIZ_PANEL_ATTENTION, /* heatmap of the selected head + layers × heads thumbnails */
     VIZ_PANEL_PROBS,     /* next-token bars through the sampler stages + the draw */
     VIZ_PANEL_TEXT,      /* prompt + generated text, newest token highlighted */
+    VIZ_PANEL_LENS,      /* logit lens: layers x positions grid + the pick's rank by depth */
+    VIZ_PANEL_ATTRIBUTION, /* direct logit attribution of the pick: signed bars per part */
     VIZ_PANEL_COUNT
 } VizPanel;
 
@@ -130,6 +135,21 @@ typedef struct VizFrame {
     const char *seen_missing;     /* why there are no marks ("no training-text index for this
                                    * model"), NULL when there are */
 
+    /* --- inside the model (src/session/inside_fill.c, computed only for a shown panel that needs it) --- */
+    const LensGrid *lens;         /* the logit-lens grid of positions [0, lens->n_pos), or NULL */
+    const LensRow *lens_strip;    /* (n_lens_strip) the newest position depth by depth, ranking
+                                   * lens_target, or NULL */
+    int n_lens_strip;
+    int lens_target;              /* the token the strip and the attribution are about: the pending
+                                   * pick (rec->chosen), -1 = none */
+    const Attribution *attr;      /* direct logit attribution of lens_target at the newest position */
+    const TokenJourney *journey;  /* the newest token through every stage, or NULL */
+    const char *inside_missing;   /* why the three above are NULL ("" or NULL: they are not) */
+    const char *ablated;          /* canonical --ablate SPEC of what is switched off; "" or NULL = none */
+    double ablation_kl;           /* KL(original || ablated) of the next-token distribution, nats; <0 none */
+    const double *p_orig;         /* (rec->n) the unablated model's p_raw of rec->rows[i]; NULL = none */
+    int orig_top_id;              /* the unablated model's most likely next token (-1: none) */
+
     const VizKeyHelp *keys;       /* (n_keys) for the help overlay */
     int n_keys;
 
@@ -144,6 +164,7 @@ typedef enum VizHitKind {
     VIZ_HIT_HEAD_THUMB, /* a = layer, b = head */
     VIZ_HIT_TOKEN_CHIP, /* a = token index (position) */
     VIZ_HIT_PANEL,      /* a = VizPanel: the panel's whole rect (for Shift+E) */
+    VIZ_HIT_ATTR_BAR,   /* a = layer, b = head (-1: an MLP; layer -1: embed or bias) */
 } VizHitKind;
 
 typedef struct VizHit {

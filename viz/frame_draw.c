@@ -35,6 +35,7 @@ static int frame_gap(const Viz *viz) {
 typedef struct FrameLayout {
     Rect panel[VIZ_PANEL_COUNT]; /* indexed by VizPanel; [VIZ_PANEL_FRAME] = all panels */
     Rect status;
+    Rect banner;                 /* "switched off: ..." while parts are ablated (else empty) */
 } FrameLayout;
 
 static int clamp_frac(int want, int total, float lo, float hi) {
@@ -61,6 +62,12 @@ static FrameLayout frame_layout(Viz *viz, Rect r, const VizFrame *f, int with_st
         int sh = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY) + viz_px(viz, 10);
         L.status = rect_cut_bottom(&area, sh);
         rect_cut_bottom(&area, gap);
+    }
+    L.banner = rect_make(r.x, r.y, 0, 0);
+    if (f->ablated && f->ablated[0]) {
+        /* what is switched off, above every panel: nothing on screen is the whole model */
+        L.banner = rect_cut_top(&area, viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY) + viz_px(viz, 8));
+        rect_cut_top(&area, gap);
     }
     L.panel[VIZ_PANEL_FRAME] = area;
     VizPanel focus = f->view.focus;
@@ -109,6 +116,29 @@ static FrameLayout frame_layout(Viz *viz, Rect r, const VizFrame *f, int with_st
     return L;
 }
 
+/* The ablation banner: a hatched error-coloured edge (a pattern, not colour alone) and
+ * the parts switched off, how far the prediction moved, how to undo it. */
+static int draw_ablation_banner(Viz *viz, Rect r, const VizFrame *f) {
+    const Theme *th = viz->theme;
+    int rc = draw_fill_rect(viz, r, color_mix(th->panel, th->error, 0.12f));
+    rc |= draw_rect_outline(viz, r, th->error, viz_px(viz, 2));
+    Rect edge = {r.x, r.y, viz_px(viz, 14), r.h};
+    rc |= draw_hatch(viz, edge, r, r.x, r.y, viz_px(viz, 5), th->error);
+    draw_set_clip(viz, NULL);
+    char text[512];
+    int k = snprintf(text, sizeof text, "ABLATED \xE2\x80\x94 switched off: %s", f->ablated);
+    if (f->ablation_kl >= 0 && k > 0 && (size_t)k < sizeof text)
+        k += snprintf(text + k, sizeof text - (size_t)k, "  \xC2\xB7  KL(original \xE2\x80\x96 ablated) = %.4f nats",
+                      f->ablation_kl);
+    if (k > 0 && (size_t)k < sizeof text && f->p_orig)
+        k += snprintf(text + k, sizeof text - (size_t)k, "  \xC2\xB7  bars: ablated, \xE2\x94\x83 = original p");
+    if (k > 0 && (size_t)k < sizeof text && !f->view.print)
+        snprintf(text + k, sizeof text - (size_t)k, "  \xC2\xB7  Shift+X: all back on");
+    TextStyle ts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_BODY, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
+    rc |= draw_text_in_rect(viz, rect_inset4(r, viz_px(viz, 20), 0, viz_px(viz, 6), 0), text, &ts);
+    return rc;
+}
+
 /* One panel by its row of the panel table (drawn with view.fill when it is the one
  * enlarged), its cramped rule, then the clip reset (panels set it and draw_set_clip is
  * not a stack). */
@@ -139,6 +169,7 @@ static int draw_layout(Viz *viz, Rect r, const VizFrame *f, VizHits *hits, int w
         viz_hits_add(hits, pr, VIZ_HIT_PANEL, p, 0);
         rc |= draw_one_panel(viz, pr, f, (VizPanel)p, p == (int)f->view.focus, hits);
     }
+    if (L.banner.w > 0) rc |= draw_ablation_banner(viz, L.banner, f);
     int hp = f->view.highlight_panel;
     if (hp > VIZ_PANEL_FRAME && hp < VIZ_PANEL_COUNT && L.panel[hp].w > 0) {
         /* drawn in the gap around the panel, so it covers none of the panel's content */

@@ -527,6 +527,17 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         BarValues v = agg ? other : (BarValues){sr->p_raw, sr->p_temp, sr->p_final, sr->kept};
         if (sr && sr->kept) kept_shown++;
         draw_row(viz, row, r, f, &L, sr, &v, &ax);
+        if (!agg && f->p_orig) {
+            /* parts switched off: a ghost mark at the original model's p of this token, so
+             * the ablated bar is read against it (a line, not a colour) */
+            Rect gb = row_cols(row, &L.cols).bar;
+            int gx = gb.x + probs_bar_len(&ax, f->p_orig[i], gb.w);
+            if (gx > gb.x + gb.w) gx = gb.x + gb.w;
+            int t = viz_px(viz, 2);
+            draw_fill_rect(viz, (Rect){gx - t / 2, row.y + viz_px(viz, 1), t, row.h - viz_px(viz, 2)}, th->text);
+            draw_fill_rect(viz, (Rect){gx - t * 2, row.y + viz_px(viz, 1), t * 4, t}, th->text);
+            draw_fill_rect(viz, (Rect){gx - t * 2, row.y + row.h - viz_px(viz, 1) - t, t * 4, t}, th->text);
+        }
         if (!agg) viz_hits_add(hits, row, VIZ_HIT_PROB_BAR, sr->id, sr->rank);
         if (!agg && f->view.highlight_bar == i + 1) draw_rect_outline(viz, row, th->highlight, viz_px(viz, 2));
         if (sr && sr->id == rec->chosen.id) draw_rect_outline(viz, row, th->accent, 1);

@@ -31,6 +31,15 @@ static VizClick click_probs(const VizHit *h, unsigned mods) {
     return (VizClick){VIZ_CLICK_NONE, 0, 0};
 }
 
+static VizClick click_attribution(const VizHit *h, unsigned mods) {
+    /* a head's bar shows that head in the attention panel beside; an MLP's its block */
+    if (h->kind == VIZ_HIT_ATTR_BAR && h->a >= 0) {
+        if (h->b < 0) return (VizClick){VIZ_CLICK_SELECT_LAYER, h->a, 0};
+        return (VizClick){(mods & VIZ_CLICK_SHIFT) ? VIZ_CLICK_TOGGLE_ABLATION : VIZ_CLICK_SELECT_HEAD, h->a, h->b};
+    }
+    return (VizClick){VIZ_CLICK_NONE, 0, 0};
+}
+
 /* ---- the table ------------------------------------------------------------------------ */
 
 static const VizPanelRow TABLE[VIZ_PANEL_COUNT] = {
@@ -46,6 +55,17 @@ static const VizPanelRow TABLE[VIZ_PANEL_COUNT] = {
      .draw = draw_probs_panel, .click = click_probs, .tensor = "logits", .title = "probs", .stem = "probs"},
     {.id = VIZ_PANEL_TEXT, .name = "text", .what = "prompt + generated text, newest token highlighted",
      .draw = draw_text_panel, .click = click_tokens, .tensor = "tokens", .title = "text", .stem = "text"},
+    {.id = VIZ_PANEL_LENS, .name = "lens",
+     .what = "logit lens: the top next token after every block, layers x positions, and the pick's rank by depth",
+     .draw = draw_lens_panel, .tensor = "blocks.*.hook_resid_pre blocks.*.hook_resid_post ln_final.hook_normalized logits",
+     .title = "logit lens", .stem = "lens", .needs = VIZ_NEEDS_LENS, .companion = VIZ_PANEL_FRAME, .inside = 1,
+     .min_w = 520, .min_h = 320},
+    {.id = VIZ_PANEL_ATTRIBUTION, .name = "attribution",
+     .what = "what each head and MLP adds to the logit of the pick (signed bars; click a head to show it)",
+     .draw = draw_attribution_panel, .click = click_attribution,
+     .tensor = "blocks.*.attn.hook_z blocks.*.hook_mlp_out ln_final.hook_scale", .title = "logit attribution",
+     .stem = "attribution", .needs = VIZ_NEEDS_ATTRIBUTION, .companion = VIZ_PANEL_ATTENTION, .inside = 1,
+     .min_w = 420, .min_h = 320},
 };
 
 const VizPanelRow *viz_panel_row(VizPanel p) {

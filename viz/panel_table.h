@@ -36,7 +36,7 @@ typedef struct VizClick {
 enum { VIZ_CLICK_SHIFT = 1u };
 
 /* Engine data a panel reads beyond the trace and the records; the app computes it only
- * when a panel that needs it is shown (src/inside_fill.c). */
+ * when a panel that needs it is shown (src/session/inside_fill.c). */
 enum {
     VIZ_NEEDS_LENS = 1u << 0,        /* VizFrame.lens: the logit-lens grid */
     VIZ_NEEDS_ATTRIBUTION = 1u << 1, /* VizFrame.attr: direct logit attribution, newest position */

@@ -48,6 +48,17 @@ int draw_text_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
  * (more text scrolls): the frame layout gives it that. */
 int text_panel_height(Viz *viz, int w, const VizFrame *f, int min_lines, int max_lines);
 
+/* Logit lens (panel_lens.c): f->lens as a layers x positions grid (the top token of every
+ * cell on viridis by its probability, the chosen token's rank beneath, a colour scale) and
+ * f->lens_strip: the pending pick's rank depth by depth at the newest position. A message
+ * when f->lens is NULL (f->inside_missing says why). */
+int draw_lens_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
+
+/* Attribution (panel_attribution.c): f->attr's 10 largest positive and 10 largest negative
+ * parts as signed bars (BuRd, numbers printed), the rest as one row, the sum = the logit.
+ * Hits: VIZ_HIT_ATTR_BAR on head and MLP rows. */
+int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
+
 /* One status line: model and size, layer/head, sampler settings, seed, step, branch,
  * time of the last step; f->status (or an error, drawn as such) on the right. */
 int draw_status_line(Viz *viz, Rect r, const VizFrame *f);

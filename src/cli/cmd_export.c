@@ -21,7 +21,8 @@
 static void usage(void) {
     fprintf(stdout,
             "usage: inferscope export [--model DIR] (--prompt TEXT | --ids LIST) [--steps N] [--seed S]\n"
-            "         [sampler flags] [--panel frame|attention|probs|tokens|text]\n"
+            "         [sampler flags] [--panel frame|attention|probs|tokens|text|\n"
+            "         lens|attribution|journey]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
             "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--axis A]\n"
             "         [--text-mode plain|surprisal|seen] [--sidecar] [--ablate LIST]\n"
@@ -32,7 +33,9 @@ static void usage(void) {
             "then the state after each of N generated tokens (a flip-book). Files are numbered\n"
             "after the highest number already in DIR (nothing is overwritten), e.g.\n"
             "  0007-step-07-attention-L3H5.png\n\n"
-            "  --panel P        what to draw: the whole frame (default) or one panel\n"
+            "  --panel P        what to draw: the whole frame (default) or one panel; lens (the logit\n"
+            "                   lens grid), attribution (what each part adds to the pick's logit) and\n"
+            "                   journey (the newest token through every stage) look inside the model\n"
             "  --layer L --head H   the attention head shown (0-based, as blocks.L.attn.hook_pattern);\n"
             "                   alone, --layer L exports every head of layer L (attention panel)\n"
             "  --all-heads      every head of --layer L, or of every layer without --layer\n"

@@ -138,6 +138,7 @@ int export_render(const Session *s, const VizView *view, const ExportOptions *op
     VizView v = figure_view(view);
     VizFrame f;
     frame_fill(&f, s, &v);
+    if (viz_panel_row(o.panel)) frame_fill_needs(&f, s, viz_panel_row(o.panel)->needs);
     f.last_step_ms = -1; /* wall time differs run to run: a figure shows only state */
     Rect full = rect_make(0, 0, c.off.w, c.off.h);
     int rc;

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "inside_fill.h"
 #include "text_marks.h"
 
 VizView frame_default_view(void) {
@@ -21,6 +22,8 @@ VizView frame_default_view(void) {
     v.prob_axis_max = 1.0f;
     return v;
 }
+
+void frame_fill_needs(VizFrame *f, const Session *s, unsigned needs) { inside_fill(f, s, needs); }
 
 void frame_fill(VizFrame *f, const Session *s, const VizView *view) {
     memset(f, 0, sizeof *f);
@@ -52,4 +55,5 @@ void frame_fill(VizFrame *f, const Session *s, const VizView *view) {
     if (f->view.top_n < 1) f->view.top_n = 1;
     if ((int)f->view.text_mode < 0 || f->view.text_mode >= VIZ_TEXT_MODE_COUNT) f->view.text_mode = VIZ_TEXT_PLAIN;
     text_marks_fill(f, s); /* the Text panel's numbers, only when its mode shows them */
+    inside_fill(f, s, inside_needs_of_view(&f->view)); /* lens, attribution, journey: when shown */
 }

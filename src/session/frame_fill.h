@@ -13,6 +13,10 @@
  * lesson and key-help fields are left NULL/0 for the caller to set. */
 void frame_fill(VizFrame *f, const Session *s, const VizView *view);
 
+/* Computes the engine data of VIZ_NEEDS_* `needs` into f as well (a figure of one panel:
+ * frame_fill computes only what view.focus shows). */
+void frame_fill_needs(VizFrame *f, const Session *s, unsigned needs);
+
 /* A sensible default view for a model: layer L-1, head 0, top 15 bars, full frame. */
 VizView frame_default_view(void);
 

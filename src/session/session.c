@@ -16,6 +16,7 @@
 #include "logit_kl.h"
 #include "model_vocab.h"
 #include "rng.h"
+#include "inside_fill.h"
 #include "text_marks.h"
 #include "token_stats.h"
 
@@ -220,7 +221,8 @@ int session_open_cfg(Session *s, const char *model_dir, const char *tok_dir, con
     if (sampler_init(&s->sampler, s->n_vocab, err)) goto fail;
     s->pick = calloc((size_t)max_pos, sizeof *s->pick);
     s->marks = text_marks_new(s->model.dir, max_pos);
-    if (!s->pick || !s->marks) {
+    s->inside = inside_new();
+    if (!s->pick || !s->marks || !s->inside) {
         error_set(err, "out of memory");
         goto fail;
     }
@@ -243,6 +245,7 @@ void session_free(Session *s) {
     free(s->prompt);
     free(s->pick);
     text_marks_free(s->marks);
+    inside_free(s->inside);
     sampler_free(&s->sampler);
     gpt2_trace_free(&s->trace);
     gpt2_trace_free(&s->orig);

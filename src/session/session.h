@@ -98,6 +98,8 @@ typedef struct Session {
     struct TextMarks *marks;    /* owned: the Text panel's per-token numbers, a cache that
                                  * src/session/text_marks.c brings up to date when a frame asks */
     int stale;                  /* records waiting for session_batch_end: 1 next, 2 prev */
+    struct InsideData *inside;  /* owned: the lens / attribution / journey panels' numbers, a
+                                 * cache src/session/inside_fill.c brings up to date when a frame asks */
 
     /* Ablation (gpt2_ablation.h): the parts switched off are trace.ablation. While that
      * is not empty and track_original is set, `orig` holds the same tokens run through

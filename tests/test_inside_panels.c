@@ -1,0 +1,267 @@
+/* test_inside_panels.c — the numbers the lens, attribution and journey panels draw
+ * (VizFrame fields filled by src/session/inside_fill.c for a shown panel) against the float64
+ * forward of ref_gpt2_f64.h and against a fresh engine call, on the bundled model; the
+ * window's ablation key restoring the original numbers bit for bit; clicks on the
+ * attribution bars. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "check.h"
+#include "check_canvas.h"
+#include "session.h"
+#include "frame_fill.h"
+#include "inside_fill.h"
+#include "panels.h"
+#include "ref_gpt2_f64.h"
+
+static const char PROMPT[] = "Once upon a time there was a little girl named Lily. She";
+
+/* A frame of session s with panel p enlarged (what the I key shows). */
+static void fill_focus(VizFrame *f, const Session *s, VizPanel p) {
+    VizView v = frame_default_view();
+    v.focus = p;
+    frame_fill(f, s, &v);
+}
+
+/* Every lens cell of the frame vs the float64 lens of the float64 streams: the top-1 token
+ * (or a tie within 1e-4 logits), its probability within 1e-5, the rank of the token that
+ * came next (for the newest column: of the strip's target) inside the float64 rank band. */
+static void test_lens_cells(Session *s) {
+    VizFrame f;
+    fill_focus(&f, s, VIZ_PANEL_LENS);
+    const LensGrid *g = f.lens;
+    CHECK(g != NULL, "lens panel shown: the frame has a grid (%s)", f.inside_missing ? f.inside_missing : "");
+    if (!g) return;
+    const int T = session_len(s), L = s->model.config.n_layer, C = s->model.config.n_embd;
+    const int V = s->model.config.vocab_size;
+    CHECK(g->n_pos == T && g->n_rows == L + 1, "grid %d x %d for %d positions, %d layers", g->n_pos, g->n_rows, T, L);
+    CHECK(f.lens_strip && f.n_lens_strip == L + 1, "the strip has %d rows", f.n_lens_strip);
+    CHECK(f.lens_target == s->next.chosen.id, "the strip ranks the pending pick %d (%d)", s->next.chosen.id,
+          f.lens_target);
+    Ref64 r;
+    double *lg = malloc((size_t)V * sizeof *lg);
+    CHECK(lg && ref64_forward(&s->model, session_ids(s), T, NULL, &r) == 0, "float64 forward");
+    if (!lg) return;
+    int bad_top = 0, bad_p = 0, bad_rank = 0, cells = 0;
+    double worst_p = 0;
+    for (int pos = 0; pos < T; pos++)
+        for (int k = 0; k <= L; k++) {
+            const size_t at = (size_t)pos * (size_t)g->n_rows + (size_t)k;
+            ref64_unembed(&s->model, r.resid + ((size_t)k * T + pos) * C, lg);
+            int lo, hi;
+            double p = ref64_prob(lg, V, g->top_id[at], 1e-4, &lo, &hi);
+            if (lo != 1) bad_top++;
+            double d = fabs(p - g->top_p[at]);
+            if (d > worst_p) worst_p = d;
+            if (d > 1e-5) bad_p++;
+            int fin = pos == T - 1 ? f.lens_target : session_ids(s)[pos + 1];
+            int rank = pos == T - 1 ? f.lens_strip[k].target.rank : g->final_rank[at];
+            ref64_prob(lg, V, fin, 1e-4, &lo, &hi);
+            if (rank < lo || rank > hi) {
+                if (bad_rank++ < 3) fprintf(stderr, "  pos %d depth %d: rank %d, float64 %d..%d\n", pos, k, rank, lo, hi);
+            }
+            if (pos == T - 1) {
+                double q = ref64_prob(lg, V, fin, 0, NULL, NULL);
+                if (fabs(q - f.lens_strip[k].target.p) > 1e-5) bad_p++;
+            }
+            cells++;
+        }
+    CHECK(bad_top == 0, "%d of %d cells: the top token is not the float64 top-1", bad_top, cells);
+    CHECK(bad_p == 0, "%d cells: p off the float64 lens by more than 1e-5 (worst %.3g)", bad_p, worst_p);
+    CHECK(bad_rank == 0, "%d cells: the rank printed is outside the float64 rank", bad_rank);
+    printf("  lens: %d cells vs float64, worst |dp| %.3g\n", cells, worst_p);
+
+    /* the frame's strip is what a fresh engine call gives (to 1e-12: a column computed
+     * beside the grid's sums in another order than a cold one) */
+    LogitLens lens = {0};
+    LensRow rows[64];
+    ErrorMsg err;
+    CHECK(L + 1 <= 64 && logit_lens_init(&lens, &s->model.config, session_vocab(s), &err) == 0, "lens init");
+    int n = logit_lens_at(&lens, &s->model, &s->trace, T - 1, f.lens_target, 0, JOURNEY_TOP, rows, &err);
+    CHECK(n == L + 1, "engine lens rows %d", n);
+    for (int k = 0; k < n && k < f.n_lens_strip; k++)
+        CHECK(rows[k].target.rank == f.lens_strip[k].target.rank &&
+                  fabs(rows[k].target.p - f.lens_strip[k].target.p) <= 1e-12 * rows[k].target.p &&
+                  rows[k].top_id[0] == f.lens_strip[k].top_id[0],
+              "depth %d: the strip is the engine's row (rank %d/%d p %.17g/%.17g top %d/%d)", k, rows[k].target.rank,
+              f.lens_strip[k].target.rank, rows[k].target.p, f.lens_strip[k].target.p, rows[k].top_id[0],
+              f.lens_strip[k].top_id[0]);
+    logit_lens_free(&lens);
+    free(lg);
+    ref64_free(&r);
+}
+
+/* The attribution bars: the frame's components vs the float64 decomposition (within 1e-4),
+ * their sum vs the logit (1e-3), and a click on a head's bar selecting that head. */
+static void test_attribution(Session *s) {
+    VizFrame f;
+    fill_focus(&f, s, VIZ_PANEL_ATTRIBUTION);
+    const Attribution *a = f.attr;
+    CHECK(a != NULL, "attribution shown: the frame has it (%s)", f.inside_missing ? f.inside_missing : "");
+    CHECK(viz_panel_shows(VIZ_PANEL_ATTRIBUTION, VIZ_PANEL_ATTENTION), "the attention panel is shown beside it");
+    if (!a) return;
+    const int T = session_len(s);
+    CHECK(a->target == s->next.chosen.id && a->pos == T - 1 && a->vs < 0, "of the pick %d at %d", a->target, a->pos);
+    Ref64 r;
+    double comp[1 + 64 * 65 + 1];
+    CHECK(a->n <= (int)(sizeof comp / sizeof comp[0]), "components fit");
+    CHECK(ref64_forward(&s->model, session_ids(s), T, NULL, &r) == 0, "float64 forward");
+    double d = attribution64(&s->model, &r, NULL, T - 1, a->target, -1, comp);
+    double worst = 0, sum = 0;
+    for (int i = 0; i < a->n; i++) {
+        double e = fabs(a->comp[i].value - comp[i]);
+        if (e > worst) worst = e;
+        sum += a->comp[i].value;
+    }
+    CHECK(worst < 1e-4, "components vs float64: worst %.3g", worst);
+    CHECK(fabs(sum - a->total) < 1e-3 && fabs(a->total - d) < 1e-3, "sum %.6f = logit %.6f (float64 %.6f)", sum,
+          a->total, d);
+    printf("  attribution: %d parts vs float64, worst %.3g; sum %.6f, logit %.6f\n", a->n, worst, sum, a->total);
+    ref64_free(&r);
+
+    /* a head's bar: its hit names the head, the panel row turns it into "select that head" */
+    Canvas c;
+    if (canvas_open(&c, 1280, 720, 1.0f, THEME_LIGHT)) return;
+    static VizHits hits;
+    hits.n = 0;
+    CHECK(draw_panel_figure(&c.viz, rect_make(0, 0, 1280, 720), &f, VIZ_PANEL_ATTRIBUTION, &hits) == 0, "draws");
+    int heads = 0, mlps = 0;
+    for (int i = 0; i < hits.n; i++) {
+        const VizHit *h = &hits.hit[i];
+        if (h->kind != VIZ_HIT_ATTR_BAR) continue;
+        VizClick k = viz_panel_click(VIZ_PANEL_ATTRIBUTION, h, 0);
+        const AttrComponent *ac =
+            &a->comp[h->b >= 0 ? attribution_head_index(s->model.config.n_head, h->a, h->b)
+                               : attribution_mlp_index(s->model.config.n_head, h->a)];
+        if (h->b >= 0) {
+            heads++;
+            CHECK(k.kind == VIZ_CLICK_SELECT_HEAD && k.a == ac->layer && k.b == ac->head, "head bar %s selects it",
+                  ac->name);
+            VizClick ks = viz_panel_click(VIZ_PANEL_ATTRIBUTION, h, VIZ_CLICK_SHIFT);
+            CHECK(ks.kind == VIZ_CLICK_TOGGLE_ABLATION, "Shift+click on %s switches it off", ac->name);
+        } else {
+            mlps++;
+            CHECK(k.kind == VIZ_CLICK_SELECT_LAYER && k.a == ac->layer && ac->kind == ATTR_MLP, "MLP bar %s", ac->name);
+        }
+    }
+    CHECK(heads > 0 && mlps > 0, "the bars have hits: %d heads, %d MLPs", heads, mlps);
+    canvas_close(&c);
+}
+
+static void press(AppState *app, SDL_Keycode k, Uint16 mod) {
+    AppInput in = {.kind = APP_INPUT_KEY, .key = k, .mod = mod};
+    app_update(app, &in);
+}
+
+/* The window: X switches the head shown off (banner, KL, the original's p beside the bars),
+ * Shift+X back on restores the logits and the bars bit for bit; I walks the inside panels. */
+static void test_window_ablation(void) {
+    AppOptions opt = app_default_options();
+    opt.model_dir = "assets/models/stories16m";
+    opt.tok_dir = "assets/tokenizer";
+    opt.assets_dir = "assets";
+    opt.prompt = PROMPT;
+    opt.prompt_given = 1;
+    static AppState app;
+    memset(&app, 0, sizeof app);
+    ErrorMsg err = {{0}};
+    if (app_init(&app, &opt, &err)) {
+        CHECK(0, "app_init: %s", err.text);
+        return;
+    }
+    Session *s = &app.session;
+    const int T = session_len(s), V = s->model.config.vocab_size;
+    float *before = malloc((size_t)V * sizeof *before);
+    SamplerRecord *rec = malloc(sizeof *rec);
+    if (!before || !rec) return;
+    memcpy(before, gpt2_trace_logits(&s->trace, T - 1), (size_t)V * sizeof *before);
+    memcpy(rec, &s->next, sizeof *rec);
+    app.view.layer = 1;
+    app.view.head = 2;
+    press(&app, SDLK_x, KMOD_NONE);
+    VizFrame f;
+    frame_fill(&f, s, &app.view);
+    CHECK(gpt2_ablation_is_off(&s->trace.ablation, GPT2_ABL_HEAD, 1, 2) && s->trace.ablation.n_off == 1,
+          "X switched L1H2 off");
+    CHECK(f.ablated && strcmp(f.ablated, "1.2") == 0, "the banner names it: '%s'", f.ablated ? f.ablated : "(null)");
+    CHECK(f.ablation_kl > 0 && f.p_orig, "KL %.4g and the original's p are in the frame", f.ablation_kl);
+    if (f.p_orig) CHECK(fabs(f.p_orig[0] - rec->rows[0].p_raw) < 1e-12 || rec->rows[0].id != s->next.rows[0].id,
+                        "p_orig of the top row is the original p %.9g (%.9g)", rec->rows[0].p_raw, f.p_orig[0]);
+    CHECK(memcmp(before, gpt2_trace_logits(&s->trace, T - 1), (size_t)V * sizeof *before) != 0,
+          "the ablated logits differ");
+    press(&app, SDLK_x, KMOD_LSHIFT);
+    frame_fill(&f, s, &app.view);
+    CHECK(s->trace.ablation.n_off == 0 && (!f.ablated || !f.ablated[0]) && !f.p_orig, "Shift+X: all back on");
+    CHECK(memcmp(before, gpt2_trace_logits(&s->trace, T - 1), (size_t)V * sizeof *before) == 0,
+          "the logits are bit for bit the original's");
+    int same = s->next.n == rec->n && s->next.chosen.id == rec->chosen.id;
+    for (int i = 0; same && i < rec->n; i++)
+        same = s->next.rows[i].id == rec->rows[i].id && s->next.rows[i].p_raw == rec->rows[i].p_raw &&
+               s->next.rows[i].p_final == rec->rows[i].p_final;
+    CHECK(same, "the bars are bit for bit the original's");
+    /* X twice on the same head: off, then on again, the same numbers */
+    press(&app, SDLK_x, KMOD_NONE);
+    press(&app, SDLK_x, KMOD_NONE);
+    CHECK(s->trace.ablation.n_off == 0 &&
+              memcmp(before, gpt2_trace_logits(&s->trace, T - 1), (size_t)V * sizeof *before) == 0,
+          "X twice restores the original");
+    /* I: lens -> attribution -> (the rest) -> the full layout */
+    press(&app, SDLK_i, KMOD_NONE);
+    CHECK(app.view.focus == VIZ_PANEL_LENS, "I shows the lens (%d)", (int)app.view.focus);
+    press(&app, SDLK_i, KMOD_NONE);
+    CHECK(app.view.focus == VIZ_PANEL_ATTRIBUTION, "I again: attribution");
+    for (int k = 0; k < VIZ_PANEL_COUNT && app.view.focus != VIZ_PANEL_FRAME; k++) press(&app, SDLK_i, KMOD_NONE);
+    CHECK(app.view.focus == VIZ_PANEL_FRAME, "I after the last: the full layout");
+    free(before);
+    free(rec);
+    app_free(&app);
+}
+
+/* Not shown, not computed: the whole layout asks for no lens. */
+static void test_only_when_shown(Session *s) {
+    VizFrame f;
+    fill_focus(&f, s, VIZ_PANEL_FRAME);
+    CHECK(f.lens == NULL && f.attr == NULL && f.journey == NULL, "the full layout computes no inside data");
+    fill_focus(&f, s, VIZ_PANEL_PROBS);
+    CHECK(f.lens == NULL, "probs enlarged: no lens");
+}
+
+/* The panel draws at both ends of the size range without an error. */
+static void test_draw(Session *s, VizPanel p) {
+    Canvas c;
+    if (canvas_open(&c, 1280, 720, 1.0f, THEME_LIGHT)) return;
+    VizFrame f;
+    fill_focus(&f, s, p);
+    CHECK(draw_panel_figure(&c.viz, rect_make(0, 0, 1280, 720), &f, p, NULL) == 0, "%s draws: %s",
+          viz_panel_name(p), c.viz.last_error.text);
+    CHECK(draw_panel_figure(&c.viz, rect_make(0, 0, 200, 120), &f, p, NULL) == 0, "%s draws small",
+          viz_panel_name(p));
+    canvas_close(&c);
+}
+
+int main(void) {
+    setenv("SDL_VIDEODRIVER", "dummy", 1);
+    setenv("INFERSCOPE_FALLBACK_FONTS", "", 1);
+    Session s = {0};
+    ErrorMsg err = {{0}};
+    /* the float64 reference reads float32 matrices: the bundled model widened at load */
+    SessionConfig cfg = session_config_default();
+    cfg.weights = KERN_F32;
+    if (session_open_cfg(&s, "assets/models/stories16m", "assets/tokenizer", &cfg, &err)) {
+        CHECK(0, "bundled model: %s", err.text);
+        return check_summary("test_inside_panels");
+    }
+    CHECK(session_set_prompt(&s, (const uint8_t *)PROMPT, strlen(PROMPT), &err) == 0, "prompt: %s", err.text);
+    CHECK(session_step(&s, &err) == 0 && session_step(&s, &err) == 0, "two steps: %s", err.text);
+    test_only_when_shown(&s);
+    test_lens_cells(&s);
+    test_draw(&s, VIZ_PANEL_LENS);
+    test_attribution(&s);
+    test_draw(&s, VIZ_PANEL_ATTRIBUTION);
+    session_free(&s);
+    test_window_ablation();
+    return check_summary("test_inside_panels");
+}

@@ -1,0 +1,221 @@
+/* panel_lens.c — draw_lens_panel: the logit lens (nostalgebraist 2020) as a layers x
+ * positions grid. Each cell is the lens's most likely next token at that depth and
+ * position, filled by its probability on viridis (sequential, CVD-safe; 0..1 linear,
+ * with its scale), with the rank of the token finally chosen there printed beneath (so
+ * colour never carries the meaning alone). Beside the grid, for the newest position, a
+ * strip of the pending pick's rank depth by depth on a log axis (Ecco's "rankings").
+ * Rows run in forward order top to bottom: the embeddings, then after each block; the
+ * last row is the model's own output. Every number comes from VizFrame.lens /
+ * lens_strip (engine/logit_lens.c); nothing is computed here but pixels. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "draw.h"
+#include "panels.h"
+#include "token_label.h"
+
+/* Logical sizes: a cell shows a short token; the strip's bars need room for "#50257". */
+#define LENS_CELL_MIN_W 58
+#define LENS_STRIP_W 190
+#define LENS_ROWLAB_PAD 8
+
+static void token_text(const VizFrame *f, Viz *viz, int id, char *buf, size_t cap) {
+    token_label_ex(f->tok, id, TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, buf, cap);
+}
+
+/* The row label of depth k: "embed", "after block 0", ... (the last: "= output"). */
+static void row_label(int k, int n_rows, char *buf, size_t cap) {
+    if (k == 0) snprintf(buf, cap, "embed");
+    else if (k == n_rows - 1) snprintf(buf, cap, "block %d = out", k - 1);
+    else snprintf(buf, cap, "block %d", k - 1);
+}
+
+static int draw_message(Viz *viz, Rect in, const char *title, const char *msg) {
+    const Theme *th = viz->theme;
+    TextStyle tts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = th->text, .valign = VIZ_ALIGN_TOP};
+    TextStyle ms = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text_muted, .valign = VIZ_ALIGN_TOP};
+    int th_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE);
+    int rc = draw_text_in_rect(viz, (Rect){in.x, in.y, in.w, th_h}, title, &tts);
+    rc |= draw_wrapped_text(viz, rect_inset4(in, 0, th_h + viz_px(viz, 6), 0, 0), msg, &ms,
+                            viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY), 6);
+    return rc;
+}
+
+/* The strip: one bar per depth, its length log10(rank) on an axis from rank V (none) to
+ * rank 1 (full), "#rank  p %" printed at its end. */
+static int draw_strip(Viz *viz, Rect area, int row_y0, int row_h, const VizFrame *f) {
+    const Theme *th = viz->theme;
+    int rc = 0;
+    const int V = f->cfg->vocab_size;
+    double lv = log10((double)(V > 1 ? V : 2));
+    TextStyle ss = {.font = VIZ_FONT_MONO, .size = VIZ_TEXT_SMALL, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
+    for (int k = 0; k < f->n_lens_strip; k++) {
+        const LensRow *row = &f->lens_strip[k];
+        Rect lane = {area.x, row_y0 + k * row_h + viz_px(viz, 2), area.w, row_h - viz_px(viz, 4)};
+        rc |= draw_fill_rect(viz, lane, color_mix(th->panel, th->grid, 0.5f));
+        double frac = 1.0 - log10((double)row->target.rank) / lv; /* rank 1 = the whole lane */
+        if (frac < 0) frac = 0;
+        int w = (int)lround(frac * lane.w);
+        SDL_Color c = colormap_sample(COLORMAP_VIRIDIS, (float)row->target.p);
+        if (w > 0) rc |= draw_fill_rect(viz, (Rect){lane.x, lane.y, w, lane.h}, c);
+        if (row->target.rank == 1) rc |= draw_rect_outline(viz, lane, th->text, viz_px(viz, 2));
+        char num[48];
+        snprintf(num, sizeof num, "#%d  %.1f%%", row->target.rank, 100.0 * row->target.p);
+        int tw = viz_text_width(viz, VIZ_FONT_MONO, VIZ_TEXT_SMALL, num);
+        int tx = lane.x + viz_px(viz, 4);
+        /* on the bar when it fits there (in black or white), else on the lane after it */
+        if (tw + viz_px(viz, 8) <= w) {
+            ss.color = color_text_on(c);
+        } else {
+            ss.color = th->text;
+            if (w + tw + viz_px(viz, 8) <= lane.w) tx = lane.x + w + viz_px(viz, 4);
+        }
+        rc |= draw_text(viz, tx, lane.y + lane.h / 2, num, &ss, NULL);
+    }
+    return rc;
+}
+
+int draw_lens_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
+    (void)hits;
+    if (r.w <= 0 || r.h <= 0) return 0;
+    const Theme *th = viz->theme;
+    Rect in;
+    int rc = draw_panel_begin(viz, r, &in);
+    const char *title = "logit lens: the top next token at every depth";
+    const LensGrid *g = f ? f->lens : NULL;
+    if (!g || g->n_pos < 1 || !f->tok || !f->cfg) {
+        const char *why = f && f->inside_missing && f->inside_missing[0]
+                              ? f->inside_missing
+                              : "the logit lens is computed when this panel is shown alone (I, or F over it)";
+        rc |= draw_message(viz, in, title, why);
+        draw_set_clip(viz, NULL);
+        return rc ? -1 : 0;
+    }
+    TextStyle tts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = th->text, .valign = VIZ_ALIGN_TOP};
+    TextStyle ms = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL, .color = th->text_muted, .valign = VIZ_ALIGN_TOP};
+    TextStyle ls = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
+    const int small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
+    const int mono_h = viz_line_height(viz, VIZ_FONT_MONO, VIZ_TEXT_SMALL);
+    const int title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE);
+    Rect area = in;
+    rc |= draw_text_in_rect(viz, rect_cut_top(&area, title_h), title, &tts);
+    rc |= draw_text_in_rect(viz, rect_cut_top(&area, small_h),
+                            "cell: the lens's most likely next token (colour = its probability); "
+                            "#n = rank of the token that came next (newest column: the pending pick)",
+                            &ms);
+    rect_cut_top(&area, viz_px(viz, 4));
+
+    /* the legend along the bottom */
+    ColorbarSpec cb = {.map = COLORMAP_VIRIDIS, .vmin = 0, .vmax = 1,
+                       .label = "probability of the cell's top token (0 to 1, linear)", .target_ticks = 5};
+    int cb_h = draw_colorbar_size(viz, &cb, viz_px(viz, 10));
+    Rect legend = rect_cut_bottom(&area, cb_h);
+    if (legend.w > viz_px(viz, 420)) legend.w = viz_px(viz, 420);
+    rect_cut_bottom(&area, viz_px(viz, 4));
+
+    const int n_rows = g->n_rows;
+    /* the row labels on the left, the strip on the right */
+    char lab[64];
+    row_label(n_rows - 1, n_rows, lab, sizeof lab);
+    int rowlab_w = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, lab) + viz_px(viz, LENS_ROWLAB_PAD);
+    int strip_w = f->lens_strip && area.w > viz_px(viz, 2 * LENS_STRIP_W) ? viz_px(viz, LENS_STRIP_W) : 0;
+    if (strip_w > area.w / 3) strip_w = area.w / 3; /* the grid keeps most of the room */
+    Rect labs = rect_cut_left(&area, rowlab_w);
+    Rect strip = strip_w ? rect_cut_right(&area, strip_w) : (Rect){0, 0, 0, 0};
+    if (strip_w) rect_cut_right(&area, viz_px(viz, 10));
+    /* the header (the input token of each column) and the footer (the token that came next) */
+    Rect head = rect_cut_top(&area, mono_h + viz_px(viz, 4));
+    Rect foot = rect_cut_bottom(&area, mono_h + viz_px(viz, 4));
+    int row_h = n_rows > 0 ? area.h / n_rows : 0;
+    int need_h = mono_h * 2 + viz_px(viz, 2);
+    if (row_h < mono_h + viz_px(viz, 2)) {
+        rc |= draw_message(viz, in, title, "too small for the grid: enlarge the panel (F)");
+        draw_set_clip(viz, NULL);
+        return rc ? -1 : 0;
+    }
+    int two_lines = row_h >= need_h;
+    int cell_min = viz_px(viz, LENS_CELL_MIN_W);
+    int n_cols = area.w / cell_min;
+    if (n_cols < 1) n_cols = 1;
+    if (n_cols > g->n_pos) n_cols = g->n_pos;
+    int p0 = g->n_pos - n_cols; /* the newest positions that fit */
+    int cell_w = area.w / n_cols;
+    int grid_y = area.y;
+
+    for (int k = 0; k < n_rows; k++) {
+        row_label(k, n_rows, lab, sizeof lab);
+        rc |= draw_text(viz, labs.x, grid_y + k * row_h + row_h / 2, lab, &ls, NULL);
+    }
+    char tl[TOKEN_LABEL_CAP];
+    TextStyle hs = {.font = VIZ_FONT_MONO, .size = VIZ_TEXT_SMALL, .color = th->text_muted,
+                    .halign = VIZ_ALIGN_CENTER, .valign = VIZ_ALIGN_MIDDLE, .max_width = cell_w - viz_px(viz, 4)};
+    for (int c = 0; c < n_cols; c++) {
+        int pos = p0 + c;
+        int x = area.x + c * cell_w;
+        token_text(f, viz, g->ids[pos], tl, sizeof tl);
+        hs.color = pos == g->n_pos - 1 ? th->accent : th->text_muted;
+        rc |= draw_text(viz, x + cell_w / 2, head.y + head.h / 2, tl, &hs, NULL);
+        /* what the rank below counts: the next token of the text (the newest: the pick) */
+        int fin = pos == g->n_pos - 1 && f->lens_target >= 0 ? f->lens_target : g->final_id[pos];
+        token_text(f, viz, fin, tl, sizeof tl);
+        char fl[TOKEN_LABEL_CAP + 8];
+        snprintf(fl, sizeof fl, "\xE2\x86\x92%s", tl);
+        hs.color = th->text;
+        rc |= draw_text(viz, x + cell_w / 2, foot.y + foot.h / 2, fl, &hs, NULL);
+        for (int k = 0; k < n_rows; k++) {
+            size_t at = (size_t)pos * (size_t)n_rows + (size_t)k;
+            Rect cell = {x + viz_px(viz, 1), grid_y + k * row_h + viz_px(viz, 1), cell_w - viz_px(viz, 2),
+                         row_h - viz_px(viz, 2)};
+            SDL_Color fill = colormap_sample(COLORMAP_VIRIDIS, g->top_p[at]);
+            rc |= draw_fill_rect(viz, cell, fill);
+            token_text(f, viz, g->top_id[at], tl, sizeof tl);
+            TextStyle cs = {.font = VIZ_FONT_MONO, .size = VIZ_TEXT_SMALL, .color = color_text_on(fill),
+                            .halign = VIZ_ALIGN_CENTER, .valign = VIZ_ALIGN_MIDDLE, .max_width = cell.w - viz_px(viz, 2)};
+            int rank = g->final_rank[at];
+            /* the newest column's rank is of the pending pick: the strip's numbers */
+            if (pos == g->n_pos - 1 && f->lens_strip && k < f->n_lens_strip) rank = f->lens_strip[k].target.rank;
+            char rk[24];
+            snprintf(rk, sizeof rk, "#%d", rank);
+            if (two_lines) {
+                int mid = cell.y + cell.h / 2;
+                rc |= draw_text(viz, cell.x + cell.w / 2, mid - mono_h / 2, tl, &cs, NULL);
+                rc |= draw_text(viz, cell.x + cell.w / 2, mid + mono_h / 2, rk, &cs, NULL);
+            } else {
+                /* one line: the rank whole at the right, the token cut to what is left */
+                int rw = viz_text_width(viz, VIZ_FONT_MONO, VIZ_TEXT_SMALL, rk);
+                TextStyle rs = cs;
+                rs.halign = VIZ_ALIGN_RIGHT;
+                rs.max_width = 0;
+                rc |= draw_text(viz, cell.x + cell.w - viz_px(viz, 2), cell.y + cell.h / 2, rk, &rs, NULL);
+                cs.halign = VIZ_ALIGN_LEFT;
+                cs.max_width = cell.w - rw - viz_px(viz, 6);
+                if (cs.max_width > 0) rc |= draw_text(viz, cell.x + viz_px(viz, 2), cell.y + cell.h / 2, tl, &cs, NULL);
+            }
+            /* the chosen token on top at this depth: outlined, not only coloured */
+            if (rank == 1) rc |= draw_rect_outline(viz, cell, th->highlight, viz_px(viz, 2));
+        }
+    }
+    if (p0 > 0) {
+        char more[64];
+        snprintf(more, sizeof more, "\xE2\x86\x90 %d earlier", p0);
+        TextStyle es = ms;
+        es.valign = VIZ_ALIGN_MIDDLE;
+        rc |= draw_text(viz, labs.x, head.y + head.h / 2, more, &es, NULL);
+    }
+    if (strip_w) {
+        char st[TOKEN_LABEL_CAP + 64];
+        token_text(f, viz, f->lens_target, tl, sizeof tl);
+        snprintf(st, sizeof st, "rank of %s by depth", tl);
+        TextStyle sts = ms;
+        sts.valign = VIZ_ALIGN_MIDDLE;
+        sts.color = th->text;
+        rc |= draw_text_in_rect(viz, (Rect){strip.x, head.y, strip.w, head.h}, st, &sts);
+        rc |= draw_strip(viz, strip, grid_y, row_h, f);
+        sts.color = th->text_muted;
+        rc |= draw_text_in_rect(viz, (Rect){strip.x, foot.y, strip.w, foot.h}, "bar: rank 1 full, log scale", &sts);
+    }
+    rc |= draw_colorbar(viz, legend, &cb, NULL);
+    draw_set_clip(viz, NULL);
+    return rc ? -1 : 0;
+}
