@@ -213,11 +213,55 @@ static void test_window_ablation(void) {
     CHECK(app.view.focus == VIZ_PANEL_LENS, "I shows the lens (%d)", (int)app.view.focus);
     press(&app, SDLK_i, KMOD_NONE);
     CHECK(app.view.focus == VIZ_PANEL_ATTRIBUTION, "I again: attribution");
+    press(&app, SDLK_i, KMOD_NONE);
+    CHECK(app.view.focus == VIZ_PANEL_JOURNEY, "I again: journey");
     for (int k = 0; k < VIZ_PANEL_COUNT && app.view.focus != VIZ_PANEL_FRAME; k++) press(&app, SDLK_i, KMOD_NONE);
     CHECK(app.view.focus == VIZ_PANEL_FRAME, "I after the last: the full layout");
     free(before);
     free(rec);
     app_free(&app);
+}
+
+static double norm64(const double *x, int C) {
+    double s = 0;
+    for (int i = 0; i < C; i++) s += x[i] * x[i];
+    return sqrt(s);
+}
+
+/* The journey's lengths vs the float64 streams (relative 1e-4), its shapes, its top-1. */
+static void test_journey(Session *s) {
+    VizFrame f;
+    fill_focus(&f, s, VIZ_PANEL_JOURNEY);
+    const TokenJourney *j = f.journey;
+    CHECK(j != NULL, "journey shown: the frame has it (%s)", f.inside_missing ? f.inside_missing : "");
+    if (!j) return;
+    const int T = session_len(s), L = s->model.config.n_layer, C = s->model.config.n_embd;
+    CHECK(j->pos == T - 1 && j->n_pos == T && j->n_stages == L + 3, "pos %d, T %d, %d stages", j->pos, j->n_pos,
+          j->n_stages);
+    Ref64 r;
+    CHECK(ref64_forward(&s->model, session_ids(s), T, NULL, &r) == 0, "float64 forward");
+    const size_t TC = (size_t)T * (size_t)C, at = (size_t)(T - 1) * (size_t)C;
+    double worst = 0;
+    for (int b = -1; b < L; b++) {
+        const JourneyStage *st = &j->stage[b + 1];
+        double want[3] = {norm64(r.resid + (size_t)(b + 1) * TC + at, C), 0, 0};
+        double got[3] = {st->norm, st->attn_norm, st->mlp_norm};
+        if (b >= 0) {
+            want[1] = norm64(r.attn_out + (size_t)b * TC + at, C);
+            want[2] = norm64(r.mlp_out + (size_t)b * TC + at, C);
+        }
+        for (int k = 0; k < 3; k++) {
+            double e = fabs(got[k] - want[k]) / (want[k] > 1 ? want[k] : 1);
+            if (e > worst) worst = e;
+        }
+    }
+    CHECK(worst < 1e-4, "journey norms vs float64: worst relative %.3g", worst);
+    char shape[32];
+    snprintf(shape, sizeof shape, "[T, %d]", C);
+    CHECK(strcmp(j->stage[1].out_shape, shape) == 0, "block 0 leaves %s (%s)", shape, j->stage[1].out_shape);
+    CHECK(j->stage[L + 2].top_id[0] == s->next.rows[0].id, "the logits' top-1 is the bars' first");
+    printf("  journey: %d stages vs float64, worst relative %.3g\n", j->n_stages, worst);
+    ref64_free(&r);
 }
 
 /* Not shown, not computed: the whole layout asks for no lens. */
@@ -261,6 +305,8 @@ int main(void) {
     test_draw(&s, VIZ_PANEL_LENS);
     test_attribution(&s);
     test_draw(&s, VIZ_PANEL_ATTRIBUTION);
+    test_journey(&s);
+    test_draw(&s, VIZ_PANEL_JOURNEY);
     session_free(&s);
     test_window_ablation();
     return check_summary("test_inside_panels");
