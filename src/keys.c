@@ -59,9 +59,9 @@ static const KeyBinding TABLE[] = {
     {SDLK_MINUS, KEYMOD_CTRL, INTENT_SCALE_DOWN, 0, "Ctrl \xE2\x88\x92", "smaller UI (down to 100 %)"},
     {SDLK_KP_MINUS, KEYMOD_CTRL, INTENT_SCALE_DOWN, 0, NULL, NULL},
     {SDLK_d, KEYMOD_NONE, INTENT_THEME, 0, "D", "light / dark theme"},
-    {SDLK_i, KEYMOD_NONE, INTENT_INSIDE, 0, "I", "inside the model: logit lens \xE2\x86\x92 attribution \xE2\x86\x92 journey \xE2\x86\x92 back"},
-    {SDLK_x, KEYMOD_NONE, INTENT_ABLATE_HEAD, 0, "X / Shift+click a thumbnail", "switch the head shown off / on again (ablation)"},
-    {SDLK_x, KEYMOD_SHIFT, INTENT_ABLATE_CLEAR, 0, "Shift+X", "switch every part back on (the original model)"},
+    {SDLK_i, KEYMOD_NONE, INTENT_INSIDE, 0, "I", "inside: lens \xE2\x86\x92 attribution \xE2\x86\x92 journey"},
+    {SDLK_x, KEYMOD_NONE, INTENT_ABLATE_HEAD, 0, "X (Shift+X)", "head shown off / on (all back on)"},
+    {SDLK_x, KEYMOD_SHIFT, INTENT_ABLATE_HEAD, 1, NULL, NULL},
     {SDLK_ESCAPE, KEYMOD_NONE, INTENT_QUIT, 0, "Esc / Q", "quit (Esc first closes the overlay or the editor)"},
     {SDLK_q, KEYMOD_NONE, INTENT_QUIT, 0, NULL, NULL},
 };
