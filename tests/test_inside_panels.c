@@ -14,6 +14,7 @@
 #include "session.h"
 #include "frame_fill.h"
 #include "inside_fill.h"
+#include "lesson_run.h"
 #include "panels.h"
 #include "ref_gpt2_f64.h"
 
@@ -264,6 +265,43 @@ static void test_journey(Session *s) {
     ref64_free(&r);
 }
 
+/* A lesson's `ablate`: in force from its line on, restored exactly when a beat is shown
+ * again out of order (the snapshot keeps it), `ablate none` gives the original logits. */
+static void test_lesson_ablate(Session *s) {
+    static const char TEXT[] = "title t\nmodel bundled\nprompt Once upon a\npanel lens\n"
+                               "expect lens \" time\" 1 <= 1\ncaption whole\npause\n"
+                               "ablate 0.mlp\nexpect attribution L0.mlp <= 0\nexpect attribution L0.mlp >= 0\n"
+                               "caption off\npause\nablate none\nexpect next \" time\"\ncaption on\n";
+    Lesson l;
+    ErrorMsg err = {{0}};
+    CHECK(lesson_parse(&l, "t.lesson", TEXT, strlen(TEXT), &err) == 0, "parses: %s", err.text);
+    VizView v = frame_default_view();
+    LessonBeatView bv;
+    CHECK(lesson_check(&l, s, &v, &bv, &err) == 0, "runs (the claims hold): %s", err.text);
+    const int V = s->model.config.vocab_size;
+    float *orig = malloc((size_t)V * sizeof *orig);
+    if (!orig) return;
+    memcpy(orig, gpt2_trace_logits(&s->trace, session_len(s) - 1), (size_t)V * sizeof *orig);
+    CHECK(s->trace.ablation.n_off == 0 && v.focus == VIZ_PANEL_LENS, "beat 1: the whole model, the lens");
+    CHECK(lesson_goto_beat(&l, 1, s, &v, &bv, &err) == 0 && gpt2_ablation_is_off(&s->trace.ablation, GPT2_ABL_MLP, 0, 0),
+          "beat 2: block 0's MLP off (%s)", err.text);
+    CHECK(lesson_goto_beat(&l, 0, s, &v, &bv, &err) == 0 && s->trace.ablation.n_off == 0 &&
+              memcmp(orig, gpt2_trace_logits(&s->trace, session_len(s) - 1), (size_t)V * sizeof *orig) == 0,
+          "back to beat 1: nothing off, the logits bit for bit (%s)", err.text);
+    CHECK(lesson_goto_beat(&l, 1, s, &v, &bv, &err) == 0 && s->trace.ablation.n_off == 1, "beat 2 again: off");
+    CHECK(lesson_goto_beat(&l, 2, s, &v, &bv, &err) == 0 && s->trace.ablation.n_off == 0 &&
+              memcmp(orig, gpt2_trace_logits(&s->trace, session_len(s) - 1), (size_t)V * sizeof *orig) == 0,
+          "beat 3 (ablate none): the original logits bit for bit");
+    lesson_free(&l);
+    /* a part the model lacks: FILE:LINE */
+    static const char BAD[] = "title t\nmodel bundled\nprompt Once upon a\nablate 7.mlp\ncaption x\n";
+    CHECK(lesson_parse(&l, "b.lesson", BAD, strlen(BAD), &err) == 0, "parses (checked when run)");
+    CHECK(lesson_check(&l, s, &v, &bv, &err) == -1 && strstr(err.text, "b.lesson:4:") && strstr(err.text, "blocks 0..3"),
+          "7.mlp: %s", err.text);
+    lesson_free(&l);
+    free(orig);
+}
+
 /* Not shown, not computed: the whole layout asks for no lens. */
 static void test_only_when_shown(Session *s) {
     VizFrame f;
@@ -307,6 +345,7 @@ int main(void) {
     test_draw(&s, VIZ_PANEL_ATTRIBUTION);
     test_journey(&s);
     test_draw(&s, VIZ_PANEL_JOURNEY);
+    test_lesson_ablate(&s);
     session_free(&s);
     test_window_ablation();
     return check_summary("test_inside_panels");
