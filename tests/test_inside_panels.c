@@ -302,6 +302,42 @@ static void test_lesson_ablate(Session *s) {
     free(orig);
 }
 
+/* A long text: only the newest 64 columns are computed, and they equal a full grid's. */
+static void test_lens_window(Session *s) {
+    char text[4096] = "";
+    for (int i = 0; i < 12; i++) strcat(text, "Once upon a time there was a little girl. ");
+    ErrorMsg err = {{0}};
+    CHECK(session_set_prompt(s, (const uint8_t *)text, strlen(text), &err) == 0, "long prompt: %s", err.text);
+    const int n = session_len(s);
+    VizFrame f;
+    fill_focus(&f, s, VIZ_PANEL_LENS);
+    const LensGrid *g = f.lens;
+    CHECK(n > 64 && g && g->n_pos == n && g->from_done == n - 64, "%d tokens: columns from %d", n, g ? g->from_done : -1);
+    if (!g) return;
+    LogitLens lens = {0};
+    LensGrid full = {0};
+    CHECK(logit_lens_init(&lens, &s->model.config, session_vocab(s), &err) == 0 &&
+              logit_lens_grid_init(&full, &s->model.config, s->trace.max_pos, 0, &err) == 0 &&
+              logit_lens_grid_update(&lens, &full, &s->model, &s->trace, &err) == n,
+          "full grid: %s", err.text);
+    int diff = 0;
+    for (int p = 0; p < n; p++)
+        for (int k = 0; k < g->n_rows; k++) {
+            size_t at = (size_t)p * (size_t)g->n_rows + (size_t)k;
+            if (p < g->from_done) diff += g->top_id[at] != -1 || g->final_rank[at] != 0;
+            else diff += g->top_id[at] != full.top_id[at] || g->final_rank[at] != full.final_rank[at] ||
+                         g->top_p[at] != full.top_p[at];
+        }
+    CHECK(diff == 0, "%d cells differ from the full grid (or are not placeholders)", diff);
+    /* one more token: one column more, the window moves on */
+    CHECK(session_step(s, &err) == 0, "step");
+    fill_focus(&f, s, VIZ_PANEL_LENS);
+    CHECK(f.lens && f.lens->n_pos == n + 1 && f.lens->from_done == n - 64, "after a step: %d columns",
+          f.lens ? f.lens->n_pos : -1);
+    logit_lens_grid_free(&full);
+    logit_lens_free(&lens);
+}
+
 /* Not shown, not computed: the whole layout asks for no lens. */
 static void test_only_when_shown(Session *s) {
     VizFrame f;
@@ -346,6 +382,7 @@ int main(void) {
     test_journey(&s);
     test_draw(&s, VIZ_PANEL_JOURNEY);
     test_lesson_ablate(&s);
+    test_lens_window(&s);
     session_free(&s);
     test_window_ablation();
     return check_summary("test_inside_panels");

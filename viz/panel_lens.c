@@ -139,6 +139,8 @@ int draw_lens_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     int n_cols = area.w / cell_min;
     if (n_cols < 1) n_cols = 1;
     if (n_cols > g->n_pos) n_cols = g->n_pos;
+    if (n_cols > g->n_pos - g->from_done) n_cols = g->n_pos - g->from_done; /* computed ones only */
+    if (n_cols < 1) n_cols = 1;
     int p0 = g->n_pos - n_cols; /* the newest positions that fit */
     int cell_w = area.w / n_cols;
     int grid_y = area.y;
