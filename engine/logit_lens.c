@@ -297,13 +297,34 @@ int logit_lens_grid_update(LogitLens *lens, LensGrid *g, const Gpt2Model *m, con
         if (gpt2_ablation_copy(&g->ablation, &tr->ablation, err)) return -1;
         g->n_pos = 0; /* every column was computed with other parts switched off */
     }
+    if (g->from < 0) g->from = 0;
+    if (g->from < g->from_done) g->n_pos = 0; /* placeholders now asked for */
+    if (g->n_pos == 0) g->from_done = g->from;
     int first = 0;
     while (first < g->n_pos && first < n && g->ids[first] == tr->ids[first]) first++;
+    if (first < g->from && g->from_done < g->from) {
+        /* new columns to compute start before `from`: those before it become placeholders */
+        first = 0;
+        g->from_done = g->from;
+    }
     g->n_pos = first;
     int computed = 0;
+    /* placeholders: the columns before from_done are not computed */
+    for (; first < n && first < g->from_done; first++) {
+        g->ids[first] = tr->ids[first];
+        g->final_id[first] = -1;
+        for (int k = 0; k < g->n_rows; k++) {
+            size_t at = (size_t)first * (size_t)g->n_rows + (size_t)k;
+            g->top_id[at] = -1;
+            g->top_p[at] = 0;
+            g->final_rank[at] = 0;
+            g->final_p[at] = 0;
+        }
+        g->n_pos = first + 1;
+    }
     /* the column before the first new one: its final token may have changed (it was the
      * newest and ranked the model's top-1, or a branch put another token after it) */
-    if (first > 0) {
+    if (first > g->from_done) {
         int c = first - 1, want = logit_lens_final_token(tr, c, V);
         if (want >= 0 && want < V && want != g->final_id[c]) {
             int fresh = unembed_column(lens, m, tr, c, g->with_mid);

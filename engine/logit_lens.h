@@ -122,6 +122,11 @@ typedef struct LensGrid {
     int *final_rank;        /* (cap, n_rows) 1-based rank of final_id[pos] in the cell */
     float *final_p;         /* (cap, n_rows) its probability */
     Gpt2Ablation ablation;  /* the mask the columns were computed under */
+    int from;               /* asked by the caller: columns before it need not be computed (a
+                             * long text shows only its newest columns; each costs a pass over
+                             * the unembedding per depth); 0 = every column */
+    int from_done;          /* columns [0, from_done) are placeholders: ids set, top_id -1,
+                             * final_id -1, ranks 0; columns [from_done, n_pos) are computed */
 } LensGrid;
 
 /* Sizes a grid for up to max_pos positions. -1 with err on out of memory. */
@@ -133,7 +138,9 @@ void logit_lens_grid_free(LensGrid *g);
 /* Brings the grid up to the trace: columns from the first position whose token (or the
  * ablation) differs up to tr->n_pos - 1 are computed; the column that was the newest gets
  * its final token (until then the model's top-1) replaced by the token that followed,
- * reusing its logits when the lens still holds that column. Returns how many columns were fully
+ * reusing its logits when the lens still holds that column. Columns before g->from are left
+ * as placeholders (g->from_done says up to where; a smaller `from` than the placeholders
+ * recomputes from there). Returns how many columns were fully
  * computed (0 when up to date), or -1 with err as logit_lens_at. */
 int logit_lens_grid_update(LogitLens *lens, LensGrid *g, const Gpt2Model *m, const Gpt2Trace *tr, ErrorMsg *err);
 

@@ -14,6 +14,7 @@
 #include "session.h"
 #include "frame_fill.h"
 #include "inside_fill.h"
+#include "lesson_run.h"
 #include "panels.h"
 #include "ref_gpt2_f64.h"
 
@@ -213,11 +214,128 @@ static void test_window_ablation(void) {
     CHECK(app.view.focus == VIZ_PANEL_LENS, "I shows the lens (%d)", (int)app.view.focus);
     press(&app, SDLK_i, KMOD_NONE);
     CHECK(app.view.focus == VIZ_PANEL_ATTRIBUTION, "I again: attribution");
+    press(&app, SDLK_i, KMOD_NONE);
+    CHECK(app.view.focus == VIZ_PANEL_JOURNEY, "I again: journey");
     for (int k = 0; k < VIZ_PANEL_COUNT && app.view.focus != VIZ_PANEL_FRAME; k++) press(&app, SDLK_i, KMOD_NONE);
     CHECK(app.view.focus == VIZ_PANEL_FRAME, "I after the last: the full layout");
     free(before);
     free(rec);
     app_free(&app);
+}
+
+static double norm64(const double *x, int C) {
+    double s = 0;
+    for (int i = 0; i < C; i++) s += x[i] * x[i];
+    return sqrt(s);
+}
+
+/* The journey's lengths vs the float64 streams (relative 1e-4), its shapes, its top-1. */
+static void test_journey(Session *s) {
+    VizFrame f;
+    fill_focus(&f, s, VIZ_PANEL_JOURNEY);
+    const TokenJourney *j = f.journey;
+    CHECK(j != NULL, "journey shown: the frame has it (%s)", f.inside_missing ? f.inside_missing : "");
+    if (!j) return;
+    const int T = session_len(s), L = s->model.config.n_layer, C = s->model.config.n_embd;
+    CHECK(j->pos == T - 1 && j->n_pos == T && j->n_stages == L + 3, "pos %d, T %d, %d stages", j->pos, j->n_pos,
+          j->n_stages);
+    Ref64 r;
+    CHECK(ref64_forward(&s->model, session_ids(s), T, NULL, &r) == 0, "float64 forward");
+    const size_t TC = (size_t)T * (size_t)C, at = (size_t)(T - 1) * (size_t)C;
+    double worst = 0;
+    for (int b = -1; b < L; b++) {
+        const JourneyStage *st = &j->stage[b + 1];
+        double want[3] = {norm64(r.resid + (size_t)(b + 1) * TC + at, C), 0, 0};
+        double got[3] = {st->norm, st->attn_norm, st->mlp_norm};
+        if (b >= 0) {
+            want[1] = norm64(r.attn_out + (size_t)b * TC + at, C);
+            want[2] = norm64(r.mlp_out + (size_t)b * TC + at, C);
+        }
+        for (int k = 0; k < 3; k++) {
+            double e = fabs(got[k] - want[k]) / (want[k] > 1 ? want[k] : 1);
+            if (e > worst) worst = e;
+        }
+    }
+    CHECK(worst < 1e-4, "journey norms vs float64: worst relative %.3g", worst);
+    char shape[32];
+    snprintf(shape, sizeof shape, "[T, %d]", C);
+    CHECK(strcmp(j->stage[1].out_shape, shape) == 0, "block 0 leaves %s (%s)", shape, j->stage[1].out_shape);
+    CHECK(j->stage[L + 2].top_id[0] == s->next.rows[0].id, "the logits' top-1 is the bars' first");
+    printf("  journey: %d stages vs float64, worst relative %.3g\n", j->n_stages, worst);
+    ref64_free(&r);
+}
+
+/* A lesson's `ablate`: in force from its line on, restored exactly when a beat is shown
+ * again out of order (the snapshot keeps it), `ablate none` gives the original logits. */
+static void test_lesson_ablate(Session *s) {
+    static const char TEXT[] = "title t\nmodel bundled\nprompt Once upon a\npanel lens\n"
+                               "expect lens \" time\" 1 <= 1\ncaption whole\npause\n"
+                               "ablate 0.mlp\nexpect attribution L0.mlp <= 0\nexpect attribution L0.mlp >= 0\n"
+                               "caption off\npause\nablate none\nexpect next \" time\"\ncaption on\n";
+    Lesson l;
+    ErrorMsg err = {{0}};
+    CHECK(lesson_parse(&l, "t.lesson", TEXT, strlen(TEXT), &err) == 0, "parses: %s", err.text);
+    VizView v = frame_default_view();
+    LessonBeatView bv;
+    CHECK(lesson_check(&l, s, &v, &bv, &err) == 0, "runs (the claims hold): %s", err.text);
+    const int V = s->model.config.vocab_size;
+    float *orig = malloc((size_t)V * sizeof *orig);
+    if (!orig) return;
+    memcpy(orig, gpt2_trace_logits(&s->trace, session_len(s) - 1), (size_t)V * sizeof *orig);
+    CHECK(s->trace.ablation.n_off == 0 && v.focus == VIZ_PANEL_LENS, "beat 1: the whole model, the lens");
+    CHECK(lesson_goto_beat(&l, 1, s, &v, &bv, &err) == 0 && gpt2_ablation_is_off(&s->trace.ablation, GPT2_ABL_MLP, 0, 0),
+          "beat 2: block 0's MLP off (%s)", err.text);
+    CHECK(lesson_goto_beat(&l, 0, s, &v, &bv, &err) == 0 && s->trace.ablation.n_off == 0 &&
+              memcmp(orig, gpt2_trace_logits(&s->trace, session_len(s) - 1), (size_t)V * sizeof *orig) == 0,
+          "back to beat 1: nothing off, the logits bit for bit (%s)", err.text);
+    CHECK(lesson_goto_beat(&l, 1, s, &v, &bv, &err) == 0 && s->trace.ablation.n_off == 1, "beat 2 again: off");
+    CHECK(lesson_goto_beat(&l, 2, s, &v, &bv, &err) == 0 && s->trace.ablation.n_off == 0 &&
+              memcmp(orig, gpt2_trace_logits(&s->trace, session_len(s) - 1), (size_t)V * sizeof *orig) == 0,
+          "beat 3 (ablate none): the original logits bit for bit");
+    lesson_free(&l);
+    /* a part the model lacks: FILE:LINE */
+    static const char BAD[] = "title t\nmodel bundled\nprompt Once upon a\nablate 7.mlp\ncaption x\n";
+    CHECK(lesson_parse(&l, "b.lesson", BAD, strlen(BAD), &err) == 0, "parses (checked when run)");
+    CHECK(lesson_check(&l, s, &v, &bv, &err) == -1 && strstr(err.text, "b.lesson:4:") && strstr(err.text, "blocks 0..3"),
+          "7.mlp: %s", err.text);
+    lesson_free(&l);
+    free(orig);
+}
+
+/* A long text: only the newest 64 columns are computed, and they equal a full grid's. */
+static void test_lens_window(Session *s) {
+    char text[4096] = "";
+    for (int i = 0; i < 12; i++) strcat(text, "Once upon a time there was a little girl. ");
+    ErrorMsg err = {{0}};
+    CHECK(session_set_prompt(s, (const uint8_t *)text, strlen(text), &err) == 0, "long prompt: %s", err.text);
+    const int n = session_len(s);
+    VizFrame f;
+    fill_focus(&f, s, VIZ_PANEL_LENS);
+    const LensGrid *g = f.lens;
+    CHECK(n > 64 && g && g->n_pos == n && g->from_done == n - 64, "%d tokens: columns from %d", n, g ? g->from_done : -1);
+    if (!g) return;
+    LogitLens lens = {0};
+    LensGrid full = {0};
+    CHECK(logit_lens_init(&lens, &s->model.config, session_vocab(s), &err) == 0 &&
+              logit_lens_grid_init(&full, &s->model.config, s->trace.max_pos, 0, &err) == 0 &&
+              logit_lens_grid_update(&lens, &full, &s->model, &s->trace, &err) == n,
+          "full grid: %s", err.text);
+    int diff = 0;
+    for (int p = 0; p < n; p++)
+        for (int k = 0; k < g->n_rows; k++) {
+            size_t at = (size_t)p * (size_t)g->n_rows + (size_t)k;
+            if (p < g->from_done) diff += g->top_id[at] != -1 || g->final_rank[at] != 0;
+            else diff += g->top_id[at] != full.top_id[at] || g->final_rank[at] != full.final_rank[at] ||
+                         g->top_p[at] != full.top_p[at];
+        }
+    CHECK(diff == 0, "%d cells differ from the full grid (or are not placeholders)", diff);
+    /* one more token: one column more, the window moves on */
+    CHECK(session_step(s, &err) == 0, "step");
+    fill_focus(&f, s, VIZ_PANEL_LENS);
+    CHECK(f.lens && f.lens->n_pos == n + 1 && f.lens->from_done == n - 64, "after a step: %d columns",
+          f.lens ? f.lens->n_pos : -1);
+    logit_lens_grid_free(&full);
+    logit_lens_free(&lens);
 }
 
 /* Not shown, not computed: the whole layout asks for no lens. */
@@ -261,6 +379,10 @@ int main(void) {
     test_draw(&s, VIZ_PANEL_LENS);
     test_attribution(&s);
     test_draw(&s, VIZ_PANEL_ATTRIBUTION);
+    test_journey(&s);
+    test_draw(&s, VIZ_PANEL_JOURNEY);
+    test_lesson_ablate(&s);
+    test_lens_window(&s);
     session_free(&s);
     test_window_ablation();
     return check_summary("test_inside_panels");

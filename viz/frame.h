@@ -34,6 +34,7 @@ typedef enum VizPanel {
     VIZ_PANEL_TEXT,      /* prompt + generated text, newest token highlighted */
     VIZ_PANEL_LENS,      /* logit lens: layers x positions grid + the pick's rank by depth */
     VIZ_PANEL_ATTRIBUTION, /* direct logit attribution of the pick: signed bars per part */
+    VIZ_PANEL_JOURNEY,   /* the newest token through embed, every block, ln_final, logits */
     VIZ_PANEL_COUNT
 } VizPanel;
 

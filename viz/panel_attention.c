@@ -215,6 +215,14 @@ static int draw_thumbs(Viz *viz, Rect area, const VizFrame *f, VizHits *hits) {
                 if (attn_draw_thumb(viz, t, &hp, f->view.hide_sink) != 0) return area.y;
             }
             viz_hits_add(hits, t, VIZ_HIT_HEAD_THUMB, l, h);
+            if (gpt2_ablation_is_off(&f->trace->ablation, GPT2_ABL_HEAD, l, h) ||
+                gpt2_ablation_is_off(&f->trace->ablation, GPT2_ABL_ATTN, l, 0)) {
+                /* switched off: crossed out (a shape, not a colour), the pattern still shown */
+                int w = viz_px(viz, 2);
+                draw_line(viz, t.x, t.y, t.x + t.w - 1, t.y + t.h - 1, th->error, w);
+                draw_line(viz, t.x + t.w - 1, t.y, t.x, t.y + t.h - 1, th->error, w);
+                draw_rect_outline(viz, t, th->error, w);
+            }
             if (l == f->view.layer && h == f->view.head)
                 draw_rect_outline(viz, rect_inset(t, -viz_px(viz, 3)), th->accent, viz_px(viz, 2));
         }

@@ -139,6 +139,8 @@ int draw_lens_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     int n_cols = area.w / cell_min;
     if (n_cols < 1) n_cols = 1;
     if (n_cols > g->n_pos) n_cols = g->n_pos;
+    if (n_cols > g->n_pos - g->from_done) n_cols = g->n_pos - g->from_done; /* computed ones only */
+    if (n_cols < 1) n_cols = 1;
     int p0 = g->n_pos - n_cols; /* the newest positions that fit */
     int cell_w = area.w / n_cols;
     int grid_y = area.y;
@@ -182,7 +184,10 @@ int draw_lens_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
                 rc |= draw_text(viz, cell.x + cell.w / 2, mid - mono_h / 2, tl, &cs, NULL);
                 rc |= draw_text(viz, cell.x + cell.w / 2, mid + mono_h / 2, rk, &cs, NULL);
             } else {
-                /* one line: the rank whole at the right, the token cut to what is left */
+                /* one line: the rank whole at the right (thousands short: "#27k"), the token
+                 * cut to what is left */
+                if (rank >= 10000) snprintf(rk, sizeof rk, "#%dk", (rank + 500) / 1000);
+                else if (rank >= 1000) snprintf(rk, sizeof rk, "#%.1fk", rank / 1000.0);
                 int rw = viz_text_width(viz, VIZ_FONT_MONO, VIZ_TEXT_SMALL, rk);
                 TextStyle rs = cs;
                 rs.halign = VIZ_ALIGN_RIGHT;

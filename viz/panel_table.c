@@ -66,6 +66,12 @@ static const VizPanelRow TABLE[VIZ_PANEL_COUNT] = {
      .tensor = "blocks.*.attn.hook_z blocks.*.hook_mlp_out ln_final.hook_scale", .title = "logit attribution",
      .stem = "attribution", .needs = VIZ_NEEDS_ATTRIBUTION, .companion = VIZ_PANEL_ATTENTION, .inside = 1,
      .min_w = 420, .min_h = 320},
+    {.id = VIZ_PANEL_JOURNEY, .name = "journey",
+     .what = "the newest token through embed, every block, ln_final and the logits: norms, shapes, lens top 3",
+     .draw = draw_journey_panel,
+     .tensor = "blocks.*.hook_resid_post blocks.*.hook_attn_out blocks.*.hook_mlp_out ln_final.hook_normalized logits",
+     .title = "token journey", .stem = "journey", .needs = VIZ_NEEDS_JOURNEY | VIZ_NEEDS_LENS,
+     .companion = VIZ_PANEL_FRAME, .inside = 1, .min_w = 560, .min_h = 360},
 };
 
 const VizPanelRow *viz_panel_row(VizPanel p) {

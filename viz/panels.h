@@ -59,6 +59,11 @@ int draw_lens_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
  * Hits: VIZ_HIT_ATTR_BAR on head and MLP rows. */
 int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
 
+/* Journey (panel_journey.c): f->journey, one row per stage (embed, blocks, ln_final,
+ * logits) with its tensor shapes, the vector's length, a block's attention and MLP
+ * contributions as arrows of proportional length (numbers printed), the lens top 3. */
+int draw_journey_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
+
 /* One status line: model and size, layer/head, sampler settings, seed, step, branch,
  * time of the last step; f->status (or an error, drawn as such) on the right. */
 int draw_status_line(Viz *viz, Rect r, const VizFrame *f);

@@ -337,6 +337,10 @@ static void apply_intent(AppState *app, AppIntent intent, int arg) {
         app->view.focus = viz_panel_next_inside(app->view.focus);
         break;
     case INTENT_ABLATE_HEAD: {
+        if (arg == 1) { /* Shift+X: every part back on */
+            toggle_head_ablation(app, -1, 0);
+            break;
+        }
         /* the head the attention panel shows: the view clamped to the model, as frame_fill does */
         const Gpt2Config *cfg = &s->model.config;
         int l = app->view.layer < 0 ? 0 : app->view.layer >= cfg->n_layer ? cfg->n_layer - 1 : app->view.layer;
@@ -344,9 +348,6 @@ static void apply_intent(AppState *app, AppIntent intent, int arg) {
         toggle_head_ablation(app, l, h);
         break;
     }
-    case INTENT_ABLATE_CLEAR:
-        toggle_head_ablation(app, -1, 0);
-        break;
     case INTENT_BLANK:
         app->view.blank = !app->view.blank;
         break;

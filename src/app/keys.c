@@ -67,9 +67,9 @@ static const KeyBinding TABLE[] = {
     {SDLK_MINUS, KEYMOD_CTRL, INTENT_SCALE_DOWN, 0, "Ctrl \xE2\x88\x92", "smaller UI (down to 100 %)", 0},
     {SDLK_KP_MINUS, KEYMOD_CTRL, INTENT_SCALE_DOWN, 0, NULL, NULL, 0},
     {SDLK_d, KEYMOD_NONE, INTENT_THEME, 0, "D", "light / dark theme", 0},
-    {SDLK_i, KEYMOD_NONE, INTENT_INSIDE, 0, "I", "inside: lens \xE2\x86\x92 attribution \xE2\x86\x92 journey \xE2\x86\x92 back", 0},
-    {SDLK_x, KEYMOD_NONE, INTENT_ABLATE_HEAD, 0, "X / Shift+click", "ablate the head shown (or a thumbnail) / undo", 0},
-    {SDLK_x, KEYMOD_SHIFT, INTENT_ABLATE_CLEAR, 0, "Shift+X", "every part back on (the original model)", 0},
+    {SDLK_i, KEYMOD_NONE, INTENT_INSIDE, 0, "I", "inside: lens \xE2\x86\x92 attribution \xE2\x86\x92 journey", 0},
+    {SDLK_x, KEYMOD_NONE, INTENT_ABLATE_HEAD, 0, "X (Shift+X)", "head shown off / on (all back on)", 0},
+    {SDLK_x, KEYMOD_SHIFT, INTENT_ABLATE_HEAD, 1, NULL, NULL, 0},
     {SDLK_ESCAPE, KEYMOD_NONE, INTENT_QUIT, 0, "Esc / Q", "quit (Esc first closes the overlay or the editor)", 0},
     {SDLK_q, KEYMOD_NONE, INTENT_QUIT, 0, NULL, NULL, 0},
 };

@@ -39,8 +39,8 @@ typedef enum AppIntent {
     INTENT_THEME,         /* light <-> dark */
     INTENT_INSIDE,        /* the next "inside the model" panel enlarged (lens, attribution, ...),
                            * after the last: the full layout again */
-    INTENT_ABLATE_HEAD,   /* switch the head shown (view.layer/head) off, or on again */
-    INTENT_ABLATE_CLEAR,  /* switch every part back on (the original numbers, bit for bit) */
+    INTENT_ABLATE_HEAD,   /* arg 0: switch the head shown (view.layer/head) off, or on again;
+                           * arg 1: every part back on (the original numbers, bit for bit) */
     INTENT_QUIT,          /* Esc closes an overlay or the editor first (app_update.c) */
     INTENT_BEAT_NEXT,     /* presenter: the next beat of the lesson */
     INTENT_BEAT_PREV,     /* presenter: the previous beat (rebuilt exactly) */

@@ -228,19 +228,19 @@ static int parse_ids(Parser *p, LessonDirective *d, const char *text, size_t tl,
 static const char EXPECT_FORMS[] =
     "next TEXT | prob TEXT OP X | pick TEXT | chosen TEXT | text TEXT | token POS TEXT | "
     "tokens TEXT OP N | ids TEXT A,B,C | kept OP N | top N OP X | repeats [OP] N | seen [run|count] OP X | "
-    "surprisal POS|max|mean OP X | "
+    "surprisal POS|max|mean OP X | lens TEXT DEPTH OP RANK | attribution PART OP X | "
     "attention L H QUERY KEY OP X | attention L H prev|first OP X | attention L H prev|first strongest";
 
 static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *wl, int nw) {
     static const char *const KINDS[] = {"next", "prob", "chosen", "text", "tokens", "kept",
                                         "repeats", "attention", "token", "ids", "pick", "top",
-                                        "seen", "surprisal"};
+                                        "seen", "surprisal", "lens", "attribution"};
     /* words including the kind; -1: checked below */
-    static const int ARGS[] = {2, 4, 2, -1, 4, 3, -1, -1, 3, 3, 2, 4, -1, 4};
+    static const int ARGS[] = {2, 4, 2, -1, 4, 3, -1, -1, 3, 3, 2, 4, -1, 4, 5, 4};
     int k = -1;
     for (int i = 0; i < (int)(sizeof KINDS / sizeof KINDS[0]); i++)
         if (strcmp(w[0], KINDS[i]) == 0) k = i;
-    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, pick, chosen, text, token, tokens, ids, kept, top, repeats, attention, seen, surprisal)", w[0]);
+    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, pick, chosen, text, token, tokens, ids, kept, top, repeats, attention, seen, surprisal, lens, attribution)", w[0]);
     d->kind = k;
     if (ARGS[k] > 0 && nw != ARGS[k]) return fail(p, "expect takes: %s", EXPECT_FORMS);
     switch ((LessonExpect)k) {
@@ -255,6 +255,20 @@ static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *w
     case LEXP_PROB:
         if (parse_token_arg(p, d, w[1], wl[1]) || parse_cmp(p, w[2], &d->cmp)) return -1;
         return parse_double(p, w[3], 0.0, 1.0, "expect prob", &d->x);
+    case LEXP_LENS:
+        if (parse_token_arg(p, d, w[1], wl[1]) || parse_long(p, w[2], 0, 10000, "expect lens depth", &d->arg[0]) ||
+            parse_cmp(p, w[3], &d->cmp))
+            return -1;
+        return parse_double(p, w[4], 1.0, 1e7, "expect lens rank", &d->x);
+    case LEXP_ATTRIBUTION:
+        /* the part's name is checked against the model when the claim runs */
+        if (wl[1] == 0 || wl[1] >= 32) return fail(p, "expect attribution: '%s' is no part (embed, L0H3, L2.mlp, bias)", w[1]);
+        d->text = malloc(wl[1] + 1);
+        if (!d->text) return fail(p, "out of memory%s", "");
+        memcpy(d->text, w[1], wl[1] + 1);
+        d->text_len = wl[1];
+        if (parse_cmp(p, w[2], &d->cmp)) return -1;
+        return parse_double(p, w[3], -1e6, 1e6, "expect attribution", &d->x);
     case LEXP_TOKENS:
         if (wl[1] == 0) return fail(p, "expect tokens: the text is empty%s", "");
         d->text = malloc(wl[1] + 1);
@@ -359,6 +373,7 @@ static const OpName OPS[] = {
     {"highlight", LOP_HIGHLIGHT, 2}, {"bpe", LOP_BPE, 2},   {"ask", LOP_ASK, 2},
     {"reveal", LOP_REVEAL, 0},   {"pause", LOP_PAUSE, 0},   {"axis", LOP_AXIS, 2},
     {"textmode", LOP_TEXTMODE, 2}, {"expect", LOP_EXPECT, 2},
+    {"ablate", LOP_ABLATE, 2},
 };
 
 static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
@@ -483,6 +498,14 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
         if (d.kind < 0) return fail(p, "textmode takes plain, surprisal or seen, not '%s'", abuf);
         break;
     case LOP_EXPECT: rc = parse_expect(p, arg, alen, &d); break;
+    case LOP_ABLATE:
+        /* the parts are checked against the model when the beat runs (gpt2_ablation_parse) */
+        if (alen >= sizeof abuf) return fail(p, "ablate: the list is too long%s", "");
+        d.text = malloc(alen + 1);
+        if (!d.text) return fail(p, "out of memory%s", "");
+        memcpy(d.text, abuf, alen + 1);
+        d.text_len = alen;
+        break;
     case LOP_HOME: case LOP_REROLL: case LOP_PAUSE: break;
     }
     if (rc) { free(d.text); free(d.claim); free(d.ids); return -1; }

@@ -34,6 +34,8 @@ typedef enum LessonOp {
     LOP_AXIS,        /* axis auto|log|linear [N]        scale of the probability bars (N %) */
     LOP_TEXTMODE,    /* textmode plain|surprisal|seen    what the Text panel marks on the tokens */
     LOP_EXPECT,      /* expect CLAIM                    a claim about the state, checked (lesson_expect.h) */
+    LOP_ABLATE,      /* ablate SPEC | none              switch parts off (--ablate's SPEC: L.H, L.attn,
+                      *                                 L.mlp, comma-separated) or everything back on */
 } LessonOp;
 
 /* What an `expect` line claims (kind of an LOP_EXPECT directive). */
@@ -54,6 +56,10 @@ typedef enum LessonExpect {
                      * the longest seen run, or the number of seen tokens */
     LEXP_SURPRISAL, /* surprisal POS|max|mean OP X   -log2 p in bits of token POS, or the largest /
                      * mean over the generated tokens (else all but the first) */
+    LEXP_LENS,      /* lens TEXT DEPTH OP N   the rank of TEXT in the logit lens at depth DEPTH (0 =
+                     * embeddings, L = the output) of the newest position, as the lens panel prints */
+    LEXP_ATTRIBUTION, /* attribution PART OP X  what PART (embed, LxHy, Lx.mlp, bias) adds to the logit
+                     * of the pending pick at the newest position, as the attribution panel shows */
 } LessonExpect;
 
 /* `expect top N`: at most this many bars (the rows a session keeps, SESSION_TOP_N). */

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "logit_attribution.h"
+#include "logit_lens.h"
 #include "text_marks.h"
 
 /* s[0..n) as a quoted, escaped, length-limited string: " time" -> "\" time\"". */
@@ -181,6 +183,52 @@ static int measure_surprisal(const LessonDirective *d, Session *s, char *out, si
     return compare(v, d->cmp, d->x);
 }
 
+/* `expect lens TEXT DEPTH OP RANK`: the lens panel's rank of TEXT at the newest position. */
+static int measure_lens(const LessonDirective *d, Session *s, char *out, size_t cap, ErrorMsg *err) {
+    int id, L = s->model.config.n_layer, n = session_len(s);
+    if (claim_token(d, s, &id, err)) return -1;
+    if (d->arg[0] > L) return error_set(err, "depth %ld does not exist: the lens has depths 0 (embeddings) .. %d (output)", d->arg[0], L);
+    LogitLens lens = {0};
+    LensRow *rows = calloc((size_t)L + 1, sizeof *rows);
+    int rc = -1;
+    if (!rows) error_set(err, "out of memory");
+    else if (logit_lens_init(&lens, &s->model.config, session_vocab(s), err) == 0 &&
+             logit_lens_at(&lens, &s->model, &s->trace, n - 1, id, 0, 1, rows, err) == L + 1) {
+        const TokenStat *t = &rows[d->arg[0]].target;
+        char lab[128];
+        token_quote(s, id, lab, sizeof lab);
+        snprintf(out, cap, "rank %d (p %.4g) for %s at depth %ld", t->rank, t->p, lab, d->arg[0]);
+        rc = compare(t->rank, d->cmp, d->x);
+    }
+    logit_lens_free(&lens);
+    free(rows);
+    return rc;
+}
+
+/* `expect attribution PART OP X`: the attribution panel's bar of PART (the pending pick). */
+static int measure_attribution(const LessonDirective *d, Session *s, char *out, size_t cap, ErrorMsg *err) {
+    if (!s->has_next) return error_set(err, "there is no pending pick (the context is full)");
+    Attribution a = {0};
+    int rc = -1;
+    if (attribution_init(&a, &s->model.config, err) == 0 &&
+        attribution_run(&a, &s->model, &s->trace, session_len(s) - 1, s->next.chosen.id, -1, err) == 0) {
+        int k = -1;
+        for (int i = 0; i < a.n; i++)
+            if (strcmp(a.comp[i].name, d->text) == 0) k = i;
+        if (k < 0) {
+            error_set(err, "'%s' is no part of this model (embed, L0H0 .. L%dH%d, L0.mlp .. L%d.mlp, bias)", d->text,
+                      s->model.config.n_layer - 1, s->model.config.n_head - 1, s->model.config.n_layer - 1);
+        } else {
+            char lab[128];
+            token_quote(s, a.target, lab, sizeof lab);
+            snprintf(out, cap, "%s adds %+.4f to the logit %.4f of %s", d->text, a.comp[k].value, a.total, lab);
+            rc = compare(a.comp[k].value, d->cmp, d->x);
+        }
+    }
+    attribution_free(&a);
+    return rc;
+}
+
 int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *view, char *out, size_t cap,
                           ErrorMsg *err) {
     (void)view;
@@ -275,6 +323,8 @@ int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *v
     case LEXP_ATTENTION: return measure_attention(d, s, out, cap, err);
     case LEXP_SEEN: return measure_seen(d, s, out, cap, err);
     case LEXP_SURPRISAL: return measure_surprisal(d, s, out, cap, err);
+    case LEXP_LENS: return measure_lens(d, s, out, cap, err);
+    case LEXP_ATTRIBUTION: return measure_attribution(d, s, out, cap, err);
     }
     return error_set(err, "unknown claim");
 }

@@ -87,7 +87,19 @@ typedef struct RunState {
     const char *last_question; /* the latest `ask` (a `reveal` shows it again) */
     int have_prompt;           /* a `prompt` line has run */
     size_t prompt_dir;         /* index of that directive, SIZE_MAX = none yet */
+    size_t ablate_dir;         /* the `ablate` in force, SIZE_MAX = none (the whole model) */
 } RunState;
+
+/* Switches off what `ablate SPEC` lists ("none" or NULL: everything back on). */
+static int lesson_ablate(Session *s, VizView *view, const char *spec, ErrorMsg *err) {
+    Gpt2Ablation ab = {0};
+    int rc = 0;
+    if (spec && strcmp(spec, "none") != 0) rc = gpt2_ablation_parse(&ab, &s->model.config, spec, err);
+    Action act = {.kind = ACT_ABLATE, .ablation = &ab};
+    if (rc == 0) rc = action_apply(s, view, &act, err);
+    gpt2_ablation_free(&ab);
+    return rc;
+}
 
 /* Applies directive d (of the beat being built: its captions, question and
  * highlights go to bv and view). */
@@ -130,6 +142,10 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
     case LOP_LAYER: act = (Action){.kind = ACT_LAYER, .n = d->n}; break;
     case LOP_HEAD: act = (Action){.kind = ACT_HEAD, .n = d->n}; break;
     case LOP_PANEL: act = (Action){.kind = ACT_PANEL, .n = d->kind}; break;
+    case LOP_ABLATE:
+        if (lesson_ablate(s, view, d->text, &e)) return fail_at(l, d, err, e.text);
+        rs->ablate_dir = strcmp(d->text, "none") == 0 ? SIZE_MAX : di;
+        break;
     case LOP_TEXTMODE: view->text_mode = (VizTextMode)d->kind; break;
     case LOP_AXIS: view->prob_axis = (VizProbAxis)d->kind, view->prob_axis_max = (float)d->x; break;
     case LOP_CAPTION:
@@ -303,6 +319,9 @@ static int restore_snapshot(const Lesson *l, LessonReplay *r, size_t k, Session 
                             LessonBeatView *bv, RunState *rs, ErrorMsg *err) {
     const BeatSnap *sn = &r->snap[k];
     ErrorMsg e;
+    /* the parts switched off first, so the tokens restored run under them */
+    const char *abl = sn->rs.ablate_dir == SIZE_MAX ? NULL : l->dir[sn->rs.ablate_dir].text;
+    if (lesson_ablate(s, view, abl, &e)) return error_set(err, "%s: beat %zu: %s", l->path, k + 1, e.text);
     if (sn->has_state) {
         SessionBranch br[SESSION_MAX_BRANCHES];
         for (int i = 0; i < sn->n_branches; i++) br[i] = r->blob[sn->branch_blob[i]];
@@ -328,7 +347,7 @@ static int restore_snapshot(const Lesson *l, LessonReplay *r, size_t k, Session 
 /* Runs beats n_snap .. k from the last snapshot (or a clean start), one snapshot per beat. */
 static int run_beats(const Lesson *l, LessonReplay *r, size_t k, Session *s, VizView *view, LessonBeatView *bv,
                      ErrorMsg *err) {
-    RunState rs = {.last_question = NULL, .have_prompt = 0, .prompt_dir = SIZE_MAX};
+    RunState rs = {.last_question = NULL, .have_prompt = 0, .prompt_dir = SIZE_MAX, .ablate_dir = SIZE_MAX};
     int rc = 0;
     session_batch_begin(s);
     if (r->n_snap) {
@@ -339,6 +358,7 @@ static int run_beats(const Lesson *l, LessonReplay *r, size_t k, Session *s, Viz
         ErrorMsg e;
         session_set_settings(s, &def, &e);
         session_set_seed(s, 0);
+        lesson_ablate(s, view, NULL, &e); /* the whole model until an `ablate` line */
         *view = frame_default_view();
     }
     for (size_t j = r->n_snap; rc == 0 && j <= k; j++) {

@@ -8,6 +8,8 @@
 #include "panel_table.h"
 #include "session.h"
 
+#define INSIDE_LENS_COLUMNS 64
+
 InsideData *inside_new(void) { return calloc(1, sizeof(InsideData)); }
 
 void inside_free(InsideData *d) {
@@ -92,6 +94,9 @@ void inside_fill(VizFrame *f, const Session *s, unsigned needs) {
     int target = s->has_next ? s->next.chosen.id : logit_lens_final_token(tr, n - 1, session_vocab(s));
     f->lens_target = target;
     if (needs & VIZ_NEEDS_LENS) {
+        /* the newest INSIDE_LENS_COLUMNS columns only: more than any panel width shows, and
+         * a 1024-token text would otherwise cost a lens pass per token (40 ms each on 124M) */
+        d->grid.from = n > INSIDE_LENS_COLUMNS ? n - INSIDE_LENS_COLUMNS : 0;
         if (logit_lens_grid_update(&d->lens, &d->grid, m, tr, &err) < 0) {
             snprintf(d->missing, sizeof d->missing, "logit lens: %.250s", err.text);
             return;
