@@ -237,6 +237,7 @@ void session_free(Session *s) {
     free(s->prompt);
     free(s->pick);
     text_marks_free(s->marks);
+    session_compare_free(&s->cmp);
     sampler_free(&s->sampler);
     gpt2_trace_free(&s->trace);
     gpt2_trace_free(&s->orig);
