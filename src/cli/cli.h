@@ -19,6 +19,7 @@
     X(info, "describe a checkpoint: config, parameters, dtype, size, load time")                     \
     X(generate, "generate text token by token")                                                      \
     X(next, "the next-token table at every sampler stage")                                           \
+    X(compare, "one prompt continued under 2-4 sampler settings side by side, with the same dice")   \
     X(eval, "mean loss and perplexity of a model over a text file")                                  \
     X(dump, "write intermediate tensors as NumPy .npy files")                                        \
     X(lens, "the logit lens: the prediction after every layer at one position")                      \

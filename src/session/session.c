@@ -246,6 +246,7 @@ void session_free(Session *s) {
     free(s->pick);
     text_marks_free(s->marks);
     inside_free(s->inside);
+    session_compare_free(&s->cmp);
     sampler_free(&s->sampler);
     gpt2_trace_free(&s->trace);
     gpt2_trace_free(&s->orig);

@@ -23,6 +23,7 @@
 #include "gpt2_trace.h"
 #include "sampler.h"
 #include "sampler_draws.h"
+#include "session_compare.h"
 #include "sha256_file.h"
 #include "tokenizer.h"
 
@@ -113,6 +114,10 @@ typedef struct Session {
     double next_p_orig[SAMPLER_MAX_SHOW]; /* the original's p_raw of next.rows[i] */
     double next_chosen_p_orig;  /* the original's p_raw of next.chosen */
     int orig_top_id;            /* the original's most likely next token (-1: none) */
+
+    /* Settings side by side (the compare panel, export --compare): the specs asked for
+     * and the columns computed for the prompt, on their own trace (session_compare.h). */
+    SessionCompare cmp;         /* owned */
 } Session;
 
 /* How to open a session (session_config_default(): context min(NP, 1024), capture
