@@ -468,7 +468,23 @@ static float *fill_const(float **cursor, size_t n, float v) {
     return p;
 }
 
-int gpt2_model_init_random(Gpt2Model *m, const Gpt2Config *cfg, uint64_t seed, ErrorMsg *err) {
+/* Where the random weights go: floats from `cur`, the big matrices from `hc` when the
+ * model is F16/BF16, all from one normal stream in one order whatever the dtype. */
+typedef struct RandomFill {
+    float *cur;
+    uint16_t *hc;
+    uint64_t rng;
+    KernDtype dtype;
+} RandomFill;
+
+static void fill_matrix(RandomFill *f, size_t n, float std, const float **w, const uint16_t **h) {
+    if (f->dtype == KERN_F32)
+        *w = fill_normal(&f->cur, n, std, &f->rng);
+    else
+        *h = fill_normal_h(&f->hc, n, std, &f->rng, f->dtype);
+}
+
+int gpt2_model_init_random_as(Gpt2Model *m, const Gpt2Config *cfg, uint64_t seed, KernDtype dtype, ErrorMsg *err) {
     memset(m, 0, sizeof *m);
     double t0 = now_seconds();
     if (gpt2_config_check(cfg, "random model config", err) != 0) return -1;
@@ -477,91 +493,44 @@ int gpt2_model_init_random(Gpt2Model *m, const Gpt2Config *cfg, uint64_t seed, E
     size_t V = (size_t)cfg->vocab_size, NP = (size_t)cfg->n_positions;
     /* The config limits keep this product far below SIZE_MAX / 4 on 64-bit. */
     size_t total = gpt2_config_n_params(cfg, 1);
-    m->owned = alloc_weights(total);
-    m->w.layers = calloc(L, sizeof *m->w.layers);
-    if (!m->owned || !m->w.layers) {
-        gpt2_model_free(m);
-        return error_set(err, "random model: out of memory for %zu parameters", total);
-    }
-    m->owned_len = total;
-    uint64_t rng = seed;
-    float *cur = m->owned;
-    /* GPT-2 / nanoGPT init: weights N(0, 0.02); the two projections that write into
-     * the residual stream (attn.c_proj, mlp.c_proj) get std 0.02/sqrt(2L), so the
-     * stream's variance does not grow with depth (2 residual adds per layer).
-     * Biases 0, LayerNorm gains 1. */
-    const float std = 0.02f, proj_std = (float)(0.02 / sqrt(2.0 * (double)L));
-    m->w.wte = fill_normal(&cur, V * C, std, &rng);
-    m->w.wpe = fill_normal(&cur, NP * C, std, &rng);
-    for (size_t l = 0; l < L; l++) {
-        Gpt2LayerWeights *lw = &m->w.layers[l];
-        lw->ln1_w = fill_const(&cur, C, 1.0f);
-        lw->ln1_b = fill_const(&cur, C, 0.0f);
-        lw->qkv_w = fill_normal(&cur, C * 3 * C, std, &rng);
-        lw->qkv_b = fill_const(&cur, 3 * C, 0.0f);
-        lw->attn_proj_w = fill_normal(&cur, C * C, proj_std, &rng);
-        lw->attn_proj_b = fill_const(&cur, C, 0.0f);
-        lw->ln2_w = fill_const(&cur, C, 1.0f);
-        lw->ln2_b = fill_const(&cur, C, 0.0f);
-        lw->fc_w = fill_normal(&cur, C * 4 * C, std, &rng);
-        lw->fc_b = fill_const(&cur, 4 * C, 0.0f);
-        lw->fc_proj_w = fill_normal(&cur, 4 * C * C, proj_std, &rng);
-        lw->fc_proj_b = fill_const(&cur, C, 0.0f);
-    }
-    m->w.lnf_w = fill_const(&cur, C, 1.0f);
-    m->w.lnf_b = fill_const(&cur, C, 0.0f);
-    m->w.lm_head = m->w.wte;
-    m->tied = 1;
-    m->n_params = total;
-    snprintf(m->name, sizeof m->name, "random-%llu", (unsigned long long)seed);
-    snprintf(m->dtype, sizeof m->dtype, "F32");
-    m->load_seconds = now_seconds() - t0;
-    return 0;
-}
-
-int gpt2_model_init_random_as(Gpt2Model *m, const Gpt2Config *cfg, uint64_t seed, KernDtype dtype, ErrorMsg *err) {
-    if (dtype == KERN_F32) return gpt2_model_init_random(m, cfg, seed, err);
-    memset(m, 0, sizeof *m);
-    double t0 = now_seconds();
-    if (gpt2_config_check(cfg, "random model config", err) != 0) return -1;
-    m->config = *cfg;
-    size_t C = (size_t)cfg->n_embd, L = (size_t)cfg->n_layer;
-    size_t V = (size_t)cfg->vocab_size, NP = (size_t)cfg->n_positions;
-    size_t total = gpt2_config_n_params(cfg, 1);
-    size_t halves = V * C + L * 12 * C * C; /* wte + per layer 3C^2 + C^2 + 4C^2 + 4C^2 */
-    m->owned_h = alloc_halves(halves);
+    /* F16/BF16: wte + per layer 3C^2 + C^2 + 4C^2 + 4C^2 in 16 bits, the rest in floats */
+    size_t halves = dtype == KERN_F32 ? 0 : V * C + L * 12 * C * C;
+    m->owned_h = halves ? alloc_halves(halves) : NULL;
     m->owned = alloc_weights(total - halves);
     m->w.layers = calloc(L, sizeof *m->w.layers);
-    if (!m->owned || !m->owned_h || !m->w.layers) {
+    if (!m->owned || (halves && !m->owned_h) || !m->w.layers) {
         gpt2_model_free(m);
         return error_set(err, "random model: out of memory for %zu parameters", total);
     }
     m->owned_len = total - halves;
     m->owned_h_len = halves;
-    uint64_t rng = seed;
-    float *cur = m->owned;
-    uint16_t *hc = m->owned_h;
-    /* the draws in exactly the order of gpt2_model_init_random (see there for the init) */
+    RandomFill f = {m->owned, m->owned_h, seed, dtype};
+    /* GPT-2 / nanoGPT init: weights N(0, 0.02); the two projections that write into
+     * the residual stream (attn.c_proj, mlp.c_proj) get std 0.02/sqrt(2L), so the
+     * stream's variance does not grow with depth (2 residual adds per layer).
+     * Biases 0, LayerNorm gains 1. A half model from seed s is the rounding of the
+     * float model from s (same draws, same order). */
     const float std = 0.02f, proj_std = (float)(0.02 / sqrt(2.0 * (double)L));
-    m->w.wte_h = fill_normal_h(&hc, V * C, std, &rng, dtype);
-    m->w.wpe = fill_normal(&cur, NP * C, std, &rng);
+    fill_matrix(&f, V * C, std, &m->w.wte, &m->w.wte_h);
+    m->w.wpe = fill_normal(&f.cur, NP * C, std, &f.rng);
     for (size_t l = 0; l < L; l++) {
         Gpt2LayerWeights *lw = &m->w.layers[l];
-        lw->ln1_w = fill_const(&cur, C, 1.0f);
-        lw->ln1_b = fill_const(&cur, C, 0.0f);
-        lw->qkv_h = fill_normal_h(&hc, C * 3 * C, std, &rng, dtype);
-        lw->qkv_b = fill_const(&cur, 3 * C, 0.0f);
-        lw->attn_proj_h = fill_normal_h(&hc, C * C, proj_std, &rng, dtype);
-        lw->attn_proj_b = fill_const(&cur, C, 0.0f);
-        lw->ln2_w = fill_const(&cur, C, 1.0f);
-        lw->ln2_b = fill_const(&cur, C, 0.0f);
-        lw->fc_h = fill_normal_h(&hc, C * 4 * C, std, &rng, dtype);
-        lw->fc_b = fill_const(&cur, 4 * C, 0.0f);
-        lw->fc_proj_h = fill_normal_h(&hc, 4 * C * C, proj_std, &rng, dtype);
-        lw->fc_proj_b = fill_const(&cur, C, 0.0f);
+        lw->ln1_w = fill_const(&f.cur, C, 1.0f);
+        lw->ln1_b = fill_const(&f.cur, C, 0.0f);
+        fill_matrix(&f, C * 3 * C, std, &lw->qkv_w, &lw->qkv_h);
+        lw->qkv_b = fill_const(&f.cur, 3 * C, 0.0f);
+        fill_matrix(&f, C * C, proj_std, &lw->attn_proj_w, &lw->attn_proj_h);
+        lw->attn_proj_b = fill_const(&f.cur, C, 0.0f);
+        lw->ln2_w = fill_const(&f.cur, C, 1.0f);
+        lw->ln2_b = fill_const(&f.cur, C, 0.0f);
+        fill_matrix(&f, C * 4 * C, std, &lw->fc_w, &lw->fc_h);
+        lw->fc_b = fill_const(&f.cur, 4 * C, 0.0f);
+        fill_matrix(&f, 4 * C * C, proj_std, &lw->fc_proj_w, &lw->fc_proj_h);
+        lw->fc_proj_b = fill_const(&f.cur, C, 0.0f);
     }
-    m->w.lnf_w = fill_const(&cur, C, 1.0f);
-    m->w.lnf_b = fill_const(&cur, C, 0.0f);
+    m->w.lnf_w = fill_const(&f.cur, C, 1.0f);
+    m->w.lnf_b = fill_const(&f.cur, C, 0.0f);
+    m->w.lm_head = m->w.wte;
     m->w.lm_head_h = m->w.wte_h;
     m->w.dtype = dtype;
     m->tied = 1;
@@ -570,6 +539,10 @@ int gpt2_model_init_random_as(Gpt2Model *m, const Gpt2Config *cfg, uint64_t seed
     snprintf(m->dtype, sizeof m->dtype, "%s", kern_dtype_name(dtype));
     m->load_seconds = now_seconds() - t0;
     return 0;
+}
+
+int gpt2_model_init_random(Gpt2Model *m, const Gpt2Config *cfg, uint64_t seed, ErrorMsg *err) {
+    return gpt2_model_init_random_as(m, cfg, seed, KERN_F32, err);
 }
 
 size_t gpt2_model_weight_bytes(const Gpt2Model *m) {

@@ -80,3 +80,10 @@ int cli_parse_command(int argc, char **argv, const CliOpt *opts, const CliArgs *
 int cli_positional_prompt(void *ctx, const char *arg, ErrorMsg *err) {
     return cli_model_set_positional(ctx, arg, err);
 }
+
+int cli_parse_prompt_command(int argc, char **argv, const CliOpt *opts, CliModelArgs *a, unsigned more,
+                             void (*usage)(void), ErrorMsg *err) {
+    const CliArgs args = {.model = a, .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT | more,
+                          .positional = cli_positional_prompt, .ctx = a, .usage = usage};
+    return cli_parse_command(argc, argv, opts, &args, err);
+}

@@ -74,4 +74,10 @@ int cli_parse_command(int argc, char **argv, const CliOpt *opts, const CliArgs *
  * (ctx: the CliModelArgs): cli_model_set_positional. */
 int cli_positional_prompt(void *ctx, const char *arg, ErrorMsg *err);
 
+/* cli_parse_command for the commands that run the model on a prompt given as their one
+ * positional argument or by the prompt flags: groups CLI_OPT_MODEL | CLI_OPT_PROMPT plus
+ * `more` (CLI_OPT_SAMPLER, CLI_OPT_TRACE, CLI_OPT_ABLATE), positional = the prompt. */
+int cli_parse_prompt_command(int argc, char **argv, const CliOpt *opts, CliModelArgs *a, unsigned more,
+                             void (*usage)(void), ErrorMsg *err);
+
 #endif

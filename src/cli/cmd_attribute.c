@@ -172,9 +172,7 @@ int cmd_attribute(int argc, char **argv) {
         CLI_LONG("--top", &top, 0, 1000000, "a whole number >= 0 (0 = all)"),
         CLI_END,
     };
-    const CliArgs args = {.model = &a, .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_ABLATE,
-                          .positional = cli_positional_prompt, .ctx = &a, .usage = usage};
-    int r = cli_parse_command(argc, argv, opts, &args, &err);
+    int r = cli_parse_prompt_command(argc, argv, opts, &a, CLI_OPT_ABLATE, usage, &err);
     if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
     Session s;
     if (cli_model_start(&a, &s, GPT2_CAP_RESID, 0, &err)) return cli_fail(CMD, "%s", err.text);

@@ -262,9 +262,7 @@ static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs
         CLI_CALL("--ui-scale", take_ui_scale, &ea->opt.ui_scale),
         CLI_END,
     };
-    const CliArgs args = {.model = ma, .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_ABLATE,
-                          .positional = cli_positional_prompt, .ctx = ma, .usage = usage};
-    return cli_parse_command(argc, argv, opts, &args, err);
+    return cli_parse_prompt_command(argc, argv, opts, ma, CLI_OPT_SAMPLER | CLI_OPT_ABLATE, usage, err);
 }
 
 /* The options that exclude or need each other; fills in the attention panel for the

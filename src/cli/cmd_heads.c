@@ -140,9 +140,7 @@ int cmd_heads(int argc, char **argv) {
     ErrorMsg err;
     int json = 0;
     const CliOpt opts[] = {CLI_FLAG("--json", &json), CLI_END};
-    const CliArgs args = {.model = &a, .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT, .positional = cli_positional_prompt,
-                          .ctx = &a, .usage = usage};
-    int r = cli_parse_command(argc, argv, opts, &args, &err);
+    int r = cli_parse_prompt_command(argc, argv, opts, &a, 0, usage, &err);
     if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
     /* the session only lends the model and tokenizer: the scores run their own trace */
     Session s;

@@ -109,9 +109,7 @@ int cmd_lens(int argc, char **argv) {
         CLI_LONG("--pos", &pos_arg, -1000000, 1000000, CLI_WHAT_POS),
         CLI_END,
     };
-    const CliArgs args = {.model = &a, .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_ABLATE,
-                          .positional = cli_positional_prompt, .ctx = &a, .usage = usage};
-    int r = cli_parse_command(argc, argv, opts, &args, &err);
+    int r = cli_parse_prompt_command(argc, argv, opts, &a, CLI_OPT_ABLATE, usage, &err);
     if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
     Session s;
     unsigned capture = GPT2_CAP_RESID | (mid ? GPT2_CAP_RESID_MID : 0u);

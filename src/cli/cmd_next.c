@@ -227,10 +227,7 @@ int cmd_next(int argc, char **argv) {
         CLI_LONG("--draws", &draws, 1, SAMPLER_MAX_DRAWS, NULL),
         CLI_END,
     };
-    const CliArgs args = {.model = &a,
-                          .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_TRACE | CLI_OPT_ABLATE,
-                          .positional = cli_positional_prompt, .ctx = &a, .usage = usage};
-    int r = cli_parse_command(argc, argv, opts, &args, &err);
+    int r = cli_parse_prompt_command(argc, argv, opts, &a, CLI_OPT_SAMPLER | CLI_OPT_TRACE | CLI_OPT_ABLATE, usage, &err);
     if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
     Session s; /* with --ablate it keeps the original model's run beside (track_original) */
     if (cli_model_open(&a, &s, 0, 0, &err)) return cli_fail(CMD, "%s", err.text);

@@ -93,9 +93,7 @@ int cmd_novelty(int argc, char **argv) {
         CLI_LONG("--generate", &generate, 1, 100000, NULL),
         CLI_END,
     };
-    const CliArgs args = {.model = &a, .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER,
-                          .positional = cli_positional_prompt, .ctx = &a, .usage = usage};
-    int r = cli_parse_command(argc, argv, opts, &args, &err);
+    int r = cli_parse_prompt_command(argc, argv, opts, &a, CLI_OPT_SAMPLER, usage, &err);
     if (r) return r == CLI_PARSE_HELP ? 0 : cli_fail(CMD, "%s", err.text);
     const char *model_dir = a.model_dir ? a.model_dir : cli_default_model_dir();
     char default_index[1200];

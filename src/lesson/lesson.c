@@ -112,29 +112,33 @@ static int parse_text(Parser *p, const char *s, size_t n, char **out, size_t *ou
     return 0;
 }
 
-/* Numbers other than the sampler's settings (those go through the settings table). */
-static int parse_long(Parser *p, const char *arg, long lo, long hi, const char *what, long *out) {
-    long long v = 0;
-    if (parse_num_int(arg, &v) != NUM_OK) return fail(p, "%s needs a whole number", what);
+/* Numbers other than the sampler's settings (those go through the settings table).
+ * One range check for whole and real numbers; the refusal quotes the number as written. */
+static int parse_ranged(Parser *p, const char *arg, int whole, double lo, double hi, const char *what, double *out) {
+    long long n = 0;
+    double v = 0;
+    if (whole ? parse_num_int(arg, &n) != NUM_OK : parse_num_real(arg, &v) != NUM_OK)
+        return fail(p, whole ? "%s needs a whole number" : "%s needs a number", what);
+    if (whole) v = (double)n;
     if (v < lo || v > hi) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "%s %lld is out of range [%ld, %ld]", what, v, lo, hi);
+        char msg[200];
+        snprintf(msg, sizeof msg, whole ? "%s %s is out of range [%.0f, %.0f]" : "%s %s is out of range [%g, %g]", what,
+                 arg, lo, hi);
         return fail(p, "%s", msg);
     }
+    *out = v;
+    return 0;
+}
+
+static int parse_long(Parser *p, const char *arg, long lo, long hi, const char *what, long *out) {
+    double v = 0;
+    if (parse_ranged(p, arg, 1, (double)lo, (double)hi, what, &v)) return -1;
     *out = (long)v;
     return 0;
 }
 
 static int parse_double(Parser *p, const char *arg, double lo, double hi, const char *what, double *out) {
-    double v = 0;
-    if (parse_num_real(arg, &v) != NUM_OK) return fail(p, "%s needs a number", what);
-    if (v < lo || v > hi) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "%s %g is out of range [%g, %g]", what, v, lo, hi);
-        return fail(p, "%s", msg);
-    }
-    *out = v;
-    return 0;
+    return parse_ranged(p, arg, 0, lo, hi, what, out);
 }
 
 /* ---- expect CLAIM (lesson.h LessonExpect; checked by lesson_expect.c) ---- */
