@@ -298,6 +298,8 @@ static void test_lesson_ablate(Session *s) {
     CHECK(lesson_parse(&l, "b.lesson", BAD, strlen(BAD), &err) == 0, "parses (checked when run)");
     CHECK(lesson_check(&l, s, &v, &bv, &err) == -1 && strstr(err.text, "b.lesson:4:") && strstr(err.text, "blocks 0..3"),
           "7.mlp: %s", err.text);
+    CHECK(strstr(err.text, "b.lesson:4: ablate 7.mlp: '7.mlp': block 7") && !strstr(err.text, "--ablate"),
+          "the lesson line, not the CLI flag, is named: %s", err.text);
     lesson_free(&l);
     free(orig);
 }
