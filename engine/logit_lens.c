@@ -333,6 +333,7 @@ int logit_lens_grid_update(LogitLens *lens, LensGrid *g, const Gpt2Model *m, con
         }
     }
     for (int p = first; p < n; p++) {
+        if (g->cancel && atomic_load(g->cancel)) break; /* asked to stop: columns [0, n_pos) stay valid */
         computed += unembed_column(lens, m, tr, p, g->with_mid);
         int final = logit_lens_final_token(tr, p, V);
         if (final < 0) final = argmax(lens->logits + (size_t)(g->n_rows - 1) * (size_t)V, (size_t)V);

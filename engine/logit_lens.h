@@ -23,6 +23,7 @@
 #ifndef LOGIT_LENS_H
 #define LOGIT_LENS_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "error.h"
@@ -127,6 +128,9 @@ typedef struct LensGrid {
                              * the unembedding per depth); 0 = every column */
     int from_done;          /* columns [0, from_done) are placeholders: ids set, top_id -1,
                              * final_id -1, ranks 0; columns [from_done, n_pos) are computed */
+    const atomic_int *cancel; /* optional, borrowed (NULL = never): nonzero stops the update
+                             * between two columns (another thread asks; n_pos then says how
+                             * far it got and the next update goes on from there) */
 } LensGrid;
 
 /* Sizes a grid for up to max_pos positions. -1 with err on out of memory. */

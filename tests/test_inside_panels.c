@@ -298,6 +298,8 @@ static void test_lesson_ablate(Session *s) {
     CHECK(lesson_parse(&l, "b.lesson", BAD, strlen(BAD), &err) == 0, "parses (checked when run)");
     CHECK(lesson_check(&l, s, &v, &bv, &err) == -1 && strstr(err.text, "b.lesson:4:") && strstr(err.text, "blocks 0..3"),
           "7.mlp: %s", err.text);
+    CHECK(strstr(err.text, "b.lesson:4: ablate 7.mlp: '7.mlp': block 7") && !strstr(err.text, "--ablate"),
+          "the lesson line, not the CLI flag, is named: %s", err.text);
     lesson_free(&l);
     free(orig);
 }
@@ -360,6 +362,103 @@ static void test_draw(Session *s, VizPanel p) {
     canvas_close(&c);
 }
 
+/* A frame of session s showing the three inside panels' data (lens + attribution + journey). */
+static void fill_all(VizFrame *f, const Session *s) {
+    memset(f, 0, sizeof *f);
+    inside_fill(f, s, VIZ_NEEDS_LENS | VIZ_NEEDS_ATTRIBUTION | VIZ_NEEDS_JOURNEY);
+}
+
+/* Cells of two frames' lens grids, strips, attributions and journeys that differ (exactly). */
+static int inside_differ(const VizFrame *a, const VizFrame *b) {
+    int bad = 0;
+    if (!a->lens || !b->lens || a->lens->n_pos != b->lens->n_pos || a->lens->n_rows != b->lens->n_rows) return 1;
+    const LensGrid *x = a->lens, *y = b->lens;
+    for (int i = 0; i < x->n_pos; i++) bad += x->ids[i] != y->ids[i] || x->final_id[i] != y->final_id[i];
+    for (size_t i = 0; i < (size_t)x->n_pos * (size_t)x->n_rows; i++)
+        bad += x->top_id[i] != y->top_id[i] || x->top_p[i] != y->top_p[i] || x->final_rank[i] != y->final_rank[i] ||
+               x->final_p[i] != y->final_p[i];
+    if (!a->lens_strip || !b->lens_strip || a->n_lens_strip != b->n_lens_strip) return bad + 1;
+    for (int k = 0; k < a->n_lens_strip; k++) {
+        const LensRow *r = &a->lens_strip[k], *q = &b->lens_strip[k];
+        bad += r->n_top != q->n_top || r->target.p != q->target.p || r->target.rank != q->target.rank;
+        for (int t = 0; t < r->n_top && t < q->n_top; t++) bad += r->top_id[t] != q->top_id[t] || r->top_p[t] != q->top_p[t];
+    }
+    if (!a->attr || !b->attr || a->attr->n != b->attr->n) return bad + 1;
+    bad += a->attr->total != b->attr->total || a->attr->target != b->attr->target;
+    for (int i = 0; i < a->attr->n; i++) bad += a->attr->comp[i].value != b->attr->comp[i].value;
+    if (!a->journey || !b->journey || a->journey->n_stages != b->journey->n_stages) return bad + 1;
+    for (int i = 0; i < a->journey->n_stages; i++) {
+        const JourneyStage *u = &a->journey->stage[i], *v = &b->journey->stage[i];
+        bad += u->norm != v->norm || u->attn_norm != v->attn_norm || u->mlp_norm != v->mlp_norm || u->n_top != v->n_top;
+        for (int t = 0; t < u->n_top && t < v->n_top; t++) bad += u->top_id[t] != v->top_id[t] || u->top_p[t] != v->top_p[t];
+    }
+    return bad;
+}
+
+static int compute_main(void *arg) {
+    Session *s = arg;
+    inside_compute(s->inside, s, VIZ_NEEDS_LENS | VIZ_NEEDS_ATTRIBUTION | VIZ_NEEDS_JOURNEY);
+    return 0;
+}
+
+/* The window's way (src/app/app_jobs.c): a draw-time fill (async) only reads; the numbers
+ * come from inside_compute on a worker thread, and equal the synchronous fill's cell for cell. */
+static void test_async_fill(Session *s) {
+    VizFrame sync, f;
+    InsideData *own = s->inside, *sd = inside_new(), *d = inside_new();
+    CHECK(d && sd, "two fresh caches");
+    if (!d || !sd) return;
+    s->inside = sd;
+    fill_all(&sync, s); /* the synchronous result, in a cache of its own */
+    s->inside = d;
+    d->async = 1;
+    fill_all(&f, s);
+    CHECK(!f.lens && !f.lens_strip && !f.attr && !f.journey && f.inside_missing &&
+              strcmp(f.inside_missing, INSIDE_COMPUTING) == 0,
+          "an async fill before the worker: placeholders, \"%s\"", f.inside_missing ? f.inside_missing : "(null)");
+    CHECK(inside_wanted(d) == (VIZ_NEEDS_LENS | VIZ_NEEDS_ATTRIBUTION | VIZ_NEEDS_JOURNEY), "it asks for %u",
+          inside_wanted(d));
+    CHECK(d->lens.n_columns == 0, "and computed no lens column on the draw path (%lu)", d->lens.n_columns);
+    /* a worker stopped before its first column lands nothing */
+    atomic_store(&d->cancel, 1);
+    inside_compute(d, s, VIZ_NEEDS_LENS | VIZ_NEEDS_ATTRIBUTION | VIZ_NEEDS_JOURNEY);
+    atomic_store(&d->cancel, 0);
+    fill_all(&f, s);
+    CHECK(!f.lens && f.inside_missing && strcmp(f.inside_missing, INSIDE_COMPUTING) == 0,
+          "a cancelled worker: still placeholders");
+    /* the worker on its own thread, the fill reading placeholders meanwhile */
+    d->running = 1;
+    SDL_Thread *t = SDL_CreateThread(compute_main, "test-inside", s);
+    CHECK(t != NULL, "worker thread: %s", SDL_GetError());
+    fill_all(&f, s);
+    CHECK(!f.lens && !f.attr && !f.journey, "while it runs the fill reads none of the caches");
+    if (t) SDL_WaitThread(t, NULL);
+    else compute_main(s);
+    d->running = 0;
+    d->want_needs = 0;
+    unsigned long cols = d->lens.n_columns;
+    fill_all(&f, s);
+    CHECK(f.inside_missing && f.inside_missing[0] == 0, "landed: nothing missing (%s)", f.inside_missing);
+    CHECK(inside_differ(&f, &sync) == 0, "the async result equals the synchronous one (%d cells differ)",
+          inside_differ(&f, &sync));
+    CHECK(d->lens.n_columns == cols && inside_wanted(d) == 0, "reading it computed nothing more");
+    /* another token: the old numbers are not shown for it */
+    ErrorMsg err;
+    CHECK(session_step(s, &err) == 0, "a step: %s", err.text);
+    fill_all(&f, s);
+    CHECK(!f.lens && !f.attr && inside_wanted(d) != 0, "after a step: placeholders until the worker runs again");
+    inside_compute(d, s, inside_wanted(d));
+    d->want_needs = 0;
+    fill_all(&f, s);
+    s->inside = sd;
+    fill_all(&sync, s);
+    CHECK(inside_differ(&f, &sync) == 0, "after the step too (%d cells differ)", inside_differ(&f, &sync));
+    s->inside = own;
+    inside_free(d);
+    inside_free(sd);
+    session_back(s, 1);
+}
+
 int main(void) {
     setenv("SDL_VIDEODRIVER", "dummy", 1);
     setenv("INFERSCOPE_FALLBACK_FONTS", "", 1);
@@ -383,6 +482,7 @@ int main(void) {
     test_draw(&s, VIZ_PANEL_JOURNEY);
     test_lesson_ablate(&s);
     test_lens_window(&s);
+    test_async_fill(&s);
     session_free(&s);
     test_window_ablation();
     return check_summary("test_inside_panels");

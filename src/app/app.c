@@ -11,6 +11,7 @@
 #include "app.h"
 #include "app_export.h"
 #include "app_jobs.h"
+#include "inside_fill.h"
 
 static double now_ms(void) {
     struct timespec ts;
@@ -90,12 +91,15 @@ static void handle_event(AppState *app, const SDL_Event *e, SDL_Window *win, SDL
         else if (app->n_queued < APP_QUEUE_MAX) app->queue[app->n_queued++] = in;
         return;
     }
+    /* anything but a hover may change the session the inside worker reads */
+    if (in.kind != APP_INPUT_MOUSE_MOVE) app_inside_stop(app);
     app_update(app, &in);
 }
 
 /* Applies queued input until it is used up or an input starts another job. */
 static void drain_queue(AppState *app) {
     int i = 0;
+    if (app->n_queued) app_inside_stop(app);
     while (i < app->n_queued && !app->busy && !app->quit) app_update(app, &app->queue[i++]);
     memmove(app->queue, app->queue + i, (size_t)(app->n_queued - i) * sizeof app->queue[0]);
     app->n_queued -= i;
@@ -158,7 +162,10 @@ static void draw_once(AppState *app, SDL_Renderer *ren, Viz *viz, const char *hi
     viz_clear_error(viz);
     app->dirty = 0;
     double t0 = now_ms();
+    InsideData *inside = app->session.inside;
+    if (inside) inside->async = 1; /* the draw only reads: the model math is app_inside_start's */
     app_draw(app, viz, r);
+    if (inside) inside->async = 0;
     if (viz->has_error && (!app->status_is_error || strcmp(app->status, viz->last_error.text) != 0)) {
         /* show a draw problem on the next frame; the same error again does not loop */
         app_set_status(app, 1, "%s", viz->last_error.text);
@@ -206,11 +213,12 @@ int app_run(AppState *app, int width, int height, ErrorMsg *err) {
         SDL_Event e;
         /* sleep until something happens (the machine may be busy: training, a laptop on
          * battery); while a job runs, wake every 5 ms to see whether it is done */
-        if (SDL_WaitEventTimeout(&e, app->busy ? 5 : 500)) {
+        if (SDL_WaitEventTimeout(&e, app->busy || app->inside_thread ? 5 : 500)) {
             handle_event(app, &e, win, ren);
             while (SDL_PollEvent(&e)) handle_event(app, &e, win, ren);
         }
         app_jobs_poll(app);
+        app_inside_poll(app);
         drain_queue(app);
         if (app->busy) {
             /* a slow step (big GPT-2, long prompt): say so in the title, keep the frame */
@@ -229,6 +237,7 @@ int app_run(AppState *app, int width, int height, ErrorMsg *err) {
         if (app->quit) break;
         sync_window(app, win, ren, &viz);
         if (app->export_request != APP_EXPORT_NONE) {
+            app_inside_stop(app); /* the export computes its own numbers, synchronously */
             int ow = 0, oh = 0;
             SDL_GetRendererOutputSize(ren, &ow, &oh);
             app_export(app, ow, oh); /* re-rendered offscreen at the window's size */
@@ -236,6 +245,7 @@ int app_run(AppState *app, int width, int height, ErrorMsg *err) {
         }
         if (app->in_lesson) show_lesson_message(app, win, title, shown, sizeof shown);
         if (app->dirty) draw_once(app, ren, &viz, hits_out, &last_hash);
+        app_inside_start(app); /* what that frame found missing, behind the next frames */
     }
     app_jobs_wait(app);
     app->async = 0;

@@ -138,6 +138,10 @@ typedef struct AppState {
     SDL_Thread *job_thread;   /* owned while busy */
     SDL_atomic_t job_done;    /* set by the worker when the job is done */
     Uint64 busy_since_ms;     /* SDL_GetTicks64 when the job started */
+    SDL_Thread *inside_thread; /* owned while the lens / attribution / journey numbers are
+                              * computed behind the drawing (app_inside_start) */
+    SDL_atomic_t inside_done; /* set by that worker when it is done */
+    unsigned inside_needs;    /* the VIZ_NEEDS_* it computes */
     AppInput queue[APP_QUEUE_MAX]; /* input that arrived while busy, oldest first */
     int n_queued;
     int in_lesson;            /* 1: presenter mode (app_lesson.c) */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app_jobs.h"
+#include "inside_fill.h"
 #include "token_label.h"
 
 /* JOB_ABLATE: the mask on screen with head (layer, head) flipped, or emptied when
@@ -115,6 +116,7 @@ static int worker_main(void *arg) {
 
 void app_submit(AppState *app, const AppJob *job) {
     if (app->busy) return;
+    app_inside_stop(app); /* the job changes the session the inside worker reads */
     app->job = *job;
     if (app->async) {
         SDL_AtomicSet(&app->job_done, 0);
@@ -151,9 +153,55 @@ int app_jobs_poll(AppState *app) {
 }
 
 void app_jobs_wait(AppState *app) {
+    app_inside_stop(app);
     if (!app->busy) return;
     SDL_WaitThread(app->job_thread, NULL);
     app->job_thread = NULL;
     app->busy = 0;
     job_finish(app, &app->job);
+}
+
+static int inside_worker_main(void *arg) {
+    AppState *app = arg;
+    inside_compute(app->session.inside, &app->session, app->inside_needs);
+    SDL_AtomicSet(&app->inside_done, 1);
+    return 0;
+}
+
+void app_inside_start(AppState *app) {
+    InsideData *d = app->session.inside;
+    unsigned needs = inside_wanted(d);
+    if (app->busy || app->inside_thread || !needs) return;
+    d->want_needs = 0;
+    app->inside_needs = needs;
+    atomic_store(&d->cancel, 0);
+    if (app->async) {
+        SDL_AtomicSet(&app->inside_done, 0);
+        d->running = 1;
+        app->inside_thread = SDL_CreateThread(inside_worker_main, "inferscope-inside", app);
+        if (app->inside_thread) return;
+        d->running = 0; /* no thread: do it inline rather than not at all */
+    }
+    inside_compute(d, &app->session, needs);
+    app->dirty = 1;
+}
+
+int app_inside_poll(AppState *app) {
+    if (!app->inside_thread || !SDL_AtomicGet(&app->inside_done)) return 0;
+    SDL_WaitThread(app->inside_thread, NULL);
+    app->inside_thread = NULL;
+    app->session.inside->running = 0;
+    app->dirty = 1;
+    return 1;
+}
+
+void app_inside_stop(AppState *app) {
+    if (!app->inside_thread) return;
+    InsideData *d = app->session.inside;
+    atomic_store(&d->cancel, 1);
+    SDL_WaitThread(app->inside_thread, NULL);
+    app->inside_thread = NULL;
+    d->running = 0;
+    atomic_store(&d->cancel, 0);
+    app->dirty = 1;
 }

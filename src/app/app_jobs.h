@@ -27,4 +27,14 @@ int app_jobs_poll(AppState *app);
 /* Blocks until a running job has finished (at quit), then finishes it. */
 void app_jobs_wait(AppState *app);
 
+/* The inside panels' numbers (lens grid, attribution, journey: inside_fill.h) behind the
+ * drawing: a window frame that found them missing (inside_wanted) gets a worker that
+ * computes them while the loop keeps drawing "computing…" and handling input; the
+ * session is only read meanwhile. Start (main thread, when no job runs; inline when
+ * app->async is 0), poll (1 when it landed: redraw), stop (cancels between two lens
+ * columns and joins: before anything changes the session; safe when none runs). */
+void app_inside_start(AppState *app);
+int app_inside_poll(AppState *app);
+void app_inside_stop(AppState *app);
+
 #endif

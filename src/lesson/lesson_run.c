@@ -95,6 +95,13 @@ static int lesson_ablate(Session *s, VizView *view, const char *spec, ErrorMsg *
     Gpt2Ablation ab = {0};
     int rc = 0;
     if (spec && strcmp(spec, "none") != 0) rc = gpt2_ablation_parse(&ab, &s->model.config, spec, err);
+    if (rc) {
+        /* the parser speaks of the CLI flag; in a lesson it is the `ablate` line (the caller
+         * puts FILE:LINE in front) */
+        char why[sizeof err->text];
+        snprintf(why, sizeof why, "%s", strncmp(err->text, "--ablate: ", 10) == 0 ? err->text + 10 : err->text);
+        error_set(err, "ablate %s: %s", spec, why);
+    }
     Action act = {.kind = ACT_ABLATE, .ablation = &ab};
     if (rc == 0) rc = action_apply(s, view, &act, err);
     gpt2_ablation_free(&ab);

@@ -71,39 +71,42 @@ unsigned inside_needs_of_view(const VizView *view) {
     return needs;
 }
 
-void inside_fill(VizFrame *f, const Session *s, unsigned needs) {
-    InsideData *d = s->inside;
-    f->lens_target = -1;
-    f->ablation_kl = s->ablation_kl;
-    f->orig_top_id = s->orig_top_id;
-    f->p_orig = s->ablation_kl >= 0 && s->has_next ? s->next_p_orig : NULL;
-    if (!d) return;
-    gpt2_ablation_format(&s->trace.ablation, d->ablated, sizeof d->ablated);
-    f->ablated = d->ablated;
+/* The token the strip and the bars explain: the pending pick, else the model's top-1. */
+static int inside_target(const Session *s) {
     int n = session_len(s);
-    if (!needs || n == 0 || inside_size(d, s)) {
-        f->inside_missing = d->missing;
-        return;
-    }
+    return s->has_next ? s->next.chosen.id : logit_lens_final_token(&s->trace, n - 1, session_vocab(s));
+}
+
+/* Brings the caches up to s for `needs` when `compute` (the model math: the worker, or a
+ * synchronous fill), else only hands out what the caches hold for s (the window's draw:
+ * no model math); the frame's inside fields point into d. Why a part is missing: d->missing. */
+static void inside_run(InsideData *d, VizFrame *f, const Session *s, unsigned needs, int compute) {
     d->missing[0] = 0;
     f->inside_missing = d->missing;
     ErrorMsg err;
     const Gpt2Model *m = &s->model;
     const Gpt2Trace *tr = &s->trace;
-    /* the token the strip and the bars explain: the pending pick, else the model's top-1 */
-    int target = s->has_next ? s->next.chosen.id : logit_lens_final_token(tr, n - 1, session_vocab(s));
+    int n = session_len(s);
+    int target = inside_target(s);
     f->lens_target = target;
     if (needs & VIZ_NEEDS_LENS) {
-        /* the newest INSIDE_LENS_COLUMNS columns only: more than any panel width shows, and
-         * a 1024-token text would otherwise cost a lens pass per token (40 ms each on 124M) */
-        d->grid.from = n > INSIDE_LENS_COLUMNS ? n - INSIDE_LENS_COLUMNS : 0;
-        if (logit_lens_grid_update(&d->lens, &d->grid, m, tr, &err) < 0) {
-            snprintf(d->missing, sizeof d->missing, "logit lens: %.250s", err.text);
-            return;
+        unsigned long long grid_key = newest_key(s, -1);
+        if (compute) {
+            /* the newest INSIDE_LENS_COLUMNS columns only: more than any panel width shows, and
+             * a 1024-token text would otherwise cost a lens pass per token (40 ms each on 124M) */
+            d->grid.from = n > INSIDE_LENS_COLUMNS ? n - INSIDE_LENS_COLUMNS : 0;
+            d->grid_key = 0;
+            if (logit_lens_grid_update(&d->lens, &d->grid, m, tr, &err) < 0) {
+                snprintf(d->missing, sizeof d->missing, "logit lens: %.250s", err.text);
+                return;
+            }
+            if (d->grid.n_pos < n) return; /* cancelled: the worker stops, nothing shown */
+            d->grid_key = grid_key;
         }
+        if (d->grid_key != grid_key) return;
         f->lens = &d->grid;
         unsigned long long key = newest_key(s, target);
-        if (d->strip_key != key) {
+        if (d->strip_key != key && compute) {
             d->strip_key = 0;
             int rows = target >= 0 ? logit_lens_at(&d->lens, m, tr, n - 1, target, 0, JOURNEY_TOP, d->strip, &err) : -1;
             if (rows < 0) {
@@ -114,24 +117,25 @@ void inside_fill(VizFrame *f, const Session *s, unsigned needs) {
             d->strip_target = target;
             d->strip_key = key;
         }
+        if (d->strip_key != key) return;
         f->lens_strip = d->strip;
         f->n_lens_strip = d->n_strip;
     }
     if ((needs & VIZ_NEEDS_ATTRIBUTION) && target >= 0) {
         unsigned long long key = newest_key(s, target);
-        if (d->attr_key != key) {
+        if (d->attr_key != key && compute) {
             d->attr_key = key;
             d->attr_ok = attribution_run(&d->attr, m, tr, n - 1, target, -1, &err) == 0;
-            if (!d->attr_ok) { /* tried again next frame: a failure is cheap and says why */
+            if (!d->attr_ok) { /* tried again next time: a failure is cheap and says why */
                 d->attr_key = 0;
                 snprintf(d->missing, sizeof d->missing, "attribution: %.250s", err.text);
             }
         }
-        f->attr = d->attr_ok ? &d->attr : NULL;
+        f->attr = d->attr_ok && d->attr_key == key ? &d->attr : NULL;
     }
     if (needs & VIZ_NEEDS_JOURNEY) {
         unsigned long long key = newest_key(s, -1);
-        if (d->journey_key != key) {
+        if (d->journey_key != key && compute) {
             d->journey_key = key;
             d->journey_ok = token_journey_at(&d->journey, &d->lens, m, tr, n - 1, &err) == 0;
             if (!d->journey_ok) {
@@ -139,6 +143,56 @@ void inside_fill(VizFrame *f, const Session *s, unsigned needs) {
                 snprintf(d->missing, sizeof d->missing, "journey: %.250s", err.text);
             }
         }
-        f->journey = d->journey_ok ? &d->journey : NULL;
+        f->journey = d->journey_ok && d->journey_key == key ? &d->journey : NULL;
     }
+}
+
+void inside_fill(VizFrame *f, const Session *s, unsigned needs) {
+    InsideData *d = s->inside;
+    f->lens_target = -1;
+    f->ablation_kl = s->ablation_kl;
+    f->orig_top_id = s->orig_top_id;
+    f->p_orig = s->ablation_kl >= 0 && s->has_next ? s->next_p_orig : NULL;
+    if (!d) return;
+    gpt2_ablation_format(&s->trace.ablation, d->ablated, sizeof d->ablated);
+    f->ablated = d->ablated;
+    int n = session_len(s);
+    if (d->running) { /* the worker writes the caches: read none of them */
+        f->inside_missing = INSIDE_COMPUTING;
+        return;
+    }
+    if (!needs || n == 0 || inside_size(d, s)) {
+        f->inside_missing = d->missing;
+        return;
+    }
+    if (!d->async) {
+        inside_run(d, f, s, needs, 1);
+        return;
+    }
+    unsigned long long key = newest_key(s, inside_target(s));
+    if (d->done_key != key || (d->done_needs & needs) != needs) {
+        /* not computed for these tokens yet: placeholders, and the app starts the worker */
+        d->want_needs = needs;
+        f->lens_target = inside_target(s);
+        f->inside_missing = INSIDE_COMPUTING;
+        return;
+    }
+    inside_run(d, f, s, needs, 0);
+    if (d->done_missing[0] && !d->missing[0]) snprintf(d->missing, sizeof d->missing, "%s", d->done_missing);
+}
+
+unsigned inside_wanted(const InsideData *d) { return d && !d->running ? d->want_needs : 0; }
+
+void inside_compute(InsideData *d, const Session *s, unsigned needs) {
+    if (!d || !needs || session_len(s) == 0 || inside_size(d, s)) return;
+    VizFrame scratch;
+    memset(&scratch, 0, sizeof scratch);
+    d->grid.cancel = &d->cancel;
+    inside_run(d, &scratch, s, needs, 1);
+    d->grid.cancel = NULL;
+    if (atomic_load(&d->cancel)) return; /* stopped: still wanted, started again later */
+    unsigned long long key = newest_key(s, inside_target(s));
+    d->done_needs = d->done_key == key ? d->done_needs | needs : needs;
+    d->done_key = key;
+    snprintf(d->done_missing, sizeof d->done_missing, "%s", d->missing);
 }
