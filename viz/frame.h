@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "attn_explain.h"
 #include "gpt2_model.h"
 #include "gpt2_trace.h"
 #include "layout.h"
@@ -35,6 +36,7 @@ typedef enum VizPanel {
     VIZ_PANEL_LENS,      /* logit lens: layers x positions grid + the pick's rank by depth */
     VIZ_PANEL_ATTRIBUTION, /* direct logit attribution of the pick: signed bars per part */
     VIZ_PANEL_JOURNEY,   /* the newest token through embed, every block, ln_final, logits */
+    VIZ_PANEL_ATTN_MATH, /* one query's attention, stage by stage: q.k, / sqrt(d), mask, softmax, z */
     VIZ_PANEL_COUNT
 } VizPanel;
 
@@ -85,6 +87,7 @@ typedef struct VizView {
     VizProbAxis prob_axis;  /* scale of the probability bars */
     float prob_axis_max;    /* VIZ_AXIS_LINEAR: the axis end, a probability in (0, 1] */
     VizTextMode text_mode;  /* what the Text panel marks on the tokens */
+    int query;              /* attention-math: the query position explained, -1 = the newest */
 } VizView;
 
 /* One row of the key overlay (`?`), taken from the app's key table so the help can
@@ -150,6 +153,11 @@ typedef struct VizFrame {
     double ablation_kl;           /* KL(original || ablated) of the next-token distribution, nats; <0 none */
     const double *p_orig;         /* (rec->n) the unablated model's p_raw of rec->rows[i]; NULL = none */
     int orig_top_id;              /* the unablated model's most likely next token (-1: none) */
+
+    /* --- inside attention (src/session/attn_fill.c, computed only for a shown panel that needs it) --- */
+    const AttnExplain *attn_math; /* view.layer/head at query attn_query, every stage; NULL = none */
+    int attn_query;               /* the query position explained (view.query resolved) */
+    const char *attn_missing;     /* why attn_math is NULL ("" or NULL: it is not) */
 
     const VizKeyHelp *keys;       /* (n_keys) for the help overlay */
     int n_keys;
