@@ -48,6 +48,12 @@ static VizClick click_attn_math(const VizHit *h, unsigned mods) {
     return (VizClick){VIZ_CLICK_NONE, 0, 0};
 }
 
+static VizClick click_heads(const VizHit *h, unsigned mods) {
+    (void)mods;
+    if (h->kind == VIZ_HIT_HEAD_THUMB) return (VizClick){VIZ_CLICK_SELECT_HEAD, h->a, h->b};
+    return (VizClick){VIZ_CLICK_NONE, 0, 0};
+}
+
 /* ---- the table ------------------------------------------------------------------------ */
 
 static const VizPanelRow TABLE[VIZ_PANEL_COUNT] = {
@@ -86,6 +92,11 @@ static const VizPanelRow TABLE[VIZ_PANEL_COUNT] = {
      .tensor = "blocks.{L}.hook_resid_pre blocks.{L}.attn.hook_k blocks.{L}.attn.hook_v blocks.{L}.attn.hook_pattern",
      .title = "attention math, layer {L} head {H}", .stem = "attention-math-L{L}H{H}",
      .needs = VIZ_NEEDS_ATTN_MATH, .companion = VIZ_PANEL_ATTENTION, .inside = 1, .min_w = 640, .min_h = 400},
+    {.id = VIZ_PANEL_HEADS, .name = "heads",
+     .what = "what each head does: previous-token, first-token sink, induction, duplicate-token, local scores",
+     .draw = draw_heads_panel, .click = click_heads, .tensor = "blocks.*.attn.hook_pattern (fixed probe)",
+     .title = "what each head does", .stem = "heads", .needs = VIZ_NEEDS_HEADS,
+     .companion = VIZ_PANEL_ATTENTION, .inside = 1, .min_w = 560, .min_h = 360},
 };
 
 const VizPanelRow *viz_panel_row(VizPanel p) {

@@ -43,6 +43,7 @@ enum {
     VIZ_NEEDS_ATTRIBUTION = 1u << 1, /* VizFrame.attr: direct logit attribution, newest position */
     VIZ_NEEDS_JOURNEY = 1u << 2,     /* VizFrame.journey: the newest token through every stage */
     VIZ_NEEDS_ATTN_MATH = 1u << 3,   /* VizFrame.attn_math: one query's attention (src/session/attn_fill.c) */
+    VIZ_NEEDS_HEADS = 1u << 4,       /* VizFrame.heads: every head's scores on the fixed probe */
 };
 
 typedef struct VizPanelRow {

@@ -48,6 +48,10 @@ int draw_attention_sheet(Viz *viz, Rect r, const VizFrame *f, int layer0, int n_
  * and projected, the shape of every stage. Hits: VIZ_HIT_ATTN_CELL (a = query, b = key). */
 int draw_attn_math_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
 
+/* What each head does (f->heads): a layers x heads grid per pattern with the numbers
+ * printed, the chance level, the best head, what to look for. Hits: VIZ_HIT_HEAD_THUMB. */
+int draw_heads_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
+
 /* Generated text: prompt then generated tokens, the newest highlighted, wrapped. */
 int draw_text_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
 /* Height of a text panel at width w that shows f's text in min_lines..max_lines lines

@@ -22,7 +22,7 @@ static void usage(void) {
     fprintf(stdout,
             "usage: inferscope export [--model DIR] (--prompt TEXT | --ids LIST) [--steps N] [--seed S]\n"
             "         [sampler flags] [--panel frame|attention|probs|tokens|text|\n"
-            "         lens|attribution|journey|attention-math] [--query N]\n"
+            "         lens|attribution|journey|attention-math|heads] [--query N]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
             "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--axis A]\n"
             "         [--text-mode plain|surprisal|seen] [--sidecar] [--ablate LIST]\n"
