@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "attn_explain.h"
 #include "gpt2_model.h"
 #include "gpt2_trace.h"
 #include "layout.h"
@@ -35,6 +36,8 @@ typedef enum VizPanel {
     VIZ_PANEL_LENS,      /* logit lens: layers x positions grid + the pick's rank by depth */
     VIZ_PANEL_ATTRIBUTION, /* direct logit attribution of the pick: signed bars per part */
     VIZ_PANEL_JOURNEY,   /* the newest token through embed, every block, ln_final, logits */
+    VIZ_PANEL_ATTN_MATH, /* one query's attention, stage by stage: q.k, / sqrt(d), mask, softmax, z */
+    VIZ_PANEL_HEADS,     /* layers x heads grids of what each head does (engine/head_scores.h) */
     VIZ_PANEL_COUNT
 } VizPanel;
 
@@ -61,6 +64,20 @@ typedef enum VizTextMode { VIZ_TEXT_PLAIN = 0, VIZ_TEXT_SURPRISAL, VIZ_TEXT_SEEN
 const char *viz_text_mode_name(VizTextMode m);
 int viz_text_mode_from_name(const char *name);
 
+/* What each head does, as the heads panel draws it (src/session/attn_fill.c fills it from
+ * engine/head_scores.h; every number is the engine's). head_scores.h is not included
+ * here: its HeadPattern would clash with viz/attn_heatmap.h's. */
+struct HeadScores;
+#define VIZ_HEAD_PATTERN_COUNT 5            /* = HEAD_PATTERN_COUNT (checked in attn_fill.c) */
+typedef struct HeadsInfo {
+    const struct HeadScores *scores;        /* L x NH scores of each pattern */
+    double chance[VIZ_HEAD_PATTERN_COUNT];      /* head_probe_uniform: an even spread's score */
+    int best_layer[VIZ_HEAD_PATTERN_COUNT], best_head[VIZ_HEAD_PATTERN_COUNT]; /* head_scores_best */
+    int clear[VIZ_HEAD_PATTERN_COUNT];          /* head_score_clear of the best: at least 2 x chance */
+    int n_text, R;                          /* probe sizes: story tokens, words repeated twice */
+    unsigned long long seed;                /* the repeat's PCG32 seed */
+} HeadsInfo;
+
 /* View settings: what to show and how, chosen by the user (keys, mouse, lesson).
  * Plain values; the app owns them, panels read them. */
 typedef struct VizView {
@@ -85,6 +102,7 @@ typedef struct VizView {
     VizProbAxis prob_axis;  /* scale of the probability bars */
     float prob_axis_max;    /* VIZ_AXIS_LINEAR: the axis end, a probability in (0, 1] */
     VizTextMode text_mode;  /* what the Text panel marks on the tokens */
+    int query;              /* attention-math: the query position explained, -1 = the newest */
 } VizView;
 
 /* One row of the key overlay (`?`), taken from the app's key table so the help can
@@ -150,6 +168,12 @@ typedef struct VizFrame {
     double ablation_kl;           /* KL(original || ablated) of the next-token distribution, nats; <0 none */
     const double *p_orig;         /* (rec->n) the unablated model's p_raw of rec->rows[i]; NULL = none */
     int orig_top_id;              /* the unablated model's most likely next token (-1: none) */
+
+    /* --- inside attention (src/session/attn_fill.c, computed only for a shown panel that needs it) --- */
+    const AttnExplain *attn_math; /* view.layer/head at query attn_query, every stage; NULL = none */
+    int attn_query;               /* the query position explained (view.query resolved) */
+    const char *attn_missing;     /* why attn_math / heads is NULL ("" or NULL: it is not) */
+    const HeadsInfo *heads;       /* what each head does (the fixed probe), or NULL */
 
     const VizKeyHelp *keys;       /* (n_keys) for the help overlay */
     int n_keys;

@@ -20,8 +20,9 @@ static VizClick click_attention(const VizHit *h, unsigned mods) {
     /* a thumbnail shows its head large; with Shift it switches the head off (or on again) */
     if (h->kind == VIZ_HIT_HEAD_THUMB)
         return (VizClick){(mods & VIZ_CLICK_SHIFT) ? VIZ_CLICK_TOGGLE_ABLATION : VIZ_CLICK_SELECT_HEAD, h->a, h->b};
-    /* a cell outlines its key token (b = key position; -1 when hits are per row) */
-    if (h->kind == VIZ_HIT_ATTN_CELL) return (VizClick){VIZ_CLICK_HIGHLIGHT_TOKEN, h->b, 0};
+    /* a cell outlines its key token (h->b = key position; -1 when hits are per row) and
+     * makes its row the query attention-math explains */
+    if (h->kind == VIZ_HIT_ATTN_CELL) return (VizClick){VIZ_CLICK_HIGHLIGHT_TOKEN, h->b, h->a};
     return (VizClick){VIZ_CLICK_NONE, 0, 0};
 }
 
@@ -37,6 +38,19 @@ static VizClick click_attribution(const VizHit *h, unsigned mods) {
         if (h->b < 0) return (VizClick){VIZ_CLICK_SELECT_LAYER, h->a, 0};
         return (VizClick){(mods & VIZ_CLICK_SHIFT) ? VIZ_CLICK_TOGGLE_ABLATION : VIZ_CLICK_SELECT_HEAD, h->a, h->b};
     }
+    return (VizClick){VIZ_CLICK_NONE, 0, 0};
+}
+
+static VizClick click_attn_math(const VizHit *h, unsigned mods) {
+    (void)mods;
+    /* a key row outlines its token everywhere (the query explained stays) */
+    if (h->kind == VIZ_HIT_ATTN_CELL) return (VizClick){VIZ_CLICK_HIGHLIGHT_TOKEN, h->b, -1};
+    return (VizClick){VIZ_CLICK_NONE, 0, 0};
+}
+
+static VizClick click_heads(const VizHit *h, unsigned mods) {
+    (void)mods;
+    if (h->kind == VIZ_HIT_HEAD_THUMB) return (VizClick){VIZ_CLICK_SELECT_HEAD, h->a, h->b};
     return (VizClick){VIZ_CLICK_NONE, 0, 0};
 }
 
@@ -72,6 +86,17 @@ static const VizPanelRow TABLE[VIZ_PANEL_COUNT] = {
      .tensor = "blocks.*.hook_resid_post blocks.*.hook_attn_out blocks.*.hook_mlp_out ln_final.hook_normalized logits",
      .title = "token journey", .stem = "journey", .needs = VIZ_NEEDS_JOURNEY | VIZ_NEEDS_LENS,
      .companion = VIZ_PANEL_FRAME, .inside = 1, .min_w = 560, .min_h = 360},
+    {.id = VIZ_PANEL_ATTN_MATH, .name = "attention-math",
+     .what = "one query's attention step by step: q.k, / sqrt(d_head), causal mask, softmax, weighted values, z",
+     .draw = draw_attn_math_panel, .click = click_attn_math,
+     .tensor = "blocks.{L}.hook_resid_pre blocks.{L}.attn.hook_k blocks.{L}.attn.hook_v blocks.{L}.attn.hook_pattern",
+     .title = "attention math, layer {L} head {H}", .stem = "attention-math-L{L}H{H}",
+     .needs = VIZ_NEEDS_ATTN_MATH, .companion = VIZ_PANEL_ATTENTION, .inside = 1, .min_w = 640, .min_h = 400},
+    {.id = VIZ_PANEL_HEADS, .name = "heads",
+     .what = "what each head does: previous-token, first-token sink, induction, duplicate-token, local scores",
+     .draw = draw_heads_panel, .click = click_heads, .tensor = "blocks.*.attn.hook_pattern (fixed probe)",
+     .title = "what each head does", .stem = "heads", .needs = VIZ_NEEDS_HEADS,
+     .companion = VIZ_PANEL_ATTENTION, .inside = 1, .min_w = 560, .min_h = 360},
 };
 
 const VizPanelRow *viz_panel_row(VizPanel p) {

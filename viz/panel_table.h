@@ -24,7 +24,8 @@ typedef enum VizClickKind {
     VIZ_CLICK_SELECT_LAYER,     /* a = layer (an MLP: no head to show) */
     VIZ_CLICK_TOGGLE_ABLATION,  /* a = layer, b = head: switch that head off / on again */
     VIZ_CLICK_SELECT_TOKEN,     /* a = position: the BPE replay of its word (again: none) */
-    VIZ_CLICK_HIGHLIGHT_TOKEN,  /* a = position: outline that token everywhere (again: none) */
+    VIZ_CLICK_HIGHLIGHT_TOKEN,  /* a = position: outline that token everywhere (again: none);
+                                 * b = the query row clicked (attention-math explains it), -1 none */
 } VizClickKind;
 
 typedef struct VizClick {
@@ -41,6 +42,8 @@ enum {
     VIZ_NEEDS_LENS = 1u << 0,        /* VizFrame.lens: the logit-lens grid */
     VIZ_NEEDS_ATTRIBUTION = 1u << 1, /* VizFrame.attr: direct logit attribution, newest position */
     VIZ_NEEDS_JOURNEY = 1u << 2,     /* VizFrame.journey: the newest token through every stage */
+    VIZ_NEEDS_ATTN_MATH = 1u << 3,   /* VizFrame.attn_math: one query's attention (src/session/attn_fill.c) */
+    VIZ_NEEDS_HEADS = 1u << 4,       /* VizFrame.heads: every head's scores on the fixed probe */
 };
 
 typedef struct VizPanelRow {

@@ -42,6 +42,16 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
  * colour. Returns 0 or -1 (error recorded). */
 int draw_attention_sheet(Viz *viz, Rect r, const VizFrame *f, int layer0, int n_layers, int cols, const char *title);
 
+/* One query's attention computation (f->attn_math, filled by src/session/attn_fill.c): q
+ * as a diverging colour strip, one row per key (k_j strip, q.k_j bar, / sqrt(d), the mask
+ * with -inf, the softmax weight with its sum, p_j v_j strip), z, the heads concatenated
+ * and projected, the shape of every stage. Hits: VIZ_HIT_ATTN_CELL (a = query, b = key). */
+int draw_attn_math_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
+
+/* What each head does (f->heads): a layers x heads grid per pattern with the numbers
+ * printed, the chance level, the best head, what to look for. Hits: VIZ_HIT_HEAD_THUMB. */
+int draw_heads_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
+
 /* Generated text: prompt then generated tokens, the newest highlighted, wrapped. */
 int draw_text_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
 /* Height of a text panel at width w that shows f's text in min_lines..max_lines lines

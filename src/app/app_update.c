@@ -417,6 +417,10 @@ static void click(AppState *app, int x, int y, int button, Uint16 mod) {
     case VIZ_CLICK_HIGHLIGHT_TOKEN: {
         Action a = {.kind = ACT_HIGHLIGHT_TOKEN, .n = app->view.highlight_token == c.a ? -1 : c.a};
         app_act(app, &a, 0);
+        if (c.b >= 0) { /* a heatmap row: the query attention-math explains */
+            Action q = {.kind = ACT_QUERY, .n = c.b};
+            app_act(app, &q, 0);
+        }
         break;
     }
     default:

@@ -22,7 +22,7 @@ static void usage(void) {
     fprintf(stdout,
             "usage: inferscope export [--model DIR] (--prompt TEXT | --ids LIST) [--steps N] [--seed S]\n"
             "         [sampler flags] [--panel frame|attention|probs|tokens|text|\n"
-            "         lens|attribution|journey]\n"
+            "         lens|attribution|journey|attention-math|heads] [--query N]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
             "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--axis A]\n"
             "         [--text-mode plain|surprisal|seen] [--sidecar] [--ablate LIST]\n"
@@ -35,7 +35,11 @@ static void usage(void) {
             "  0007-step-07-attention-L3H5.png\n\n"
             "  --panel P        what to draw: the whole frame (default) or one panel; lens (the logit\n"
             "                   lens grid), attribution (what each part adds to the pick's logit) and\n"
-            "                   journey (the newest token through every stage) look inside the model\n"
+            "                   journey (the newest token through every stage) look inside the model;\n"
+            "                   attention-math: one query of head --layer L --head H step by step\n"
+            "                   (q.k, / sqrt(d_head), causal mask, softmax, weighted values, z)\n"
+            "  --query N        the query position attention-math explains (0-based; default the\n"
+            "                   newest token); a lesson sets it with `query N`\n"
             "  --layer L --head H   the attention head shown (0-based, as blocks.L.attn.hook_pattern);\n"
             "                   alone, --layer L exports every head of layer L (attention panel)\n"
             "  --all-heads      every head of --layer L, or of every layer without --layer\n"
@@ -174,6 +178,7 @@ typedef struct ExportArgs {
     int all_heads, sheet, handout;
     int panel_given, axis_given; /* given explicitly (a lesson sets them itself) */
     int text_mode;           /* VizTextMode */
+    long query;              /* --query: the position attention-math explains, -1 = the newest */
     VizProbAxis axis;
     float axis_max;
     const char *lesson_path;
@@ -189,7 +194,11 @@ static int take_scale(void *ctx, const char *flag, const char *v, ErrorMsg *err)
 static int take_panel(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
     ExportArgs *ea = ctx;
     int p = viz_panel_from_name(v);
-    if (p < 0) return error_set(err, "%s: '%s' is not frame, attention, probs, tokens or text", flag, v);
+    if (p < 0) {
+        char names[300];
+        viz_panel_names(", ", names, sizeof names);
+        return error_set(err, "%s: '%s' is not a panel (%s)", flag, v, names);
+    }
     ea->opt.panel = (VizPanel)p;
     ea->panel_given = 1;
     return 0;
@@ -241,6 +250,7 @@ static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs
     ea->opt.dir = NULL;
     ea->layer = ea->head = -1;
     ea->text_mode = VIZ_TEXT_PLAIN;
+    ea->query = -1;
     ea->axis = VIZ_AXIS_AUTO;
     ea->axis_max = 1.0f;
     const CliOpt opts[] = {
@@ -253,6 +263,7 @@ static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs
         CLI_LONG("--steps", &ea->steps, 0, 100000, NULL),
         CLI_LONG("--layer", &ea->layer, 0, 4095, NULL),
         CLI_LONG("--head", &ea->head, 0, 4095, NULL),
+        CLI_LONG("--query", &ea->query, 0, 100000, NULL),
         CLI_CALL("--scale", take_scale, &ea->opt.scale),
         CLI_CALL("--panel", take_panel, ea),
         CLI_CALL("--theme", take_theme, &ea->opt.theme),
@@ -271,7 +282,7 @@ static int check_export_args(const CliModelArgs *ma, ExportArgs *ea, int *heads_
     if (!ea->opt.dir) return error_set(err, "--out DIR is required (the folder for the figures)");
     if (ea->lesson_path) {
         if (ma->prompt || ma->prompt_file || ma->ids || ea->steps || ea->layer >= 0 || ea->all_heads || ea->sheet ||
-            ea->panel_given || ea->axis_given)
+            ea->panel_given || ea->axis_given || ea->query >= 0)
             return error_set(err, "--lesson sets the prompt, steps, layer/head, panel, axis and text mode itself: "
                                   "drop those options");
         if (ma->ablate) /* not silently dropped: the slides would claim the whole model */
@@ -281,7 +292,9 @@ static int check_export_args(const CliModelArgs *ma, ExportArgs *ea, int *heads_
     if (ea->handout) return error_set(err, "--handout goes with --lesson (the handout is a lesson's slides and notes)");
     if (ea->head >= 0 && ea->layer < 0) return error_set(err, "--head needs --layer (which layer's head?)");
     if (ea->all_heads && ea->head >= 0) return error_set(err, "--all-heads and --head exclude each other");
-    *heads_mode = ea->all_heads || (ea->layer >= 0 && ea->head < 0);
+    /* --layer alone: every head of the attention panel; a panel of one head shows --head 0 */
+    *heads_mode = ea->all_heads ||
+                  (ea->layer >= 0 && ea->head < 0 && (!ea->panel_given || ea->opt.panel == VIZ_PANEL_ATTENTION));
     if (ea->sheet && !*heads_mode)
         return error_set(err, "--contact-sheet needs --all-heads or --layer L without --head");
     if (*heads_mode || (ea->layer >= 0 && !ea->panel_given)) {
@@ -320,6 +333,11 @@ static int export_flipbook(const char *CMD, const CliModelArgs *ma, ExportArgs *
     view.text_mode = (VizTextMode)ea->text_mode;
     if (layer >= 0) view.layer = layer;
     if (head >= 0) view.head = head;
+    if (ea->query >= session_len(&s)) {
+        rc = cli_fail(CMD, "--query %ld: the prompt has positions 0..%d", ea->query, session_len(&s) - 1);
+        goto done;
+    }
+    view.query = (int)ea->query;
 
     int per_state = 1;
     int l0 = layer >= 0 ? layer : 0, nl = layer >= 0 ? 1 : cfg->n_layer;

@@ -184,6 +184,7 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
     rc |= meta_addf(m, "inferscope:highlight_panel", 1, "%d", v->highlight_panel);
     rc |= meta_addf(m, "inferscope:highlight_token", 1, "%d", v->highlight_token);
     rc |= meta_addf(m, "inferscope:highlight_bar", 1, "%d", v->highlight_bar);
+    rc |= meta_addf(m, "inferscope:query", 1, "%d", v->query);
     char axis[32];
     viz_axis_describe(v->prob_axis, v->prob_axis_max, axis, sizeof axis);
     rc |= meta_add(m, "inferscope:prob_axis", axis, 0);

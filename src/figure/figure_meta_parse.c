@@ -429,6 +429,10 @@ static int parse_look(const PngTextChunks *t, const char *what, FigureState *fs,
         get_int(t, what, "inferscope:highlight_token", -1, np - 1, &fs->view.highlight_token, err) ||
         get_int(t, what, "inferscope:highlight_bar", 0, SESSION_TOP_N, &fs->view.highlight_bar, err))
         return -1;
+    /* the query attention-math explains (figures from before it was recorded: the newest) */
+    if (png_text_find(t, "inferscope:query") &&
+        get_int(t, what, "inferscope:query", -1, np - 1, &fs->view.query, err))
+        return -1;
     /* the probability axis (figures from before it was recorded: the automatic one) */
     const char *axis = png_text_find(t, "inferscope:prob_axis");
     if (axis && viz_axis_parse(axis, &fs->view.prob_axis, &fs->view.prob_axis_max) != 0)

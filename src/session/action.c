@@ -10,7 +10,7 @@ static const char *const NAMES[ACT_COUNT] = {
     [ACT_SALT] = "salt",          [ACT_REROLL] = "reroll",     [ACT_BACK] = "back",
     [ACT_HOME] = "home",          [ACT_LAYER] = "layer",       [ACT_HEAD] = "head",
     [ACT_PANEL] = "panel",        [ACT_HIGHLIGHT_TOKEN] = "highlight token",
-    [ACT_SELECT_TOKEN] = "select token",
+    [ACT_SELECT_TOKEN] = "select token", [ACT_QUERY] = "query",
 };
 
 const char *action_name(ActionKind k) {
@@ -59,6 +59,10 @@ static int apply_view(const Session *s, VizView *view, const Action *a, ErrorMsg
         view->selected_token = (int)a->n;
         view->bpe_step = -1;
         return 0;
+    case ACT_QUERY:
+        if (check_position(s, a->n, "query", err)) return -1;
+        view->query = (int)a->n;
+        return 0;
     default:
         return error_set(err, "%s is not a view action", action_name(a->kind));
     }
@@ -97,6 +101,7 @@ int action_apply(Session *s, VizView *view, const Action *a, ErrorMsg *err) {
         return 0;
     case ACT_HOME: session_home(s); return 0;
     case ACT_LAYER: case ACT_HEAD: case ACT_PANEL: case ACT_HIGHLIGHT_TOKEN: case ACT_SELECT_TOKEN:
+    case ACT_QUERY:
         return apply_view(s, view, a, err);
     default:
         return error_set(err, "unknown action %d", (int)a->kind);

@@ -39,6 +39,7 @@ typedef enum ActionKind {
     ACT_PANEL,           /* n: the VizPanel enlarged (VIZ_PANEL_FRAME = the full layout) */
     ACT_HIGHLIGHT_TOKEN, /* n: outline token n everywhere, -1 = none */
     ACT_SELECT_TOKEN,    /* n: the BPE replay of token n's word, -1 = none */
+    ACT_QUERY,           /* n: the query position attention-math explains, -1 = the newest */
     ACT_COUNT
 } ActionKind;
 

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "attn_fill.h"
 #include "inside_fill.h"
 #include "text_marks.h"
 
@@ -20,10 +21,14 @@ VizView frame_default_view(void) {
     v.top_n = 15;
     v.prob_axis = VIZ_AXIS_AUTO;
     v.prob_axis_max = 1.0f;
+    v.query = -1;
     return v;
 }
 
-void frame_fill_needs(VizFrame *f, const Session *s, unsigned needs) { inside_fill(f, s, needs); }
+void frame_fill_needs(VizFrame *f, const Session *s, unsigned needs) {
+    inside_fill(f, s, needs);
+    attn_fill(f, s, needs);
+}
 
 void frame_fill(VizFrame *f, const Session *s, const VizView *view) {
     memset(f, 0, sizeof *f);
@@ -55,5 +60,7 @@ void frame_fill(VizFrame *f, const Session *s, const VizView *view) {
     if (f->view.top_n < 1) f->view.top_n = 1;
     if ((int)f->view.text_mode < 0 || f->view.text_mode >= VIZ_TEXT_MODE_COUNT) f->view.text_mode = VIZ_TEXT_PLAIN;
     text_marks_fill(f, s); /* the Text panel's numbers, only when its mode shows them */
+    if (f->view.query < -1 || f->view.query >= f->n_pos) f->view.query = -1;
     inside_fill(f, s, inside_needs_of_view(&f->view)); /* lens, attribution, journey: when shown */
+    attn_fill(f, s, inside_needs_of_view(&f->view));   /* attention math: when shown */
 }

@@ -16,6 +16,7 @@
 #include "logit_kl.h"
 #include "model_vocab.h"
 #include "rng.h"
+#include "attn_fill.h"
 #include "inside_fill.h"
 #include "text_marks.h"
 #include "token_stats.h"
@@ -222,7 +223,8 @@ int session_open_cfg(Session *s, const char *model_dir, const char *tok_dir, con
     s->pick = calloc((size_t)max_pos, sizeof *s->pick);
     s->marks = text_marks_new(s->model.dir, max_pos);
     s->inside = inside_new();
-    if (!s->pick || !s->marks || !s->inside) {
+    s->attn = attn_fill_new();
+    if (!s->pick || !s->marks || !s->inside || !s->attn) {
         error_set(err, "out of memory");
         goto fail;
     }
@@ -246,6 +248,7 @@ void session_free(Session *s) {
     free(s->pick);
     text_marks_free(s->marks);
     inside_free(s->inside);
+    attn_fill_free(s->attn);
     session_compare_free(&s->cmp);
     sampler_free(&s->sampler);
     gpt2_trace_free(&s->trace);

@@ -101,6 +101,8 @@ typedef struct Session {
     int stale;                  /* records waiting for session_batch_end: 1 next, 2 prev */
     struct InsideData *inside;  /* owned: the lens / attribution / journey panels' numbers, a
                                  * cache src/session/inside_fill.c brings up to date when a frame asks */
+    struct AttnFill *attn;      /* owned: the inside-attention panels' numbers (src/session/attn_fill.c),
+                                 * computed when a frame shows one of them */
 
     /* Ablation (gpt2_ablation.h): the parts switched off are trace.ablation. While that
      * is not empty and track_original is set, `orig` holds the same tokens run through

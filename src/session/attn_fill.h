@@ -1,0 +1,42 @@
+/* attn_fill.h — the engine data of the "inside attention" panels, computed from a Session
+ * only when a panel that needs it is shown (panel_table.h VIZ_NEEDS_ATTN_*, VIZ_NEEDS_HEADS):
+ * the attention computation of one query (engine/attn_explain.h), stage by stage, and what
+ * each head does (engine/head_scores.h: five scores per head on the fixed probe, the same
+ * numbers as `inferscope heads`, measured once per session: the probe does not depend on
+ * the text on screen). Kept per session (Session.attn) so nothing is allocated per frame.
+ * Not drawing (viz/panel_attn_math.c, panel_heads.c) and no model math of its own: every
+ * number is the engine's. */
+#ifndef ATTN_FILL_H
+#define ATTN_FILL_H
+
+#include "attn_explain.h"
+#include "frame.h"
+#include "head_scores.h"
+
+struct Session;
+
+typedef struct AttnFill {
+    AttnExplain ex;       /* owned; sized to the trace at the first frame that needs it */
+    int ex_ready;         /* 1 once ex is sized */
+    HeadProbe probe;      /* owned: the fixed probe (head_probe_build) */
+    HeadScores scores;    /* owned: every head's five scores on it */
+    int heads_state;      /* 0 not measured yet, 1 measured, -1 failed (heads_why says why) */
+    HeadsInfo heads;      /* what the heads panel is handed (points into the above) */
+    char heads_why[300];
+    char missing[300];    /* why a panel has no data ("" when it has) */
+} AttnFill;
+
+/* A zeroed fill (nothing allocated until a panel needs it); NULL when out of memory. */
+AttnFill *attn_fill_new(void);
+/* Frees; NULL is fine. */
+void attn_fill_free(AttnFill *a);
+
+/* The query a view explains in a text of n tokens: view->query when it is one of them,
+ * else the newest (n - 1). */
+int attn_fill_query(const VizView *view, int n);
+
+/* Fills the attention fields of f (attn_math, attn_query, attn_missing) that `needs`
+ * (VIZ_NEEDS_*) asks for from s; nothing for the others. */
+void attn_fill(VizFrame *f, const struct Session *s, unsigned needs);
+
+#endif
