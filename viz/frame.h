@@ -20,6 +20,7 @@
 #include "logit_attribution.h"
 #include "logit_lens.h"
 #include "sampler.h"
+#include "seq_compare.h"
 #include "token_stats.h"
 #include "token_journey.h"
 #include "tokenizer.h"
@@ -35,6 +36,7 @@ typedef enum VizPanel {
     VIZ_PANEL_LENS,      /* logit lens: layers x positions grid + the pick's rank by depth */
     VIZ_PANEL_ATTRIBUTION, /* direct logit attribution of the pick: signed bars per part */
     VIZ_PANEL_JOURNEY,   /* the newest token through embed, every block, ln_final, logits */
+    VIZ_PANEL_COMPARE,   /* the prompt continued under 2-4 settings side by side (same dice) */
     VIZ_PANEL_COUNT
 } VizPanel;
 
@@ -150,6 +152,9 @@ typedef struct VizFrame {
     double ablation_kl;           /* KL(original || ablated) of the next-token distribution, nats; <0 none */
     const double *p_orig;         /* (rec->n) the unablated model's p_raw of rec->rows[i]; NULL = none */
     int orig_top_id;              /* the unablated model's most likely next token (-1: none) */
+    /* --- settings side by side (src/session_compare.c computes them; NULL = not yet) --- */
+    const SeqCompare *compare;    /* the columns for the current prompt and seed, or NULL */
+    const char *compare_note;     /* when NULL: why ("computing ...", the error), or NULL */
 
     const VizKeyHelp *keys;       /* (n_keys) for the help overlay */
     int n_keys;

@@ -72,6 +72,9 @@ static const VizPanelRow TABLE[VIZ_PANEL_COUNT] = {
      .tensor = "blocks.*.hook_resid_post blocks.*.hook_attn_out blocks.*.hook_mlp_out ln_final.hook_normalized logits",
      .title = "token journey", .stem = "journey", .needs = VIZ_NEEDS_JOURNEY | VIZ_NEEDS_LENS,
      .companion = VIZ_PANEL_FRAME, .inside = 1, .min_w = 560, .min_h = 360},
+    {.id = VIZ_PANEL_COMPARE, .name = "compare",
+     .what = "the prompt continued under 2-4 settings side by side, the same dice, with their numbers",
+     .draw = draw_compare_panel, .tensor = "logits", .title = "settings side by side", .stem = "compare"},
 };
 
 const VizPanelRow *viz_panel_row(VizPanel p) {

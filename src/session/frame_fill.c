@@ -56,4 +56,7 @@ void frame_fill(VizFrame *f, const Session *s, const VizView *view) {
     if ((int)f->view.text_mode < 0 || f->view.text_mode >= VIZ_TEXT_MODE_COUNT) f->view.text_mode = VIZ_TEXT_PLAIN;
     text_marks_fill(f, s); /* the Text panel's numbers, only when its mode shows them */
     inside_fill(f, s, inside_needs_of_view(&f->view)); /* lens, attribution, journey: when shown */
+    /* the compare columns when they are the current prompt's (session_compare.h) */
+    if (session_compare_current(s)) f->compare = &s->cmp.result;
+    else f->compare_note = s->cmp.failed ? s->cmp.err.text : "not computed for this prompt yet (C computes it)";
 }
