@@ -21,6 +21,7 @@
 #include "logit_attribution.h"
 #include "logit_lens.h"
 #include "sampler.h"
+#include "seq_compare.h"
 #include "token_stats.h"
 #include "token_journey.h"
 #include "tokenizer.h"
@@ -38,6 +39,7 @@ typedef enum VizPanel {
     VIZ_PANEL_JOURNEY,   /* the newest token through embed, every block, ln_final, logits */
     VIZ_PANEL_ATTN_MATH, /* one query's attention, stage by stage: q.k, / sqrt(d), mask, softmax, z */
     VIZ_PANEL_HEADS,     /* layers x heads grids of what each head does (engine/head_scores.h) */
+    VIZ_PANEL_COMPARE,   /* the prompt continued under 2-4 settings side by side (same dice) */
     VIZ_PANEL_COUNT
 } VizPanel;
 
@@ -168,6 +170,9 @@ typedef struct VizFrame {
     double ablation_kl;           /* KL(original || ablated) of the next-token distribution, nats; <0 none */
     const double *p_orig;         /* (rec->n) the unablated model's p_raw of rec->rows[i]; NULL = none */
     int orig_top_id;              /* the unablated model's most likely next token (-1: none) */
+    /* --- settings side by side (src/session_compare.c computes them; NULL = not yet) --- */
+    const SeqCompare *compare;    /* the columns for the current prompt and seed, or NULL */
+    const char *compare_note;     /* when NULL: why ("computing ...", the error), or NULL */
 
     /* --- inside attention (src/session/attn_fill.c, computed only for a shown panel that needs it) --- */
     const AttnExplain *attn_math; /* view.layer/head at query attn_query, every stage; NULL = none */

@@ -97,6 +97,9 @@ static const VizPanelRow TABLE[VIZ_PANEL_COUNT] = {
      .draw = draw_heads_panel, .click = click_heads, .tensor = "blocks.*.attn.hook_pattern (fixed probe)",
      .title = "what each head does", .stem = "heads", .needs = VIZ_NEEDS_HEADS,
      .companion = VIZ_PANEL_ATTENTION, .inside = 1, .min_w = 560, .min_h = 360},
+    {.id = VIZ_PANEL_COMPARE, .name = "compare",
+     .what = "the prompt continued under 2-4 settings side by side, the same dice, with their numbers",
+     .draw = draw_compare_panel, .tensor = "logits", .title = "settings side by side", .stem = "compare"},
 };
 
 const VizPanelRow *viz_panel_row(VizPanel p) {

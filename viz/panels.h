@@ -73,6 +73,11 @@ int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
  * logits) with its tensor shapes, the vector's length, a block's attention and MLP
  * contributions as arrows of proportional length (numbers printed), the lens top 3. */
 int draw_journey_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
+/* Settings side by side (f->compare): one column per setting, the continuations aligned
+ * by position in bands of 5 tokens, the first token that leaves greedy boxed and
+ * numbered, each column's distinct-2/3, repeated n-grams, mean surprisal and divergence
+ * under it; f->compare_note when there is nothing to draw yet. */
+int draw_compare_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
 
 /* One status line: model and size, layer/head, sampler settings, seed, step, branch,
  * time of the last step; f->status (or an error, drawn as such) on the right. */

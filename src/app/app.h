@@ -89,6 +89,7 @@ typedef enum AppJobKind {
     JOB_ACTION, /* act: an Action that runs the model (action_is_model_work) */
     JOB_ABLATE, /* head (layer, head) flipped in the mask on screen, then ACT_ABLATE */
     JOB_BEAT,   /* presenter mode: lesson beat `beat` rebuilt, its live captions measured */
+    JOB_COMPARE,/* the compare panel's columns for the prompt (session_compare_update) */
 } AppJobKind;
 
 typedef struct AppJob {

@@ -46,6 +46,7 @@ static void job_run(AppState *app, AppJob *j) {
     case JOB_ACTION: j->rc = action_apply(s, NULL, &j->act, &j->err); break;
     case JOB_ABLATE: j->rc = job_ablate(s, j); break;
     case JOB_BEAT: j->rc = job_beat(app, j); break;
+    case JOB_COMPARE: j->rc = session_compare_update(s, &j->err); break;
     default: j->rc = 0; break;
     }
 }
@@ -54,6 +55,9 @@ static void job_run(AppState *app, AppJob *j) {
 static void job_finish(AppState *app, const AppJob *j) {
     Session *s = &app->session;
     app->dirty = 1;
+    /* the compare panel on screen follows the prompt: a step, a new prompt or a beat
+     * that changed it starts the columns again (this job is over: app->busy is 0) */
+    if (j->kind != JOB_COMPARE) app_compare_refresh(app);
     if (j->rc) {
         /* a failed new prompt keeps the editor open so the text can be fixed */
         app_set_status(app, 1, "%s", j->err.text);
@@ -92,6 +96,12 @@ static void job_finish(AppState *app, const AppJob *j) {
                            gpt2_ablation_is_off(&s->trace.ablation, GPT2_ABL_HEAD, j->layer, j->head)
                                ? "switched off: the model runs without it" : "on again");
         break;
+    case JOB_COMPARE: {
+        const SeqCompare *c = &s->cmp.result;
+        app_set_status(app, 0, "%d settings side by side, %d tokens each, the same dice (seed %llu); C: back",
+                       c->n_cols, c->n_new, (unsigned long long)c->seed);
+        break;
+    }
     case JOB_BEAT: {
         int top_n = app->view.top_n; /* the window's bar count survives the beat's view */
         app->view = j->view;
@@ -141,6 +151,12 @@ int app_act(AppState *app, const Action *a, int rank) {
     if (action_apply(&app->session, &app->view, a, &err) == 0) return 0;
     app_set_status(app, 1, "%s", err.text);
     return -1;
+}
+
+void app_compare_refresh(AppState *app) {
+    if (app->view.focus != VIZ_PANEL_COMPARE || app->busy || session_compare_current(&app->session)) return;
+    AppJob j = {.kind = JOB_COMPARE};
+    app_submit(app, &j);
 }
 
 int app_jobs_poll(AppState *app) {

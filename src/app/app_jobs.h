@@ -20,6 +20,11 @@ int app_act(AppState *app, const Action *a, int rank);
  * stays 1 until app_jobs_poll sees it finish). Ignored while another job runs. */
 void app_submit(AppState *app, const AppJob *job);
 
+/* When the compare panel is enlarged and its columns are not the current prompt's,
+ * starts a JOB_COMPARE (nothing while another job runs). A compare job does not call
+ * it again, so a failure (the context full) stays on the status line and in the panel. */
+void app_compare_refresh(AppState *app);
+
 /* Main thread: if the running job has finished, joins its thread, applies job_finish
  * and returns 1 (something changed); else 0. */
 int app_jobs_poll(AppState *app);

@@ -336,6 +336,16 @@ static void apply_intent(AppState *app, AppIntent intent, int arg) {
     case INTENT_INSIDE:
         app->view.focus = viz_panel_next_inside(app->view.focus);
         break;
+    case INTENT_COMPARE: /* the columns run the model 4 x 40 times: a job, never at draw time */
+        if (app->view.focus == VIZ_PANEL_COMPARE) {
+            app->view.focus = VIZ_PANEL_FRAME;
+            break;
+        }
+        app->view.focus = VIZ_PANEL_COMPARE;
+        if (session_compare_current(s)) app_set_status(app, 0, "settings side by side (C: back)");
+        else app_set_status(app, 0, "continuing the prompt under each setting ...");
+        app_compare_refresh(app);
+        break;
     case INTENT_ABLATE_HEAD: {
         if (arg == 1) { /* Shift+X: every part back on */
             toggle_head_ablation(app, -1, 0);

@@ -22,7 +22,8 @@ static void usage(void) {
     fprintf(stdout,
             "usage: inferscope export [--model DIR] (--prompt TEXT | --ids LIST) [--steps N] [--seed S]\n"
             "         [sampler flags] [--panel frame|attention|probs|tokens|text|\n"
-            "         lens|attribution|journey|attention-math|heads] [--query N]\n"
+            "         lens|attribution|journey|attention-math|heads|compare] [--query N]\n"
+            "         [--compare SPEC SPEC [SPEC [SPEC]]]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
             "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--axis A]\n"
             "         [--text-mode plain|surprisal|seen] [--sidecar] [--ablate LIST]\n"
@@ -40,6 +41,11 @@ static void usage(void) {
             "                   (q.k, / sqrt(d_head), causal mask, softmax, weighted values, z)\n"
             "  --query N        the query position attention-math explains (0-based; default the\n"
             "                   newest token); a lesson sets it with `query N`\n"
+            "  --compare SPEC SPEC [SPEC [SPEC]]   the compare panel: the prompt continued %d\n"
+            "                   tokens under each of 2 to 4 settings with the same dice, as\n"
+            "                   `inferscope compare` prints them (\"greedy\" \"T=0.7\" \"top-k=40\"\n"
+            "                   \"top-p=0.9,T=1.5\"); the specs go into the figure (inferscope:compare).\n"
+            "                   --panel compare alone draws that default set\n"
             "  --layer L --head H   the attention head shown (0-based, as blocks.L.attn.hook_pattern);\n"
             "                   alone, --layer L exports every head of layer L (attention panel)\n"
             "  --all-heads      every head of --layer L, or of every layer without --layer\n"
@@ -68,7 +74,8 @@ static void usage(void) {
             "provenance says so (inferscope:ablate; --open-figure switches the same parts off).\n"
             "Prints \"wrote N figures to DIR\"; a progress bar on stderr when it is a terminal.\n"
             "Reopen a figure in the window with: inferscope --open-figure FILE.png\n",
-            CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER, CLI_MODEL_USAGE_ABLATE);
+            SESSION_COMPARE_DEFAULT_NEW, CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER,
+            CLI_MODEL_USAGE_ABLATE);
 }
 
 /* "[#####.....] 12/40" on stderr, redrawn in place (only when stderr is a terminal). */
@@ -182,6 +189,11 @@ typedef struct ExportArgs {
     VizProbAxis axis;
     float axis_max;
     const char *lesson_path;
+    int compare;             /* --compare: the arguments after it are SPECs */
+    const char *spec[SEQ_COMPARE_MAX_COLS + 1]; /* (n_specs) borrowed from argv; one over
+                                                 * the limit is kept to refuse it */
+    int n_specs;
+    CliModelArgs *model;     /* for a positional prompt before --compare */
 } ExportArgs;
 
 static int take_scale(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
@@ -195,7 +207,7 @@ static int take_panel(void *ctx, const char *flag, const char *v, ErrorMsg *err)
     ExportArgs *ea = ctx;
     int p = viz_panel_from_name(v);
     if (p < 0) {
-        char names[300];
+        char names[400];
         viz_panel_names(", ", names, sizeof names);
         return error_set(err, "%s: '%s' is not a panel (%s)", flag, v, names);
     }
@@ -242,6 +254,16 @@ static int take_ui_scale(void *ctx, const char *flag, const char *v, ErrorMsg *e
     return 0;
 }
 
+/* A positional argument: a SPEC after --compare, else the prompt. */
+static int take_positional(void *ctx, const char *arg, ErrorMsg *err) {
+    ExportArgs *ea = ctx;
+    if (!ea->compare) return cli_positional_prompt(ea->model, arg, err);
+    if (ea->n_specs > SEQ_COMPARE_MAX_COLS)
+        return error_set(err, "--compare: '%.60s': at most %d settings side by side", arg, SEQ_COMPARE_MAX_COLS);
+    ea->spec[ea->n_specs++] = arg;
+    return 0;
+}
+
 /* Parses argv into ma and ea. Returns CLI_PARSE_OK / _HELP / _ERROR (cli_opts.h). */
 static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs *ea, ErrorMsg *err) {
     cli_model_args_init(ma);
@@ -253,7 +275,9 @@ static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs
     ea->query = -1;
     ea->axis = VIZ_AXIS_AUTO;
     ea->axis_max = 1.0f;
+    ea->model = ma;
     const CliOpt opts[] = {
+        CLI_FLAG("--compare", &ea->compare),
         CLI_FLAG("--all-heads", &ea->all_heads),
         CLI_FLAG("--contact-sheet", &ea->sheet),
         CLI_FLAG("--sidecar", &ea->opt.sidecar),
@@ -273,12 +297,31 @@ static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs
         CLI_CALL("--ui-scale", take_ui_scale, &ea->opt.ui_scale),
         CLI_END,
     };
-    return cli_parse_prompt_command(argc, argv, opts, ma, CLI_OPT_SAMPLER | CLI_OPT_ABLATE, usage, err);
+    const CliArgs args = {.model = ma, .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_ABLATE,
+                          .positional = take_positional, .ctx = ea, .usage = usage};
+    return cli_parse_command(argc, argv, opts, &args, err);
 }
 
 /* The options that exclude or need each other; fills in the attention panel for the
  * "every head" modes. *heads_mode: --all-heads, or --layer without --head. */
 static int check_export_args(const CliModelArgs *ma, ExportArgs *ea, int *heads_mode, ErrorMsg *err) {
+    if (ea->compare) {
+        if (ea->n_specs < SEQ_COMPARE_MIN_COLS || ea->n_specs > SEQ_COMPARE_MAX_COLS)
+            return error_set(err, "--compare: give %d to %d SPECs, not %d (e.g. --compare greedy T=0.7)",
+                             SEQ_COMPARE_MIN_COLS, SEQ_COMPARE_MAX_COLS, ea->n_specs);
+        for (int i = 0; i < ea->n_specs; i++) { /* every spec checked before the model loads */
+            SamplerSettings set;
+            ErrorMsg e2;
+            if (settings_spec_parse(ea->spec[i], &set, &e2)) return error_set(err, "--compare: %s", e2.text);
+        }
+        if (ea->panel_given && ea->opt.panel != VIZ_PANEL_COMPARE)
+            return error_set(err, "--compare draws the compare panel, not --panel %s", viz_panel_name(ea->opt.panel));
+        if (ea->lesson_path) return error_set(err, "--compare does not go with --lesson (a lesson sets its own view)");
+        if (ea->layer >= 0 || ea->all_heads || ea->sheet)
+            return error_set(err, "--compare draws the compare panel: drop --layer, --all-heads, --contact-sheet");
+        ea->opt.panel = VIZ_PANEL_COMPARE;
+        ea->panel_given = 1;
+    }
     if (!ea->opt.dir) return error_set(err, "--out DIR is required (the folder for the figures)");
     if (ea->lesson_path) {
         if (ma->prompt || ma->prompt_file || ma->ids || ea->steps || ea->layer >= 0 || ea->all_heads || ea->sheet ||
@@ -327,6 +370,11 @@ static int export_flipbook(const char *CMD, const CliModelArgs *ma, ExportArgs *
                       s.trace.max_pos);
         goto done;
     }
+    /* the compare panel: its specs (none = the default set), columns computed per state */
+    if (opt->panel == VIZ_PANEL_COMPARE && session_compare_set(&s, ea->spec, ea->n_specs, 0, &err)) {
+        rc = cli_fail(CMD, "%s", err.text);
+        goto done;
+    }
     VizView view = frame_default_view();
     view.prob_axis = ea->axis;
     view.prob_axis_max = ea->axis_max;
@@ -348,6 +396,10 @@ static int export_flipbook(const char *CMD, const CliModelArgs *ma, ExportArgs *
     for (int st = 0; st <= steps && rc == 0; st++) {
         if (st > 0 && session_step(&s, &err)) {
             rc = cli_fail(CMD, "step %d: %s", st, err.text);
+            break;
+        }
+        if (opt->panel == VIZ_PANEL_COMPARE && session_compare_update(&s, &err)) {
+            rc = cli_fail(CMD, "%s", err.text);
             break;
         }
         if (heads_mode && ea->sheet) {

@@ -171,6 +171,35 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
         else rc |= meta_add(m, "inferscope:ablate", abl, 0);
     }
 
+    /* settings side by side: which specs, how many tokens each, and (when computed for
+     * this prompt) the columns' token ids as drawn; only on compare figures */
+    if (in->panel == VIZ_PANEL_COMPARE || v->focus == VIZ_PANEL_COMPARE) {
+        const char *specs[SEQ_COMPARE_MAX_COLS];
+        int nc = 0, n_new = 0;
+        session_compare_specs(s, specs, &nc, &n_new);
+        strbuf_clear(&str);
+        strbuf_add(&str, "[", 1);
+        for (int k = 0; k < nc; k++) {
+            if (k) strbuf_add(&str, ",", 1);
+            json_escape(&str, (const uint8_t *)specs[k], strlen(specs[k]), JSON_ESCAPE_ASCII);
+        }
+        strbuf_add(&str, "]", 1);
+        rc |= str.oom ? -1 : meta_add(m, "inferscope:compare", str.data, 1);
+        rc |= meta_addf(m, "inferscope:compare_n", 1, "%d", n_new);
+        if (session_compare_current(s)) {
+            const SeqCompare *c = &s->cmp.result;
+            strbuf_clear(&str);
+            strbuf_add(&str, "[", 1);
+            for (int k = 0; k < c->n_cols; k++) {
+                strbuf_add(&str, k ? ",[" : "[", k ? 2 : 1);
+                for (int i = 0; i < c->n_new; i++) strbuf_addf(&str, i ? ",%d" : "%d", c->col[k].ids[i]);
+                strbuf_add(&str, "]", 1);
+            }
+            strbuf_add(&str, "]", 1);
+            rc |= str.oom ? -1 : meta_add(m, "inferscope:compare_ids", str.data, 1);
+        }
+    }
+
     rc |= meta_add(m, "inferscope:theme", th->name, 0);
     rc |= meta_addf(m, "inferscope:scale", 1, "%d", in->scale);
     rc |= meta_addf(m, "inferscope:ui_scale", 1, "%.9g", (double)in->ui_scale);

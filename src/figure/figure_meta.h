@@ -31,6 +31,10 @@
  *   inferscope:ablate     the parts switched off, canonical SPEC ("0.3,1.mlp",
  *                         gpt2_ablation.h); written only when something is off, so a
  *                         figure of the whole model is byte-identical to before it existed
+ *   inferscope:compare    JSON array of the 2..4 specs side by side (["greedy","T=0.7"]),
+ *   inferscope:compare_n  tokens per column, inferscope:compare_ids  JSON array of each
+ *                         column's token ids as drawn (derived: the reader does not need
+ *                         it); all three only on compare figures
  *   inferscope:theme, inferscope:scale, inferscope:ui_scale, inferscope:size (logical WxH)
  *   inferscope:top_n, inferscope:hide_sink, inferscope:selected_token,
  *   inferscope:bpe_step, inferscope:hide_probs, inferscope:highlight_panel,
@@ -115,6 +119,10 @@ typedef struct FigureState {
     int scale;                 /* 1, 2 or 4 */
     float ui_scale;
     int width, height;         /* logical size */
+    char compare[SEQ_COMPARE_MAX_COLS][SETTINGS_SPEC_MAX + 1]; /* inferscope:compare, checked
+                                * by settings_spec_parse (n_compare 0: not a compare figure) */
+    int n_compare;
+    int compare_n;             /* inferscope:compare_n: tokens per column */
 } FigureState;
 
 /* Reads path's text chunks (png_read_text_chunks) and parses every field above.

@@ -445,12 +445,46 @@ static int parse_look(const PngTextChunks *t, const char *what, FigureState *fs,
     return 0;
 }
 
+/* Settings side by side (optional): inferscope:compare, a JSON array of 2..4 spec
+ * strings each of which settings_spec_parse accepts, and inferscope:compare_n. */
+static int parse_compare(const PngTextChunks *t, const char *what, FigureState *fs, ErrorMsg *err) {
+    const char *v = png_text_find(t, "inferscope:compare");
+    if (!v) return 0;
+    if (strlen(v) > (SETTINGS_SPEC_MAX + 8) * SEQ_COMPARE_MAX_COLS)
+        return error_set(err, "%s: inferscope:compare: %zu bytes is too long", what, strlen(v));
+    const char *end = NULL;
+    cJSON *arr = cJSON_ParseWithOpts(v, &end, 1);
+    int n = cJSON_IsArray(arr) ? cJSON_GetArraySize(arr) : -1;
+    if (n < SEQ_COMPARE_MIN_COLS || n > SEQ_COMPARE_MAX_COLS) {
+        cJSON_Delete(arr);
+        return error_set(err, "%s: inferscope:compare: not a JSON array of %d to %d specs", what, SEQ_COMPARE_MIN_COLS,
+                         SEQ_COMPARE_MAX_COLS);
+    }
+    int k = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr) {
+        SamplerSettings set;
+        ErrorMsg e2;
+        if (!cJSON_IsString(e) || strlen(e->valuestring) > SETTINGS_SPEC_MAX ||
+            settings_spec_parse(e->valuestring, &set, &e2)) {
+            cJSON_Delete(arr);
+            if (!cJSON_IsString(e)) return error_set(err, "%s: inferscope:compare: item %d is not a string", what, k + 1);
+            return error_set(err, "%s: inferscope:compare: %s", what, e2.text);
+        }
+        snprintf(fs->compare[k], sizeof fs->compare[k], "%s", e->valuestring);
+        k++;
+    }
+    cJSON_Delete(arr);
+    fs->n_compare = k;
+    return get_int(t, what, "inferscope:compare_n", 1, SEQ_COMPARE_MAX_NEW, &fs->compare_n, err);
+}
+
 int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out, ErrorMsg *err) {
     memset(out, 0, sizeof *out);
     out->settings = sampler_settings_default(); /* settings a figure does not record stay neutral */
     /* in this order: parse_look checks token positions against the ids parse_tokens read */
     if (parse_origin(t, what, out, err) || parse_tokens(t, what, out, err) || parse_drawn(t, what, out, err) ||
-        parse_sampling(t, what, out, err) || parse_look(t, what, out, err)) {
+        parse_sampling(t, what, out, err) || parse_look(t, what, out, err) || parse_compare(t, what, out, err)) {
         figure_state_free(out);
         return -1;
     }

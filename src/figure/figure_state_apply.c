@@ -69,6 +69,11 @@ int figure_state_apply(const FigureState *fs, Session *s, VizView *view, ErrorMs
     if (session_len(s) != (int)fs->n_ids || memcmp(session_ids(s), fs->ids, fs->n_ids * sizeof *fs->ids) != 0)
         return error_set(err, "figure: replay did not reproduce the recorded tokens");
 
+    if (fs->n_compare) { /* the specs side by side; the window or exporter computes the columns */
+        const char *specs[SEQ_COMPARE_MAX_COLS];
+        for (int k = 0; k < fs->n_compare; k++) specs[k] = fs->compare[k];
+        if (session_compare_set(s, specs, fs->n_compare, fs->compare_n, err)) return -1;
+    }
     VizView v = fs->view;
     v.mouse_x = v.mouse_y = -1;
     v.blank = 0;

@@ -63,4 +63,7 @@ void frame_fill(VizFrame *f, const Session *s, const VizView *view) {
     if (f->view.query < -1 || f->view.query >= f->n_pos) f->view.query = -1;
     inside_fill(f, s, inside_needs_of_view(&f->view)); /* lens, attribution, journey: when shown */
     attn_fill(f, s, inside_needs_of_view(&f->view));   /* attention math: when shown */
+    /* the compare columns when they are the current prompt's (session_compare.h) */
+    if (session_compare_current(s)) f->compare = &s->cmp.result;
+    else f->compare_note = s->cmp.failed ? s->cmp.err.text : "not computed for this prompt yet (C computes it)";
 }

@@ -1,0 +1,292 @@
+/* panel_compare.c — draw_compare_panel: settings side by side (VizFrame.compare, computed
+ * by the app from engine/seq_compare.h). One column per setting, its spec on top; the
+ * continuations ALIGNED BY POSITION: bands of COMPARE_BAND tokens, every column starting
+ * band b at the same height, the band's first token number in the left gutter, so token
+ * 13 of one column sits beside token 13 of the others. Tokens a column shares with the
+ * greedy continuation before it leaves it are muted; the first token that differs is
+ * boxed and marked with its number ("≠ 13"), never by colour alone. Under each column
+ * its numbers: distinct-2/3, repeated n-grams, mean surprisal, where it leaves greedy.
+ * Shown alone (a slide, a figure) the text is set as large as the panel allows. Long
+ * tokens wrap between characters; nothing is cut. No model math: every number is the
+ * engine's. */
+#include <stdio.h>
+#include <string.h>
+
+#include "draw.h"
+#include "panels.h"
+#include "seq_compare.h"
+#include "token_label.h"
+
+#define COMPARE_BAND 5 /* tokens per aligned band */
+
+typedef struct CmpLayout {
+    Viz *viz;
+    const VizFrame *f;
+    const SeqCompare *c;
+    Rect area;
+    VizTextSize size;  /* tokens and numbers */
+    int line_h;
+    int draw;          /* 0: measure only */
+    int rc;
+} CmpLayout;
+
+static int utf8_len(unsigned char b) { return b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 1; }
+
+/* The longest prefix of s (whole UTF-8 characters, at least one) that fits w pixels. */
+static size_t fit_prefix(Viz *viz, VizFont font, VizTextSize size, const char *s, int w) {
+    char buf[TOKEN_LABEL_CAP];
+    size_t n = 0, best = 0;
+    while (s[n]) {
+        size_t k = n + (size_t)utf8_len((unsigned char)s[n]);
+        if (k >= sizeof buf) break;
+        memcpy(buf, s, k);
+        buf[k] = 0;
+        if (viz_text_width(viz, font, size, buf) > w && best > 0) break;
+        best = n = k;
+    }
+    return best ? best : strlen(s);
+}
+
+/* Flows text into a column of width w from pen (*x, *line); a run that does not fit on
+ * the line goes to the next, and one wider than the column is split between characters.
+ * Draws at (col.x, y0) when L->draw. mark: 0 plain, 1 muted (shared with greedy), 2 the
+ * first difference (boxed). Returns nothing; advances the pen. */
+static void flow(CmpLayout *L, Rect col, int y0, const char *s, VizFont font, int mark, int *x, int *line) {
+    Viz *viz = L->viz;
+    const Theme *th = viz->theme;
+    int pad = mark == 2 ? viz_px(viz, 4) : 0;
+    while (*s) {
+        int w = viz_text_width(viz, font, L->size, s) + 2 * pad;
+        if (*x > 0 && *x + w > col.w) {
+            (*line)++;
+            *x = 0;
+            while (*s == ' ') s++; /* a wrapped line starts at the word */
+            continue;
+        }
+        size_t take = strlen(s);
+        char part[TOKEN_LABEL_CAP];
+        if (w > col.w) take = fit_prefix(viz, font, L->size, s, col.w - 2 * pad);
+        if (take >= sizeof part) take = sizeof part - 1;
+        memcpy(part, s, take);
+        part[take] = 0;
+        w = viz_text_width(viz, font, L->size, part) + 2 * pad;
+        if (L->draw) {
+            int y = y0 + *line * L->line_h;
+            TextStyle ts = {.font = font, .size = L->size, .valign = VIZ_ALIGN_TOP,
+                            .color = mark == 1 ? th->text_muted : mark == 2 ? th->accent : th->text};
+            int lh = viz_line_height(viz, font, L->size);
+            if (mark == 2) {
+                Rect box = {col.x + *x, y, w, L->line_h};
+                L->rc |= draw_fill_rect(viz, box, color_mix(th->panel, th->accent, 0.12f));
+                L->rc |= draw_rect_outline(viz, box, th->accent, viz_px(viz, 2));
+            }
+            L->rc |= draw_text(viz, col.x + *x + pad, y + (L->line_h - lh) / 2, part, &ts, NULL);
+        }
+        *x += w;
+        s += take;
+    }
+}
+
+/* The column rects (without the gutter) for the area. */
+static void column_rects(const CmpLayout *L, int gutter, Rect *cols) {
+    Rect body = rect_inset4(L->area, gutter, 0, 0, 0);
+    float wts[SEQ_COMPARE_MAX_COLS] = {1, 1, 1, 1};
+    rect_split_cols(body, wts, (size_t)L->c->n_cols, viz_px(L->viz, 14), cols);
+}
+
+/* The numbers under column k, one line each, into lines[4][cap]. */
+static int column_numbers(const SeqCompare *c, int k, char lines[4][96]) {
+    const SeqCompareColumn *col = &c->col[k];
+    snprintf(lines[0], 96, "distinct-2 %.2f \xC2\xB7 distinct-3 %.2f", col->ngrams[1].distinct_ratio,
+             col->ngrams[2].distinct_ratio);
+    /* short enough for a quarter of 1280 px at 250 %: a wrapped line would split a word */
+    snprintf(lines[1], 96, "repeated 2-grams %zu \xC2\xB7 3-grams %zu", col->ngrams[1].repeated, col->ngrams[2].repeated);
+    snprintf(lines[2], 96, "surprisal %.2f bits/token", col->mean_surprisal_bits);
+    if (col->diverge < 0) snprintf(lines[3], 96, "%s", col->settings.greedy ? "greedy: the reference" : "= greedy throughout");
+    else snprintf(lines[3], 96, "\xE2\x89\xA0 greedy from token %ld", col->diverge + 1);
+    return 4;
+}
+
+/* Lays out (and with L->draw draws) headers, bands and numbers; returns the height. */
+static int layout(CmpLayout *L) {
+    Viz *viz = L->viz;
+    const Theme *th = viz->theme;
+    const SeqCompare *c = L->c;
+    const Tokenizer *tok = L->f->tok;
+    char num[16];
+    snprintf(num, sizeof num, "%d", c->n_new);
+    int gutter = viz_text_width(viz, VIZ_FONT_MONO, L->size, num) + viz_px(viz, 10);
+    Rect cols[SEQ_COMPARE_MAX_COLS];
+    column_rects(L, gutter, cols);
+    int y = L->area.y;
+    /* headers: the spec as given, wrapped */
+    int head_lines = 1;
+    for (int k = 0; k < c->n_cols; k++) {
+        int x = 0, line = 0;
+        flow(L, cols[k], y, c->col[k].spec, VIZ_FONT_BOLD, 0, &x, &line);
+        if (line + 1 > head_lines) head_lines = line + 1;
+    }
+    y += head_lines * L->line_h + viz_px(viz, 4);
+    if (L->draw)
+        L->rc |= draw_fill_rect(viz, (Rect){L->area.x, y, L->area.w, viz_px(viz, 2)}, th->panel_border);
+    y += viz_px(viz, 6);
+    /* the bands: every column starts band b at the same y */
+    for (int b0 = 0; b0 < c->n_new; b0 += COMPARE_BAND) {
+        int b1 = b0 + COMPARE_BAND < c->n_new ? b0 + COMPARE_BAND : c->n_new, lines = 1;
+        for (int k = 0; k < c->n_cols; k++) {
+            const SeqCompareColumn *col = &c->col[k];
+            int x = 0, line = 0;
+            for (int i = b0; i < b1; i++) {
+                char lb[TOKEN_LABEL_CAP];
+                token_label(tok, col->ids[i], TOKEN_LABEL_RAW_SPACES, lb, sizeof lb);
+                int mark = col->diverge < 0 || col->settings.greedy ? 0 : i < col->diverge ? 1 : i == col->diverge ? 2 : 0;
+                flow(L, cols[k], y, lb, VIZ_FONT_SANS, mark, &x, &line);
+            }
+            if (line + 1 > lines) lines = line + 1;
+        }
+        if (L->draw) {
+            char at[16];
+            snprintf(at, sizeof at, "%d", b0 + 1);
+            TextStyle gs = {.font = VIZ_FONT_MONO, .size = L->size, .color = th->text_muted, .valign = VIZ_ALIGN_TOP};
+            L->rc |= draw_text(viz, L->area.x, y, at, &gs, NULL);
+        }
+        y += lines * L->line_h;
+        if (L->draw && b1 < c->n_new)
+            L->rc |= draw_fill_rect(viz, (Rect){L->area.x, y + viz_px(viz, 2), L->area.w, viz_px(viz, 1)}, th->grid);
+        y += viz_px(viz, 5);
+    }
+    if (L->draw)
+        L->rc |= draw_fill_rect(viz, (Rect){L->area.x, y, L->area.w, viz_px(viz, 2)}, th->panel_border);
+    y += viz_px(viz, 8);
+    /* the numbers under each column */
+    int num_lines = 0;
+    for (int k = 0; k < c->n_cols; k++) {
+        char lines[4][96];
+        int n = column_numbers(c, k, lines), x = 0, line = 0;
+        for (int i = 0; i < n; i++) {
+            flow(L, cols[k], y, lines[i], i == 3 ? VIZ_FONT_BOLD : VIZ_FONT_SANS, 0, &x, &line);
+            line++;
+            x = 0;
+        }
+        if (line > num_lines) num_lines = line;
+    }
+    y += num_lines * L->line_h;
+    return y - L->area.y;
+}
+
+static int header_h(Viz *viz) { return viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE) + viz_px(viz, 4); }
+
+/* Title, the prompt and the legend line; returns rc. */
+static int draw_head(Viz *viz, Rect head, const VizFrame *f, const SeqCompare *c, VizTextSize size) {
+    const Theme *th = viz->theme;
+    int rc = 0, tw = 0;
+    TextStyle ts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = th->text, .valign = VIZ_ALIGN_TOP};
+    rc |= draw_text(viz, head.x, head.y, "Settings side by side", &ts, &tw);
+    if (!c) return rc;
+    char sub[160];
+    snprintf(sub, sizeof sub, "%d tokens each, the same dice (seed %llu)", c->n_new, (unsigned long long)c->seed);
+    TextStyle ss = {.font = VIZ_FONT_SANS, .size = size, .color = th->text_muted, .valign = VIZ_ALIGN_TOP,
+                    .max_width = head.w - tw - viz_px(viz, 16)};
+    int lh_t = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE), lh_s = viz_line_height(viz, VIZ_FONT_SANS, size);
+    rc |= draw_text(viz, head.x + tw + viz_px(viz, 16), head.y + (lh_t - lh_s), sub, &ss, NULL);
+    (void)f;
+    return rc;
+}
+
+/* The prompt and the legend, one line each at `size`; returns the height used. */
+static int draw_context(Viz *viz, Rect r, const VizFrame *f, const SeqCompare *c, VizTextSize size, int draw) {
+    const Theme *th = viz->theme;
+    int lh = viz_line_height(viz, VIZ_FONT_SANS, size), rc = 0;
+    char prompt[600];
+    size_t k = (size_t)snprintf(prompt, sizeof prompt, "prompt: ");
+    for (int i = 0; i < c->n_prompt && k + 1 < sizeof prompt; i++) {
+        char lb[TOKEN_LABEL_CAP];
+        token_label(f->tok, c->prompt[i], TOKEN_LABEL_RAW_SPACES, lb, sizeof lb);
+        k += (size_t)snprintf(prompt + k, sizeof prompt - k, "%s", lb);
+    }
+    if (k >= sizeof prompt) k = sizeof prompt - 1;
+    if (draw) {
+        TextStyle ps = {.font = VIZ_FONT_SANS, .size = size, .color = th->text, .valign = VIZ_ALIGN_TOP, .max_width = r.w};
+        rc |= draw_text(viz, r.x, r.y, prompt, &ps, NULL);
+        /* the legend with the real styles: muted = as greedy, boxed = the first difference */
+        TextStyle ms = ps;
+        ms.color = th->text_muted;
+        int x = r.x, w = 0, y = r.y + lh;
+        rc |= draw_text(viz, x, y, "muted: same as greedy so far", &ms, &w);
+        x += w + viz_px(viz, 18);
+        const char *box = "\xE2\x89\xA0 first token that differs";
+        int bw = viz_text_width(viz, VIZ_FONT_SANS, size, box) + viz_px(viz, 8);
+        if (x + bw < r.x + r.w) {
+            Rect b = {x, y, bw, lh};
+            rc |= draw_fill_rect(viz, b, color_mix(th->panel, th->accent, 0.12f));
+            rc |= draw_rect_outline(viz, b, th->accent, viz_px(viz, 2));
+            TextStyle as = ps;
+            as.color = th->accent;
+            rc |= draw_text(viz, x + viz_px(viz, 4), y, box, &as, NULL);
+            x += bw + viz_px(viz, 18);
+        }
+        const char *note = "surprisal: mean \xE2\x88\x92log2 p under the model at T = 1";
+        ms.max_width = r.x + r.w - x;
+        if (ms.max_width > viz_text_width(viz, VIZ_FONT_SANS, size, "surprisal: mean")) rc |= draw_text(viz, x, y, note, &ms, NULL);
+    }
+    (void)rc;
+    return 2 * lh + viz_px(viz, 6);
+}
+
+int draw_compare_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
+    (void)hits;
+    if (r.w <= 0 || r.h <= 0) return 0;
+    const Theme *th = viz->theme;
+    Rect in;
+    int rc = draw_panel_begin(viz, r, &in);
+    const SeqCompare *c = f ? f->compare : NULL;
+    VizTextSize size = VIZ_TEXT_BODY;
+    Rect head = rect_cut_top(&in, header_h(viz));
+    if (!c || c->n_cols < 1 || !f->tok) {
+        rc |= draw_head(viz, head, f, NULL, size);
+        TextStyle es = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text_muted};
+        const char *note = f && f->compare_note ? f->compare_note : "nothing to compare yet";
+        rc |= draw_wrapped_text(viz, rect_cut_top(&in, 4 * viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY)), note,
+                                &es, viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY), 4);
+        draw_set_clip(viz, NULL);
+        return rc || viz->has_error ? -1 : 0;
+    }
+    CmpLayout L = {viz, f, c, in, VIZ_TEXT_BODY, 0, 0, 0};
+    /* alone: the largest type at which everything fits (heights only grow with it),
+     * never below the body size of the window */
+    if (f->view.fill) {
+        int lo = viz_text_px(viz, VIZ_TEXT_SMALL), hi = viz_text_px(viz, VIZ_TEXT_TITLE), best = 0;
+        while (lo <= hi) {
+            int mid = lo + (hi - lo) / 2;
+            viz_set_display_px(viz, mid);
+            L.size = VIZ_TEXT_DISPLAY;
+            L.line_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_DISPLAY) + viz_px(viz, 4);
+            Rect a = in;
+            a.y += draw_context(viz, a, f, c, VIZ_TEXT_DISPLAY, 0);
+            a.h -= a.y - in.y;
+            L.area = a;
+            if (layout(&L) <= a.h) {
+                best = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        if (best) {
+            viz_set_display_px(viz, best);
+            size = VIZ_TEXT_DISPLAY;
+        }
+    }
+    L.size = size;
+    L.line_h = viz_line_height(viz, VIZ_FONT_SANS, size) + viz_px(viz, 4);
+    rc |= draw_head(viz, head, f, c, size);
+    int ch = draw_context(viz, in, f, c, size, 1);
+    rect_cut_top(&in, ch);
+    L.area = in;
+    L.draw = 1;
+    int used = layout(&L);
+    rc |= L.rc;
+    if (used > in.h) viz->cramped_mask |= 1u << VIZ_PANEL_COMPARE; /* the status line offers F */
+    draw_set_clip(viz, NULL);
+    return rc || viz->has_error ? -1 : 0;
+}
