@@ -239,32 +239,136 @@ int gpt2_model_load(Gpt2Model *m, const char *dir, ErrorMsg *err) {
     return gpt2_model_load_as(m, dir, KERN_F32, err);
 }
 
+/* The dtypes pass 1 found: over all weights, over the big matrices and over the rest. */
+typedef struct SlotDtypes {
+    int all, mixed;           /* a SafeDtype, or -1; 1 when the weights differ */
+    int mat, mat_mixed;       /* the matrices that have a 16-bit twin (mark_matrices) */
+    int vec, vec_mixed;       /* everything else: biases, norms, position embeddings */
+} SlotDtypes;
+
+static void note_dtype(int *seen, int *mixed, SafeDtype d) {
+    if (*seen >= 0 && *seen != (int)d) *mixed = 1;
+    *seen = (int)d;
+}
+
+/* Pass 1: finds every slot's tensor in the file and checks its dtype and shape against
+ * the config, noting the dtypes seen. path names the file in errors. */
+static int find_slot_tensors(WeightSlot *slots, size_t n_slots, const SafeFile *sf, const Gpt2Config *c,
+                             const char *path, SlotDtypes *dt, ErrorMsg *err) {
+    *dt = (SlotDtypes){-1, 0, -1, 0, -1, 0};
+    for (size_t i = 0; i < n_slots; i++) {
+        WeightSlot *s = &slots[i];
+        char shown[ERROR_QUOTE_CAP];
+        const SafeTensor *t = find_weight(sf, s->name);
+        if (!t) return error_set(err, "%s: missing tensor '%s'", path, s->name);
+        /* wte's row count IS the vocabulary: give the mismatch its own message. */
+        if (i == 0 && t->ndim == 2 && t->shape[1] == c->n_embd && t->shape[0] != c->vocab_size)
+            return error_set(err, "%s: vocab mismatch: wte.weight has %lld rows but config.json says vocab_size = %d",
+                             path, (long long)t->shape[0], c->vocab_size);
+        int ok = t->ndim == s->ndim;
+        for (int d = 0; ok && d < s->ndim; d++) ok = t->shape[d] == s->shape[d];
+        if (!ok) {
+            char got[96], want[64];
+            shape_str(got, sizeof got, t->ndim, t->shape);
+            shape_str(want, sizeof want, s->ndim, s->shape);
+            return error_set(err, "%s: tensor '%s' has shape %s, expected %s from config.json", path,
+                             ERROR_QUOTE(shown, t->name), got, want);
+        }
+        if (t->dtype != SAFE_F32 && t->dtype != SAFE_F16 && t->dtype != SAFE_BF16)
+            return error_set(err, "%s: tensor '%s' has dtype %s; weights must be F32, F16 or BF16", path,
+                             ERROR_QUOTE(shown, t->name), safe_dtype_name(t->dtype));
+        note_dtype(&dt->all, &dt->mixed, t->dtype);
+        if (s->dst_h) note_dtype(&dt->mat, &dt->mat_mixed, t->dtype);
+        else note_dtype(&dt->vec, &dt->vec_mixed, t->dtype);
+        s->t = t;
+    }
+    return 0;
+}
+
+/* Pass 2: points every weight into the file where it can be used in place, else
+ * converts it into one owned buffer per element size. copy_all: convert even what
+ * could stay in the file. Returns -1 (err) when a buffer cannot be had. */
+static int place_weights(Gpt2Model *m, const WeightSlot *slots, size_t n_slots, KernDtype target, int copy_all,
+                         const char *path, int *any_in_place, ErrorMsg *err) {
+    size_t owned_floats = 0, owned_halves = 0;
+    for (size_t i = 0; i < n_slots; i++) {
+        KernDtype want = slot_dtype(&slots[i], target);
+        if (!copy_all && usable_in_place(slots[i].t, want)) continue;
+        if (want == KERN_F32) owned_floats += safe_numel(slots[i].t);
+        else owned_halves += safe_numel(slots[i].t);
+    }
+    if (owned_floats) {
+        m->owned = alloc_weights(owned_floats);
+        if (!m->owned)
+            return error_set(err, "%s: out of memory converting %zu weights to float32", path, owned_floats);
+        m->owned_len = owned_floats;
+    }
+    if (owned_halves) {
+        m->owned_h = alloc_halves(owned_halves);
+        if (!m->owned_h)
+            return error_set(err, "%s: out of memory converting %zu weights to %s", path, owned_halves,
+                             kern_dtype_name(target));
+        m->owned_h_len = owned_halves;
+    }
+    size_t used = 0, used_h = 0, n_params = 0;
+    *any_in_place = 0;
+    for (size_t i = 0; i < n_slots; i++) {
+        const WeightSlot *s = &slots[i];
+        const SafeTensor *t = s->t;
+        KernDtype want = slot_dtype(s, target);
+        if (!copy_all && usable_in_place(t, want)) {
+            if (want == KERN_F32) *s->dst = (const float *)(const void *)t->data;
+            else *s->dst_h = (const uint16_t *)(const void *)t->data;
+            *any_in_place = 1;
+        } else if (want == KERN_F32) {
+            convert_tensor(t, m->owned + used, want);
+            *s->dst = m->owned + used;
+            used += safe_numel(t);
+        } else {
+            convert_tensor(t, m->owned_h + used_h, want);
+            *s->dst_h = m->owned_h + used_h;
+            used_h += safe_numel(t);
+        }
+        n_params += safe_numel(t);
+    }
+    m->n_params = n_params; /* the tied head is not a slot, so counted once */
+    return 0;
+}
+
+/* m->dtype as `info` prints it: "F32", "F16+F32" (matrices + vectors, as convert
+ * writes), or "mixed". */
+static void describe_dtype(Gpt2Model *m, const SlotDtypes *dt) {
+    if (!dt->mixed)
+        snprintf(m->dtype, sizeof m->dtype, "%s", safe_dtype_name((SafeDtype)dt->all));
+    else if (!dt->mat_mixed && !dt->vec_mixed)
+        snprintf(m->dtype, sizeof m->dtype, "%s+%s", safe_dtype_name((SafeDtype)dt->mat),
+                 safe_dtype_name((SafeDtype)dt->vec));
+    else
+        snprintf(m->dtype, sizeof m->dtype, "mixed");
+}
+
+/* Checks dir is a folder, records its path and display name and reads config.json. */
+static int open_model_dir(Gpt2Model *m, const char *dir, ErrorMsg *err) {
+    struct stat st;
+    if (stat(dir, &st) != 0) return error_set(err, "%s: model directory not found", dir);
+    if (!S_ISDIR(st.st_mode))
+        return error_set(err, "%s: not a directory (expected a folder with config.json and model.safetensors)", dir);
+    if (strlen(dir) >= sizeof m->dir) return error_set(err, "%.200s...: path too long", dir);
+    snprintf(m->dir, sizeof m->dir, "%s", dir);
+    dir_display_name(m->name, sizeof m->name, dir);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    return gpt2_config_load(&m->config, path, err);
+}
+
 int gpt2_model_load_as(Gpt2Model *m, const char *dir, int weights, ErrorMsg *err) {
     memset(m, 0, sizeof *m);
     double t0 = now_seconds();
     SafeFile sf = {0};
     WeightSlot *slots = NULL;
     int rc = -1;
-
-    struct stat st;
-    if (stat(dir, &st) != 0) {
-        error_set(err, "%s: model directory not found", dir);
-        goto fail;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        error_set(err, "%s: not a directory (expected a folder with config.json and model.safetensors)", dir);
-        goto fail;
-    }
     char path[1200];
-    if (strlen(dir) >= sizeof m->dir) {
-        error_set(err, "%.200s...: path too long", dir);
-        goto fail;
-    }
-    snprintf(m->dir, sizeof m->dir, "%s", dir);
-    dir_display_name(m->name, sizeof m->name, dir);
-
-    snprintf(path, sizeof path, "%s/config.json", dir);
-    if (gpt2_config_load(&m->config, path, err) != 0) goto fail;
+    if (open_model_dir(m, dir, err) != 0) goto fail;
     const Gpt2Config *c = &m->config;
 
     snprintf(path, sizeof path, "%s/model.safetensors", dir);
@@ -291,115 +395,25 @@ int gpt2_model_load_as(Gpt2Model *m, const char *dir, int weights, ErrorMsg *err
         error_set(err, "%s: unknown weight precision %d", dir, weights);
         goto fail;
     }
-
-    /* Pass 1: find every weight and check dtype and shape against the config. */
-    int dtype_seen = -1, mixed = 0;
-    int mat_seen = -1, mat_mixed = 0, vec_seen = -1, vec_mixed = 0; /* matrices / vectors apart */
-    for (size_t i = 0; i < n_slots; i++) {
-        WeightSlot *s = &slots[i];
-        char shown[ERROR_QUOTE_CAP];
-        const SafeTensor *t = find_weight(&sf, s->name);
-        if (!t) {
-            error_set(err, "%s: missing tensor '%s'", path, s->name);
-            goto fail;
-        }
-        /* wte's row count IS the vocabulary: give the mismatch its own message. */
-        if (i == 0 && t->ndim == 2 && t->shape[1] == c->n_embd && t->shape[0] != c->vocab_size) {
-            error_set(err, "%s: vocab mismatch: wte.weight has %lld rows but config.json says vocab_size = %d",
-                      path, (long long)t->shape[0], c->vocab_size);
-            goto fail;
-        }
-        int ok = t->ndim == s->ndim;
-        for (int d = 0; ok && d < s->ndim; d++) ok = t->shape[d] == s->shape[d];
-        if (!ok) {
-            char got[96], want[64];
-            shape_str(got, sizeof got, t->ndim, t->shape);
-            shape_str(want, sizeof want, s->ndim, s->shape);
-            error_set(err, "%s: tensor '%s' has shape %s, expected %s from config.json", path,
-                      ERROR_QUOTE(shown, t->name), got, want);
-            goto fail;
-        }
-        if (t->dtype != SAFE_F32 && t->dtype != SAFE_F16 && t->dtype != SAFE_BF16) {
-            error_set(err, "%s: tensor '%s' has dtype %s; weights must be F32, F16 or BF16", path,
-                      ERROR_QUOTE(shown, t->name), safe_dtype_name(t->dtype));
-            goto fail;
-        }
-        if (dtype_seen >= 0 && dtype_seen != (int)t->dtype) mixed = 1;
-        dtype_seen = (int)t->dtype;
-        int *seen = s->dst_h ? &mat_seen : &vec_seen, *mx = s->dst_h ? &mat_mixed : &vec_mixed;
-        if (*seen >= 0 && *seen != (int)t->dtype) *mx = 1;
-        *seen = (int)t->dtype;
-        s->t = t;
-    }
+    SlotDtypes dt;
+    if (find_slot_tensors(slots, n_slots, &sf, c, path, &dt, err) != 0) goto fail;
     /* "as stored": the matrices' dtype when they share one (an F16 file, or ours with F16
      * matrices and F32 vectors), float32 when they are mixed */
-    KernDtype target = weights == GPT2_WEIGHTS_AS_STORED ? (mat_mixed ? KERN_F32 : kdtype_of((SafeDtype)mat_seen))
+    KernDtype target = weights == GPT2_WEIGHTS_AS_STORED ? (dt.mat_mixed ? KERN_F32 : kdtype_of((SafeDtype)dt.mat))
                                                          : (KernDtype)weights;
     /* When the matrices are converted anyway, copy the vectors too (0.3% of the bytes):
      * then nothing points into the file, it is unmapped, and a file changed later
      * cannot touch this model. */
-    const int copy_all = mat_mixed || kdtype_of((SafeDtype)mat_seen) != target;
-    size_t owned_floats = 0, owned_halves = 0;
-    for (size_t i = 0; i < n_slots; i++) {
-        KernDtype want = slot_dtype(&slots[i], target);
-        if (!copy_all && usable_in_place(slots[i].t, want)) continue;
-        if (want == KERN_F32) owned_floats += safe_numel(slots[i].t);
-        else owned_halves += safe_numel(slots[i].t);
-    }
-
-    /* Pass 2: one buffer for everything that must be converted, then the pointers. */
-    if (owned_floats) {
-        m->owned = alloc_weights(owned_floats);
-        if (!m->owned) {
-            error_set(err, "%s: out of memory converting %zu weights to float32", path, owned_floats);
-            goto fail;
-        }
-        m->owned_len = owned_floats;
-    }
-    if (owned_halves) {
-        m->owned_h = alloc_halves(owned_halves);
-        if (!m->owned_h) {
-            error_set(err, "%s: out of memory converting %zu weights to %s", path, owned_halves,
-                      kern_dtype_name(target));
-            goto fail;
-        }
-        m->owned_h_len = owned_halves;
-    }
-    size_t used = 0, used_h = 0, n_params = 0;
+    const int copy_all = dt.mat_mixed || kdtype_of((SafeDtype)dt.mat) != target;
     int any_in_place = 0;
-    for (size_t i = 0; i < n_slots; i++) {
-        const WeightSlot *s = &slots[i];
-        const SafeTensor *t = s->t;
-        KernDtype want = slot_dtype(s, target);
-        if (!copy_all && usable_in_place(t, want)) {
-            if (want == KERN_F32) *s->dst = (const float *)(const void *)t->data;
-            else *s->dst_h = (const uint16_t *)(const void *)t->data;
-            any_in_place = 1;
-        } else if (want == KERN_F32) {
-            convert_tensor(t, m->owned + used, want);
-            *s->dst = m->owned + used;
-            used += safe_numel(t);
-        } else {
-            convert_tensor(t, m->owned_h + used_h, want);
-            *s->dst_h = m->owned_h + used_h;
-            used_h += safe_numel(t);
-        }
-        n_params += safe_numel(t);
-    }
+    if (place_weights(m, slots, n_slots, target, copy_all, path, &any_in_place, err) != 0) goto fail;
     m->w.dtype = target;
     m->tied = !has_head;
     if (m->tied) {
         m->w.lm_head = m->w.wte;
         m->w.lm_head_h = m->w.wte_h;
     }
-    m->n_params = n_params; /* the tied head is not a slot, so counted once */
-    if (!mixed)
-        snprintf(m->dtype, sizeof m->dtype, "%s", safe_dtype_name((SafeDtype)dtype_seen));
-    else if (!mat_mixed && !vec_mixed) /* "F16+F32": matrices + vectors, as convert writes */
-        snprintf(m->dtype, sizeof m->dtype, "%s+%s", safe_dtype_name((SafeDtype)mat_seen),
-                 safe_dtype_name((SafeDtype)vec_seen));
-    else
-        snprintf(m->dtype, sizeof m->dtype, "mixed");
+    describe_dtype(m, &dt);
     m->file_bytes = sf.map_len;
     /* Keep the mapping only if some weight points into it; an all-F16 model has been
      * fully converted and the file can be released now. */

@@ -10,6 +10,7 @@
 
 #include "gpt2_ablation.h"
 #include "kernels.h"
+#include "free_all.h"
 
 typedef struct OrderKey {
     double mag;
@@ -64,12 +65,7 @@ int attribution_init(Attribution *a, const Gpt2Config *cfg, ErrorMsg *err) {
 void attribution_free(Attribution *a) {
     if (!a) return;
     resid_parts_free(&a->parts);
-    free(a->comp);
-    free(a->attn_bias);
-    free(a->w);
-    free(a->r);
-    free(a->order);
-    free(a->keys);
+    FREE_ALL(a->comp, a->attn_bias, a->w, a->r, a->order, a->keys);
     memset(a, 0, sizeof *a);
 }
 

@@ -12,6 +12,7 @@
 #include "gpt2_config.h"
 #include "kernels.h"
 #include "unembed_many.h"
+#include "free_all.h"
 
 int logit_lens_init(LogitLens *lens, const Gpt2Config *cfg, int n_vocab, ErrorMsg *err) {
     memset(lens, 0, sizeof *lens);
@@ -36,9 +37,7 @@ int logit_lens_init(LogitLens *lens, const Gpt2Config *cfg, int n_vocab, ErrorMs
 
 void logit_lens_free(LogitLens *lens) {
     if (!lens) return;
-    free(lens->x);
-    free(lens->logits);
-    free(lens->rows);
+    FREE_ALL(lens->x, lens->logits, lens->rows);
     memset(lens, 0, sizeof *lens);
 }
 
@@ -260,12 +259,7 @@ int logit_lens_grid_init(LensGrid *g, const Gpt2Config *cfg, int max_pos, int wi
 
 void logit_lens_grid_free(LensGrid *g) {
     if (!g) return;
-    free(g->ids);
-    free(g->final_id);
-    free(g->top_id);
-    free(g->top_p);
-    free(g->final_rank);
-    free(g->final_p);
+    FREE_ALL(g->ids, g->final_id, g->top_id, g->top_p, g->final_rank, g->final_p);
     gpt2_ablation_free(&g->ablation);
     memset(g, 0, sizeof *g);
 }

@@ -6,6 +6,7 @@
 
 #include "gpt2_ablation.h"
 #include "kernels.h"
+#include "free_all.h"
 
 int resid_parts_init(ResidParts *rp, const Gpt2Config *cfg, ErrorMsg *err) {
     memset(rp, 0, sizeof *rp);
@@ -29,11 +30,7 @@ int resid_parts_init(ResidParts *rp, const Gpt2Config *cfg, ErrorMsg *err) {
 
 void resid_parts_free(ResidParts *rp) {
     if (!rp) return;
-    free(rp->resid);
-    free(rp->z);
-    free(rp->attn_out);
-    free(rp->resid_mid);
-    free(rp->mlp_out);
+    FREE_ALL(rp->resid, rp->z, rp->attn_out, rp->resid_mid, rp->mlp_out);
     memset(rp, 0, sizeof *rp);
 }
 

@@ -7,6 +7,7 @@
  * lose ~4 digits in float. Not here: the stage formulas (sampler_stages.c), settings
  * (settings.c, sampler_settings.c), random numbers (rng.h), anything about drawing. */
 #include "sampler.h"
+#include "free_all.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,20 +17,9 @@
 
 void sampler_free(Sampler *s) {
     if (!s) return;
-    free(s->order);
-    free(s->order_tmp);
-    free(s->keys);
-    free(s->keys_tmp);
-    free(s->cur);
+    FREE_ALL(s->order, s->order_tmp, s->keys, s->keys_tmp, s->cur);
     for (int i = 0; i < 4; i++) free(s->e[i]);
-    free(s->cut_at);
-    free(s->counts);
-    free(s->pen_ids);
-    free(s->pen_before);
-    free(s->pen_after);
-    free(s->p_final);
-    free(s->cum);
-    free(s->draw_counts);
+    FREE_ALL(s->cut_at, s->counts, s->pen_ids, s->pen_before, s->pen_after, s->p_final, s->cum, s->draw_counts);
     memset(s, 0, sizeof *s);
 }
 

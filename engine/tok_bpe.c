@@ -10,16 +10,13 @@
 #include <string.h>
 
 #include "tok_internal.h"
+#include "free_all.h"
 
 #define NONE UINT32_MAX
 
 void bpe_scratch_free(BpeScratch *s) {
     if (!s) return;
-    free(s->tok);
-    free(s->next);
-    free(s->prev);
-    free(s->heap);
-    free(s->touched);
+    FREE_ALL(s->tok, s->next, s->prev, s->heap, s->touched);
     memset(s, 0, sizeof *s);
 }
 

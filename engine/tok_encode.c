@@ -8,6 +8,7 @@
 
 #include "tok_internal.h"
 #include "utf8.h"
+#include "free_all.h"
 
 /* GPT-2's pre-tokenizer (encoder.py):
  *     's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
@@ -104,9 +105,7 @@ void tok_cache_insert(TokCache *c, const uint8_t *w, size_t n, uint64_t h, const
 
 void tok_cache_free(TokCache *c) {
     if (!c) return;
-    free(c->slots);
-    free(c->bytes);
-    free(c->ids);
+    FREE_ALL(c->slots, c->bytes, c->ids);
     memset(c, 0, sizeof *c);
 }
 
@@ -261,10 +260,7 @@ int tok_encode(Tokenizer *t, const uint8_t *text, size_t len, const TokEncodeOpt
     }
     bpe_scratch_free(&st.scratch);
     if (rc) {
-        free(buf);
-        free(st.ids);
-        free(st.pieces);
-        free(st.merges.v);
+        FREE_ALL(buf, st.ids, st.pieces, st.merges.v);
         return -1;
     }
     out->ids = st.ids;
@@ -280,9 +276,6 @@ int tok_encode(Tokenizer *t, const uint8_t *text, size_t len, const TokEncodeOpt
 
 void tok_encoding_free(TokEncoding *e) {
     if (!e) return;
-    free(e->ids);
-    free(e->pieces);
-    free(e->merges);
-    free(e->text);
+    FREE_ALL(e->ids, e->pieces, e->merges, e->text);
     memset(e, 0, sizeof *e);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernels.h"
+#include "free_all.h"
 
 static void add_tensor(JourneyStage *s, int is_weight, const char *shape, const char *fmt, int block) {
     if (s->n_tensors >= JOURNEY_MAX_TENSORS) return;
@@ -109,8 +110,7 @@ int token_journey_init(TokenJourney *j, const Gpt2Config *cfg, ErrorMsg *err) {
 void token_journey_free(TokenJourney *j) {
     if (!j) return;
     resid_parts_free(&j->parts);
-    free(j->stage);
-    free(j->rows);
+    FREE_ALL(j->stage, j->rows);
     memset(j, 0, sizeof *j);
 }
 

@@ -12,6 +12,7 @@
 #include "json_whole.h"
 #include "tok_internal.h"
 #include "utf8.h"
+#include "free_all.h"
 
 /* Bigger than any sane encoder.json (1 MB) — a bound, so a wrong path to a huge file
  * fails fast instead of eating memory. */
@@ -211,10 +212,7 @@ static int load_encoder(Tokenizer *t, const char *path, const int byte_of_cp[512
     }
     rc = 0;
 pass_done:
-    free(raw_len);
-    free(raw);
-    free(raw_at);
-    free(seen);
+    FREE_ALL(raw_len, raw, raw_at, seen);
 done:
     cJSON_Delete(root);
     return rc;
@@ -299,8 +297,7 @@ static int load_merges(Tokenizer *t, const char *path, const int byte_of_cp[512]
     t->n_merges = n;
     rc = 0;
 done:
-    free(buf);
-    free(data);
+    FREE_ALL(buf, data);
     return rc;
 }
 
@@ -335,8 +332,7 @@ int tok_load(Tokenizer *t, const char *dir, ErrorMsg *err) {
         snprintf(bpe, dl + 32, "%s/vocab.bpe", dir);
         rc = tok_load_files(t, enc, bpe, err);
     }
-    free(enc);
-    free(bpe);
+    FREE_ALL(enc, bpe);
     return rc;
 }
 
@@ -359,16 +355,8 @@ void tok_bytes_to_text(const uint8_t *s, size_t n, char *out) {
 
 void tok_free(Tokenizer *t) {
     if (!t) return;
-    free(t->tok_bytes);
-    free(t->tok_off);
-    free(t->tok_text);
-    free(t->text_off);
-    free(t->bytes_map);
-    free(t->merge_left);
-    free(t->merge_right);
-    free(t->merge_result);
-    free(t->pair_keys);
-    free(t->pair_ranks);
+    FREE_ALL(t->tok_bytes, t->tok_off, t->tok_text, t->text_off, t->bytes_map, t->merge_left, t->merge_right,
+             t->merge_result, t->pair_keys, t->pair_ranks);
     tok_encode_free_regex(t);
     tok_cache_free(&t->cache);
     memset(t, 0, sizeof *t);

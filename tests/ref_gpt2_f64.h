@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "gpt2_model.h"
+#include "free_all.h"
 
 typedef struct Ref64 {
     int L, NH, C, V, T;
@@ -31,12 +32,7 @@ typedef struct Ref64Ablation {
 } Ref64Ablation;
 
 static void ref64_free(Ref64 *r) {
-    free(r->resid);
-    free(r->resid_mid);
-    free(r->z);
-    free(r->attn_out);
-    free(r->mlp_out);
-    free(r->logits);
+    FREE_ALL(r->resid, r->resid_mid, r->z, r->attn_out, r->mlp_out, r->logits);
     memset(r, 0, sizeof *r);
 }
 

@@ -69,21 +69,26 @@ static void app_reopen_status(AppState *app, const FigureState *fig, const char 
     app_set_status(app, 0, "reopened %s", path);
 }
 
-int app_main(int argc, char **argv) {
-    AppOptions opt = app_default_options();
-    opt.model_dir = cli_default_model_dir();
-    opt.tok_dir = cli_tokenizer_dir();
-    opt.assets_dir = cli_assets_dir();
-    const char *state_out = NULL, *lesson_path = NULL, *figure_path = NULL;
-    int model_given = 0;
+/* What the window's command line asks for, besides AppOptions. */
+typedef struct WindowArgs {
+    AppOptions opt;
+    const char *state_out, *lesson_path, *figure_path;
+    int model_given; /* --model was given (a lesson's own model then yields to it) */
+} WindowArgs;
+
+enum { APP_ARGS_HELP = -1 };
+
+/* Parses argv into *w. 0 when the window should open, APP_ARGS_HELP after --help, or
+ * cli_fail's exit status (a one-line error was printed). */
+static int parse_window_args(int argc, char **argv, WindowArgs *w) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
-            return 0;
+            return APP_ARGS_HELP;
         }
         ErrorMsg serr;
-        int set_rc = cli_parse_setting(argc, argv, &i, &opt.settings, &serr); /* the sampler flags */
+        int set_rc = cli_parse_setting(argc, argv, &i, &w->opt.settings, &serr); /* the sampler flags */
         if (set_rc < 0) return cli_fail("window", "%s", serr.text);
         if (set_rc > 0) continue;
         if (i + 1 >= argc) return cli_fail("window", "%s needs a value (see inferscope --help)", a);
@@ -91,52 +96,66 @@ int app_main(int argc, char **argv) {
         double d = 0;
         NumError ne;
         if (strcmp(a, "--model") == 0) {
-            opt.model_dir = v;
-            model_given = 1;
+            w->opt.model_dir = v;
+            w->model_given = 1;
         } else if (strcmp(a, "--weights") == 0) {
             ErrorMsg werr;
-            if (cli_parse_weights(v, &opt.weights, &werr)) return cli_fail("window", "%s", werr.text);
+            if (cli_parse_weights(v, &w->opt.weights, &werr)) return cli_fail("window", "%s", werr.text);
         } else if (strcmp(a, "--trace-mb") == 0) {
             ErrorMsg terr;
-            if (cli_parse_trace_mb(v, &opt.trace_budget, &terr)) return cli_fail("window", "%s", terr.text);
+            if (cli_parse_trace_mb(v, &w->opt.trace_budget, &terr)) return cli_fail("window", "%s", terr.text);
         } else if (strcmp(a, "--lesson") == 0) {
-            lesson_path = v;
+            w->lesson_path = v;
         } else if (strcmp(a, "--open-figure") == 0) {
-            figure_path = v;
+            w->figure_path = v;
         } else if (strcmp(a, "--prompt") == 0) {
-            if (opt.ids) return cli_fail("window", "--prompt and --ids exclude each other");
-            opt.prompt = v;
-            opt.prompt_given = 1;
+            if (w->opt.ids) return cli_fail("window", "--prompt and --ids exclude each other");
+            w->opt.prompt = v;
+            w->opt.prompt_given = 1;
         } else if (strcmp(a, "--ids") == 0) {
-            if (opt.prompt_given) return cli_fail("window", "--prompt and --ids exclude each other");
-            opt.ids = v;
+            if (w->opt.prompt_given) return cli_fail("window", "--prompt and --ids exclude each other");
+            w->opt.ids = v;
         } else if (strcmp(a, "--seed") == 0) {
-            if ((ne = parse_num_u64(v, &opt.seed)) != NUM_OK)
+            if ((ne = parse_num_u64(v, &w->opt.seed)) != NUM_OK)
                 return cli_fail("window", "--seed: '%.40s' %s: give a whole number in [0, 2^64 - 1]", v,
                                 parse_num_problem(ne));
         } else if (strcmp(a, "--scale") == 0) {
             if (parse_num_real(v, &d) != NUM_OK || d < VIZ_UI_SCALE_MIN || d > VIZ_UI_SCALE_MAX)
                 return cli_fail("window", "--scale %s: expected a number from %.1f to %.1f", v,
                                 (double)VIZ_UI_SCALE_MIN, (double)VIZ_UI_SCALE_MAX);
-            opt.ui_scale = (float)d;
+            w->opt.ui_scale = (float)d;
         } else if (strcmp(a, "--theme") == 0) {
-            if (theme_parse(v, &opt.theme)) return cli_fail("window", "--theme %s: expected light or dark", v);
+            if (theme_parse(v, &w->opt.theme)) return cli_fail("window", "--theme %s: expected light or dark", v);
         } else if (strcmp(a, "--size") == 0) {
-            int w, h;
+            int width, height;
             char tail;
-            if (sscanf(v, "%dx%d%c", &w, &h, &tail) != 2 || w < APP_MIN_W || h < APP_MIN_H || w > 8192 || h > 8192)
+            if (sscanf(v, "%dx%d%c", &width, &height, &tail) != 2 || width < APP_MIN_W || height < APP_MIN_H ||
+                width > 8192 || height > 8192)
                 return cli_fail("window", "--size %s: expected WxH from %dx%d to 8192x8192", v, APP_MIN_W, APP_MIN_H);
-            opt.width = w;
-            opt.height = h;
+            w->opt.width = width;
+            w->opt.height = height;
         } else if (strcmp(a, "--export-dir") == 0) {
-            opt.export_dir = v;
+            w->opt.export_dir = v;
         } else if (strcmp(a, "--state-out") == 0) {
-            state_out = v;
+            w->state_out = v;
         } else {
             return cli_fail("window", "unknown option %s (see inferscope --help)", a);
         }
     }
-    if (lesson_path && figure_path) return cli_fail("window", "--lesson and --open-figure exclude each other");
+    if (w->lesson_path && w->figure_path) return cli_fail("window", "--lesson and --open-figure exclude each other");
+    return 0;
+}
+
+int app_main(int argc, char **argv) {
+    WindowArgs w = {.opt = app_default_options()};
+    w.opt.model_dir = cli_default_model_dir();
+    w.opt.tok_dir = cli_tokenizer_dir();
+    w.opt.assets_dir = cli_assets_dir();
+    int prc = parse_window_args(argc, argv, &w);
+    if (prc) return prc == APP_ARGS_HELP ? 0 : prc;
+    AppOptions opt = w.opt;
+    const char *state_out = w.state_out, *lesson_path = w.lesson_path, *figure_path = w.figure_path;
+    int model_given = w.model_given;
     /* a lesson is parsed completely before anything opens: never half-way */
     Lesson lesson;
     memset(&lesson, 0, sizeof lesson);

@@ -18,14 +18,13 @@
 #include "parse_num.h"
 #include "settings.h"
 #include "utf8.h"
+#include "free_all.h"
 
 /* ---- the reader -------------------------------------------------------------------- */
 
 void figure_state_free(FigureState *fs) {
     if (!fs) return;
-    free(fs->prompt);
-    free(fs->ids);
-    free(fs->salts);
+    FREE_ALL(fs->prompt, fs->ids, fs->salts);
     memset(fs, 0, sizeof *fs);
 }
 
@@ -176,8 +175,7 @@ static int parse_json_string(const char *what, const char *key, const char *v, u
     char *lit = malloc(n + 1); /* a copy: the pieces get their own quotes in place */
     uint8_t *o = malloc(n);
     if (!lit || !o) {
-        free(lit);
-        free(o);
+        FREE_ALL(lit, o);
         return error_set(err, "%s: %s: out of memory", what, key);
     }
     memcpy(lit, v, n + 1);

@@ -16,17 +16,15 @@
 #include "frame.h"
 #include "panel_table.h"
 #include "utf8.h"
+#include "free_all.h"
 
 void lesson_free(Lesson *l) {
     if (!l) return;
     lesson_replay_free(l);
     for (size_t i = 0; i < l->n_dir; i++) {
-        free(l->dir[i].text);
-        free(l->dir[i].claim);
-        free(l->dir[i].ids);
+        FREE_ALL(l->dir[i].text, l->dir[i].claim, l->dir[i].ids);
     }
-    free(l->dir);
-    free(l->beat_end);
+    FREE_ALL(l->dir, l->beat_end);
     memset(l, 0, sizeof *l);
 }
 

@@ -14,6 +14,7 @@
 
 #include "png_write.h"
 #include "strbuf.h"
+#include "free_all.h"
 
 /* The length of a code span `...` starting at s (through the closing backtick), or 0
  * when the backtick is not closed on this line: a teacher's `make gpt2` stays code. */
@@ -123,8 +124,7 @@ static int notes_line(HandoutNotes *n, const char *s, size_t len, int *open) {
 static void slide_free(HandoutSlide *sl) {
     free(sl->image);
     for (int i = 0; i < sl->n_captions; i++) free(sl->captions[i]);
-    free(sl->captions);
-    free(sl->question);
+    FREE_ALL(sl->captions, sl->question);
 }
 
 static void notes_free(HandoutNotes *n) {
@@ -219,9 +219,7 @@ int lesson_handout_add(LessonHandout *h, int beat, const char *image_path, const
     HandoutSlide *sl = &h->slide[beat];
     const char *base = strrchr(image_path, '/');
     for (int i = 0; i < sl->n_captions; i++) free(sl->captions[i]);
-    free(sl->captions);
-    free(sl->question);
-    free(sl->image);
+    FREE_ALL(sl->captions, sl->question, sl->image);
     memset(sl, 0, sizeof *sl);
     sl->image = strdup(base ? base + 1 : image_path);
     sl->captions = calloc(n_captions > 0 ? (size_t)n_captions : 1, sizeof *sl->captions);
@@ -420,11 +418,6 @@ void lesson_handout_free(LessonHandout *h) {
     for (int k = 0; h->slide && k < h->n_beats; k++) slide_free(&h->slide[k]);
     for (int k = 0; h->notes && k < h->n_beats; k++) notes_free(&h->notes[k]);
     notes_free(&h->intro);
-    free(h->notes);
-    free(h->slide);
-    free(h->title);
-    free(h->source);
-    free(h->model);
-    free(h->note);
+    FREE_ALL(h->notes, h->slide, h->title, h->source, h->model, h->note);
     memset(h, 0, sizeof *h);
 }

@@ -10,6 +10,7 @@
 #include "action.h"
 #include "frame_fill.h"
 #include "lesson_expect.h"
+#include "free_all.h"
 
 /* A `model` path as written in the lesson, taken relative to the lesson file's own
  * folder (so a lesson finds its model whatever the current directory is). */
@@ -228,14 +229,9 @@ void lesson_replay_free(Lesson *l) {
     LessonReplay *r = l ? l->replay : NULL;
     if (!r) return;
     for (size_t i = 0; i < r->n_blob; i++) {
-        free(r->blob[i].ids);
-        free(r->blob[i].salt);
-        free(r->blob[i].forced);
+        FREE_ALL(r->blob[i].ids, r->blob[i].salt, r->blob[i].forced);
     }
-    free(r->blob);
-    free(r->snap);
-    free(r->pre_prompt);
-    free(r);
+    FREE_ALL(r->blob, r->snap, r->pre_prompt, r);
     l->replay = NULL;
 }
 
@@ -266,9 +262,7 @@ static int blob_for(LessonReplay *r, const BeatSnap *prev, int slot, const Sessi
     SessionBranch c = {.ids = malloc(n * sizeof *c.ids), .salt = malloc(n * sizeof *c.salt), .forced = malloc(n),
                        .len = b->len, .cap = b->len};
     if (!c.ids || !c.salt || !c.forced) {
-        free(c.ids);
-        free(c.salt);
-        free(c.forced);
+        FREE_ALL(c.ids, c.salt, c.forced);
         return -1;
     }
     memcpy(c.ids, b->ids, (size_t)b->len * sizeof *c.ids);

@@ -20,6 +20,7 @@
 #include "inside_fill.h"
 #include "text_marks.h"
 #include "token_stats.h"
+#include "free_all.h"
 
 static double now_ms(void) {
     struct timespec ts;
@@ -30,9 +31,7 @@ static double now_ms(void) {
 double session_dice(uint64_t seed, int pos, uint32_t salt) { return rng_dice(seed, pos, salt); }
 
 static void branch_free(SessionBranch *b) {
-    free(b->ids);
-    free(b->salt);
-    free(b->forced);
+    FREE_ALL(b->ids, b->salt, b->forced);
     memset(b, 0, sizeof *b);
 }
 
@@ -244,8 +243,7 @@ void session_free(Session *s) {
     if (!s) return;
     for (int i = 0; i < s->n_branches; i++) branch_free(&s->branch[i]);
     tok_encoding_free(&s->prompt_enc);
-    free(s->prompt);
-    free(s->pick);
+    FREE_ALL(s->prompt, s->pick);
     text_marks_free(s->marks);
     inside_free(s->inside);
     attn_fill_free(s->attn);
@@ -340,8 +338,7 @@ int session_set_prompt(Session *s, const uint8_t *text, size_t len, ErrorMsg *er
     uint8_t *copy = malloc(len + 1);
     int *ids = malloc((enc.n_ids ? enc.n_ids : 1) * sizeof *ids);
     if (!copy || !ids) {
-        free(copy);
-        free(ids);
+        FREE_ALL(copy, ids);
         tok_encoding_free(&enc);
         return error_set(err, "out of memory");
     }

@@ -1,5 +1,6 @@
 /* text_marks.c — per-token surprisal and seen marks for the Text panel (text_marks.h). */
 #include "text_marks.h"
+#include "free_all.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,10 +25,7 @@ TextMarks *text_marks_new(const char *model_dir, int max_pos) {
 void text_marks_free(TextMarks *m) {
     if (!m) return;
     ngram_index_free(&m->ix);
-    free(m->stat);
-    free(m->ids);
-    free(m->seen);
-    free(m);
+    FREE_ALL(m->stat, m->ids, m->seen, m);
 }
 
 const TokenStat *text_marks_stats(TextMarks *m, const Session *s) {
