@@ -13,6 +13,32 @@
 
 #define SHA256_BLOCK (1u << 20)
 
+/* Streams f through ctx in SHA256_BLOCK pieces (buf holds one) and writes the digest
+ * as lowercase hex. path names the file in errors. */
+static int digest_stream(FILE *f, EVP_MD_CTX *ctx, unsigned char *buf, const char *path,
+                         char hex[SHA256_HEX_LEN + 1], ErrorMsg *err) {
+    if (EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1)
+        return error_set(err, "%s: cannot start SHA-256 (libcrypto)", path);
+    for (;;) {
+        size_t got = fread(buf, 1, SHA256_BLOCK, f);
+        if (got > 0 && EVP_DigestUpdate(ctx, buf, got) != 1)
+            return error_set(err, "%s: SHA-256 update failed (libcrypto)", path);
+        if (got < SHA256_BLOCK) break;
+    }
+    if (ferror(f)) return error_set(err, "%s: read error while hashing", path);
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int md_len = 0;
+    if (EVP_DigestFinal_ex(ctx, md, &md_len) != 1 || md_len != SHA256_HEX_LEN / 2)
+        return error_set(err, "%s: SHA-256 final failed (libcrypto)", path);
+    static const char digits[] = "0123456789abcdef";
+    for (unsigned int i = 0; i < md_len; i++) {
+        hex[2 * i] = digits[md[i] >> 4];
+        hex[2 * i + 1] = digits[md[i] & 15];
+    }
+    hex[SHA256_HEX_LEN] = '\0';
+    return 0;
+}
+
 int sha256_file(const char *path, char hex[SHA256_HEX_LEN + 1], ErrorMsg *err) {
     hex[0] = '\0';
     FILE *f = fopen(path, "rb");
@@ -24,41 +50,8 @@ int sha256_file(const char *path, char hex[SHA256_HEX_LEN + 1], ErrorMsg *err) {
     }
     unsigned char *buf = malloc(SHA256_BLOCK);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    int rc = -1;
-    if (!buf || !ctx) {
-        error_set(err, "%s: out of memory while hashing", path);
-        goto done;
-    }
-    if (EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
-        error_set(err, "%s: cannot start SHA-256 (libcrypto)", path);
-        goto done;
-    }
-    for (;;) {
-        size_t got = fread(buf, 1, SHA256_BLOCK, f);
-        if (got > 0 && EVP_DigestUpdate(ctx, buf, got) != 1) {
-            error_set(err, "%s: SHA-256 update failed (libcrypto)", path);
-            goto done;
-        }
-        if (got < SHA256_BLOCK) break;
-    }
-    if (ferror(f)) {
-        error_set(err, "%s: read error while hashing", path);
-        goto done;
-    }
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int md_len = 0;
-    if (EVP_DigestFinal_ex(ctx, md, &md_len) != 1 || md_len != SHA256_HEX_LEN / 2) {
-        error_set(err, "%s: SHA-256 final failed (libcrypto)", path);
-        goto done;
-    }
-    static const char digits[] = "0123456789abcdef";
-    for (unsigned int i = 0; i < md_len; i++) {
-        hex[2 * i] = digits[md[i] >> 4];
-        hex[2 * i + 1] = digits[md[i] & 15];
-    }
-    hex[SHA256_HEX_LEN] = '\0';
-    rc = 0;
-done:
+    int rc = buf && ctx ? digest_stream(f, ctx, buf, path, hex, err)
+                        : error_set(err, "%s: out of memory while hashing", path);
     EVP_MD_CTX_free(ctx);
     free(buf);
     fclose(f);
