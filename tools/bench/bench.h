@@ -1,7 +1,7 @@
 /* bench.h — shared helpers of `make bench` (every file in tools/bench): a clock, a
  * median, the two bounds every figure is divided by (bench_floor.c), and the sections.
  * The bench prints speed figures; it never fails and is not a test.
- * bench.c holds main; bench_floor.c the bounds; bench_decode.c decode and prefill;
+ * bench_main.c holds main; bench_floor.c the bounds; bench_decode.c decode and prefill;
  * bench_bundled.c the bundled model; bench_tokenizer.c the tokenizer. */
 #ifndef BENCH_H
 #define BENCH_H

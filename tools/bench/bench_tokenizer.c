@@ -1,6 +1,6 @@
 /* bench_tokenizer.c — median encode speed of the GPT-2 tokenizer on real prose (the
  * TinyStories head files): 5 runs with the word cache (emptied before each run, so each
- * run starts cold) and 5 without it. Prints; never fails. Called by tools/bench/bench.c. */
+ * run starts cold) and 5 without it. Prints; never fails. Called by tools/bench/bench_main.c. */
 #include "bench_tokenizer.h"
 
 #include <stdio.h>

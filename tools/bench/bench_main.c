@@ -1,4 +1,4 @@
-/* bench.c — `make bench`: speed of the engine, every figure a median divided by a bound
+/* bench_main.c — `make bench`: speed of the engine, every figure a median divided by a bound
  * measured in the same run (bench_floor.c), printed with the kernel table (ISA) and the
  * thread count that produced it:
  *   - the bounds: stream-read floor and FMA peak for every kernel table, 1 and 2 threads;
