@@ -21,8 +21,9 @@
 #include "text_marks.h"
 #include "token_stats.h"
 #include "free_all.h"
+#include "session_internal.h"
 
-static double now_ms(void) {
+double session_now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
@@ -30,12 +31,12 @@ static double now_ms(void) {
 
 double session_dice(uint64_t seed, int pos, uint32_t salt) { return rng_dice(seed, pos, salt); }
 
-static void branch_free(SessionBranch *b) {
+void session_branch_free(SessionBranch *b) {
     FREE_ALL(b->ids, b->salt, b->forced);
     memset(b, 0, sizeof *b);
 }
 
-static int branch_reserve(SessionBranch *b, int cap) {
+int session_branch_reserve(SessionBranch *b, int cap) {
     if (cap <= b->cap) return 0;
     int *ids = realloc(b->ids, (size_t)cap * sizeof *ids);
     if (!ids) return -1;
@@ -71,7 +72,7 @@ static void run_next(Session *s) {
     }
 }
 
-static void compute_next(Session *s) {
+void session_compute_next(Session *s) {
     s->stale &= ~1;
     s->has_draws = 0; /* the rolls were against the record this replaces */
     run_next(s);
@@ -140,12 +141,12 @@ static void refresh_original(Session *s) {
 }
 
 /* Brings both records up to date, or (inside a batch) marks them for the batch end. */
-static void refresh_records(Session *s) {
+void session_refresh_records(Session *s) {
     if (s->batch) {
         s->stale = 3;
         return;
     }
-    compute_next(s);
+    session_compute_next(s);
     compute_prev(s);
 }
 
@@ -154,25 +155,25 @@ void session_batch_begin(Session *s) { s->batch++; }
 void session_batch_end(Session *s) {
     if (s->batch > 0) s->batch--;
     if (s->batch == 0 && s->stale) {
-        compute_next(s);
+        session_compute_next(s);
         compute_prev(s);
     }
 }
 
 void session_sync_records(Session *s) {
-    if (s->stale & 1) compute_next(s);
+    if (s->stale & 1) session_compute_next(s);
     if (s->stale & 2) compute_prev(s);
 }
 
 /* Row q of the trace was (re)written: picks at positions after it were made from
  * logits that may have changed. */
-static void picks_forget_after(Session *s, int q) {
+void session_picks_forget_after(Session *s, int q) {
     if (!s->pick) return;
     for (int p = q + 1 < 0 ? 0 : q + 1; p < s->trace.max_pos; p++) s->pick[p].valid = 0;
 }
 
 /* The pending salt for position n_pos: the branch's if it already has that position. */
-static void sync_pending_salt(Session *s) {
+void session_sync_pending_salt(Session *s) {
     const SessionBranch *b = &s->branch[s->cur];
     int n = s->trace.n_pos;
     s->pending_salt = n < b->len ? b->salt[n] : 0;
@@ -241,7 +242,7 @@ fail:
 
 void session_free(Session *s) {
     if (!s) return;
-    for (int i = 0; i < s->n_branches; i++) branch_free(&s->branch[i]);
+    for (int i = 0; i < s->n_branches; i++) session_branch_free(&s->branch[i]);
     tok_encoding_free(&s->prompt_enc);
     FREE_ALL(s->prompt, s->pick);
     text_marks_free(s->marks);
@@ -260,7 +261,7 @@ void session_free(Session *s) {
  * weights are scanned to say which tensor is damaged ("tensor 'h.0.mlp.c_fc.weight' holds
  * NaN at [3, 17]"); finite weights mean the activations overflowed. A scan happens only on
  * this failure, so healthy models pay one pass over n_vocab floats per step. */
-static int check_logits(Session *s, ErrorMsg *err) {
+int session_check_logits(Session *s, ErrorMsg *err) {
     int n = s->trace.n_pos;
     ErrorMsg none;
     const float *l = n > 0 ? gpt2_logits_at(&s->model, &s->trace, n - 1, &none) : NULL;
@@ -282,8 +283,8 @@ static int start_prompt(Session *s, const int *ids, size_t n, ErrorMsg *err) {
     if (n > (size_t)s->trace.max_pos)
         return error_set(err, "prompt of %zu tokens exceeds the context of %d tokens", n, s->trace.max_pos);
     SessionBranch b = {0};
-    if (branch_reserve(&b, (int)n + 64)) {
-        branch_free(&b);
+    if (session_branch_reserve(&b, (int)n + 64)) {
+        session_branch_free(&b);
         return error_set(err, "out of memory");
     }
     /* the same prompt as the last prefill, rows still intact: nothing to recompute */
@@ -293,12 +294,12 @@ static int start_prompt(Session *s, const int *ids, size_t n, ErrorMsg *err) {
         if (s->trace.n_pos > (int)n) gpt2_trace_truncate(&s->trace, (int)n);
         else gpt2_trace_regrow(&s->trace, (int)n);
     } else {
-        double t0 = now_ms();
+        double t0 = session_now_ms();
         s->memo_len = s->prefill_len = 0;
-        picks_forget_after(s, -1);
+        session_picks_forget_after(s, -1);
         gpt2_trace_truncate(&s->orig, 0); /* the original starts again from this prefill */
-        if (gpt2_prefill(&s->model, &s->trace, ids, n, err) || check_logits(s, err)) {
-            branch_free(&b);
+        if (gpt2_prefill(&s->model, &s->trace, ids, n, err) || session_check_logits(s, err)) {
+            session_branch_free(&b);
             /* the trace was emptied: restore the previous branch's tokens if there was one */
             if (s->n_branches) {
                 const SessionBranch *old = &s->branch[s->cur];
@@ -308,11 +309,11 @@ static int start_prompt(Session *s, const int *ids, size_t n, ErrorMsg *err) {
             }
             return -1;
         }
-        s->last_step_ms = now_ms() - t0;
+        s->last_step_ms = session_now_ms() - t0;
         s->n_steps++;
         s->memo_len = s->prefill_len = (int)n;
     }
-    for (int i = 0; i < s->n_branches; i++) branch_free(&s->branch[i]);
+    for (int i = 0; i < s->n_branches; i++) session_branch_free(&s->branch[i]);
     memcpy(b.ids, ids, n * sizeof *ids);
     memset(b.salt, 0, n * sizeof *b.salt);
     memset(b.forced, 0, n);
@@ -321,8 +322,8 @@ static int start_prompt(Session *s, const int *ids, size_t n, ErrorMsg *err) {
     s->n_branches = 1;
     s->cur = 0;
     s->n_prompt = (int)n;
-    sync_pending_salt(s);
-    refresh_records(s);
+    session_sync_pending_salt(s);
+    session_refresh_records(s);
     return 0;
 }
 
@@ -376,28 +377,28 @@ int session_set_prompt_ids(Session *s, const int *ids, size_t n, ErrorMsg *err) 
 /* Puts token id at the current position and updates the records: from the redo rows
  * when the trace still holds this very token there (no work, the same bits), else by
  * one forward step. */
-static int forward_one(Session *s, int id, ErrorMsg *err) {
+int session_forward_one(Session *s, int id, ErrorMsg *err) {
     int pos = s->trace.n_pos;
     if (pos < s->memo_len && s->trace.ids[pos] == id) {
         gpt2_trace_regrow(&s->trace, pos + 1);
     } else {
-        double t0 = now_ms();
+        double t0 = session_now_ms();
         if (gpt2_step(&s->model, &s->trace, id, err)) return -1;
         /* row pos now holds the new token: redo rows from pos on and the picks made
          * from them are gone, whether the step turns out good or not */
         if (pos < s->memo_len) s->memo_len = pos;
-        picks_forget_after(s, pos);
-        if (check_logits(s, err)) { /* undo the step: the screen keeps the last good state */
+        session_picks_forget_after(s, pos);
+        if (session_check_logits(s, err)) { /* undo the step: the screen keeps the last good state */
             gpt2_trace_truncate(&s->trace, s->trace.n_pos - 1);
-            refresh_records(s);
+            session_refresh_records(s);
             return -1;
         }
-        s->last_step_ms = now_ms() - t0;
+        s->last_step_ms = session_now_ms() - t0;
         s->n_steps++;
         if (pos <= s->memo_len) s->memo_len = pos + 1;
     }
-    sync_pending_salt(s);
-    refresh_records(s);
+    session_sync_pending_salt(s);
+    session_refresh_records(s);
     return 0;
 }
 
@@ -412,8 +413,8 @@ static int place_token(Session *s, int id, uint32_t salt, int forced, ErrorMsg *
         if (s->n_branches >= SESSION_MAX_BRANCHES)
             return error_set(err, "too many branches (%d): switch to an old one (B) instead", SESSION_MAX_BRANCHES);
         SessionBranch nb = {0};
-        if (branch_reserve(&nb, pos + 64)) {
-            branch_free(&nb);
+        if (session_branch_reserve(&nb, pos + 64)) {
+            session_branch_free(&nb);
             return error_set(err, "out of memory");
         }
         memcpy(nb.ids, b->ids, (size_t)pos * sizeof *nb.ids);
@@ -424,7 +425,7 @@ static int place_token(Session *s, int id, uint32_t salt, int forced, ErrorMsg *
         s->cur = s->n_branches++;
         b = &s->branch[s->cur];
     }
-    if (branch_reserve(b, b->len < b->cap ? b->cap : b->cap * 2 + 16)) return error_set(err, "out of memory");
+    if (session_branch_reserve(b, b->len < b->cap ? b->cap : b->cap * 2 + 16)) return error_set(err, "out of memory");
     b->ids[pos] = id;
     b->salt[pos] = salt;
     b->forced[pos] = (unsigned char)forced;
@@ -439,9 +440,9 @@ static int append_token(Session *s, int id, int forced, ErrorMsg *err) {
     int old_len = b->len, pos = s->trace.n_pos;
     int old_id = pos < b->len ? b->ids[pos] : -1;
     if (place_token(s, id, s->pending_salt, forced, err)) return -1;
-    if (forward_one(s, id, err)) {
+    if (session_forward_one(s, id, err)) {
         if (s->n_branches > old_n) {
-            branch_free(&s->branch[--s->n_branches]);
+            session_branch_free(&s->branch[--s->n_branches]);
             s->cur = old_cur;
         } else if (old_id < 0) {
             b->len = old_len; /* the branch had not gone this far: it does not now */
@@ -471,7 +472,7 @@ int session_step(Session *s, ErrorMsg *err) {
                settings_equal(&pk->settings, &s->settings)) {
         id = pk->id; /* the same logits, settings and dice as last time: the same pick */
     } else {
-        if (s->stale & 1) compute_next(s);
+        if (s->stale & 1) session_compute_next(s);
         if (!s->has_next)
             return error_set(err, "no next-token distribution at position %d%s%s", pos, s->next_err.text[0] ? ": " : "",
                              s->next_err.text);
@@ -487,8 +488,8 @@ int session_back(Session *s, int n) {
     int removed = s->trace.n_pos - target;
     if (removed <= 0) return 0;
     gpt2_trace_truncate(&s->trace, target);
-    sync_pending_salt(s);
-    refresh_records(s);
+    session_sync_pending_salt(s);
+    session_refresh_records(s);
     return removed;
 }
 
@@ -512,7 +513,7 @@ int session_draw_many(Session *s, int n, ErrorMsg *err) {
 
 void session_reroll(Session *s) {
     s->pending_salt++;
-    refresh_records(s);
+    session_refresh_records(s);
 }
 
 int session_force(Session *s, int id, ErrorMsg *err) {
@@ -531,95 +532,33 @@ int session_switch_branch(Session *s, int k, ErrorMsg *err) {
     gpt2_trace_truncate(&s->trace, common);
     /* gpt2_extend computes rows another way than step by step: not redo rows */
     if (s->memo_len > common) s->memo_len = common;
-    picks_forget_after(s, common - 1);
-    double t0 = now_ms();
+    session_picks_forget_after(s, common - 1);
+    double t0 = session_now_ms();
     if (t->len > common &&
         gpt2_extend(&s->model, &s->trace, t->ids + common, (size_t)(t->len - common), err))
         return -1;
-    if (t->len > common) s->last_step_ms = now_ms() - t0;
+    if (t->len > common) s->last_step_ms = session_now_ms() - t0;
     s->cur = k;
-    sync_pending_salt(s);
-    refresh_records(s);
+    session_sync_pending_salt(s);
+    session_refresh_records(s);
     return 0;
 }
 
 int session_set_settings(Session *s, const SamplerSettings *set, ErrorMsg *err) {
     if (sampler_settings_validate(set, err)) return -1;
     s->settings = *set;
-    refresh_records(s);
+    session_refresh_records(s);
     return 0;
-}
-
-/* Runs the tokens ids[0..n) into the trace again (after its mask changed). */
-/* The redo memory after the mask changed: every remembered pick was made from other
- * logits, and rows [0, n_pos) are on the one path (session.h) only when they are the
- * original's (switching off) or the prompt's own prefill; a re-run of prompt and
- * generated tokens as one prefill is the same math in another summation order. */
-static void memo_after_mask(Session *s, int on_the_path) {
-    const int n = s->trace.n_pos;
-    picks_forget_after(s, -1);
-    if (on_the_path || n == s->n_prompt) {
-        s->memo_len = n;
-        s->prefill_len = n < s->n_prompt ? n : s->n_prompt;
-    } else {
-        s->memo_len = s->prefill_len = 0;
-    }
-}
-
-static int rerun(Session *s, const int *ids, int n, ErrorMsg *err) {
-    if (n == 0) return 0;
-    double t0 = now_ms();
-    int rc = gpt2_prefill(&s->model, &s->trace, ids, (size_t)n, err) || check_logits(s, err) ? -1 : 0;
-    s->last_step_ms = now_ms() - t0;
-    s->n_steps++;
-    return rc;
-}
-
-int session_set_ablation(Session *s, const Gpt2Ablation *ab, ErrorMsg *err) {
-    if (gpt2_ablation_equal(&s->trace.ablation, ab)) return 0;
-    const int whole_now = s->trace.ablation.n_off == 0, whole_next = !ab || ab->n_off == 0;
-    int rc = 0, on_the_path = 0;
-    if (whole_next && s->orig.mem && s->orig.n_pos == s->trace.n_pos) {
-        /* switching off: the original, kept in step, becomes the trace again */
-        gpt2_trace_free(&s->trace);
-        s->trace = s->orig;
-        memset(&s->orig, 0, sizeof s->orig);
-        on_the_path = 1;
-    } else if (whole_now && s->track_original && s->trace.n_pos > 0) {
-        /* switching on: keep the trace as it is for the comparison, run a new one */
-        Gpt2Trace t = {0};
-        if (gpt2_trace_init(&t, &s->model.config, s->trace.max_pos, s->trace.capture, err)) return -1;
-        if (gpt2_trace_set_ablation(&t, ab, err)) {
-            gpt2_trace_free(&t);
-            return -1;
-        }
-        gpt2_trace_free(&s->orig);
-        s->orig = s->trace;
-        s->trace = t;
-        rc = rerun(s, s->orig.ids, s->orig.n_pos, err);
-    } else {
-        const int n = s->trace.n_pos;
-        int *ids = malloc(((size_t)n + 1) * sizeof *ids); /* the trace forgets them: keep a copy */
-        if (!ids) return error_set(err, "out of memory");
-        memcpy(ids, s->trace.ids, (size_t)n * sizeof *ids);
-        rc = gpt2_trace_set_ablation(&s->trace, ab, err);
-        if (rc == 0) rc = rerun(s, ids, n, err);
-        free(ids);
-    }
-    memo_after_mask(s, on_the_path);
-    sync_pending_salt(s);
-    refresh_records(s);
-    return rc;
 }
 
 void session_set_seed(Session *s, uint64_t seed) {
     s->seed = seed;
-    refresh_records(s);
+    session_refresh_records(s);
 }
 
 void session_set_pending_salt(Session *s, uint32_t salt) {
     s->pending_salt = salt;
-    refresh_records(s);
+    session_refresh_records(s);
 }
 
 int session_text(const Session *s, int from, int to, uint8_t **out, size_t *len, ErrorMsg *err) {
@@ -632,106 +571,4 @@ int session_text(const Session *s, int from, int to, uint8_t **out, size_t *len,
     int rc = tok_decode(&s->tok, ids, (size_t)(to - from), out, len, err);
     free(ids);
     return rc;
-}
-
-void session_get_state(const Session *s, SessionState *st) {
-    *st = (SessionState){.prompt = s->prompt, .prompt_len = s->prompt_len, .branch = s->branch,
-                         .n_branches = s->n_branches, .cur = s->cur, .n_pos = s->trace.n_pos,
-                         .n_prompt = s->n_prompt, .pending_salt = s->pending_salt,
-                         .settings = s->settings, .seed = s->seed};
-}
-
-/* 1 if the session already runs st's prompt, with its rows intact from the prefill. */
-static int same_prompt(const Session *s, const SessionState *st) {
-    if (s->n_branches == 0 || s->n_prompt != st->n_prompt || s->prefill_len != s->n_prompt ||
-        s->memo_len < s->n_prompt)
-        return 0;
-    if (memcmp(s->trace.ids, st->branch[st->cur].ids, (size_t)st->n_prompt * sizeof(int)) != 0) return 0;
-    if (!st->prompt) return s->prompt == NULL;
-    return s->prompt && s->prompt_len == st->prompt_len && memcmp(s->prompt, st->prompt, st->prompt_len) == 0;
-}
-
-/* Replaces the session's branches by deep copies of st's (copied first: st may
- * point into the session itself). */
-static int install_branches(Session *s, const SessionState *st, ErrorMsg *err) {
-    SessionBranch copy[SESSION_MAX_BRANCHES];
-    memset(copy, 0, sizeof copy);
-    for (int i = 0; i < st->n_branches; i++) {
-        const SessionBranch *from = &st->branch[i];
-        if (branch_reserve(&copy[i], from->len + 64)) {
-            for (int j = 0; j <= i; j++) branch_free(&copy[j]);
-            return error_set(err, "out of memory");
-        }
-        memcpy(copy[i].ids, from->ids, (size_t)from->len * sizeof *from->ids);
-        memcpy(copy[i].salt, from->salt, (size_t)from->len * sizeof *from->salt);
-        memcpy(copy[i].forced, from->forced, (size_t)from->len);
-        copy[i].len = from->len;
-    }
-    for (int i = 0; i < s->n_branches; i++) branch_free(&s->branch[i]);
-    memcpy(s->branch, copy, (size_t)st->n_branches * sizeof copy[0]);
-    s->n_branches = st->n_branches;
-    s->cur = st->cur;
-    return 0;
-}
-
-int session_restore(Session *s, const SessionState *st, ErrorMsg *err) {
-    if (st->n_branches < 1 || st->n_branches > SESSION_MAX_BRANCHES || st->cur < 0 || st->cur >= st->n_branches)
-        return error_set(err, "restore: %d branches, current %d: not a session state", st->n_branches, st->cur);
-    const SessionBranch *tb = &st->branch[st->cur];
-    if (st->n_prompt < 1 || st->n_pos < st->n_prompt || st->n_pos > tb->len || st->n_pos > s->trace.max_pos)
-        return error_set(err, "restore: %d tokens on screen do not fit the branch of %d or the context of %d",
-                         st->n_pos, tb->len, s->trace.max_pos);
-    if (sampler_settings_validate(&st->settings, err)) return -1;
-    session_batch_begin(s);
-    int rc = 0;
-    if (!same_prompt(s, st)) {
-        rc = st->prompt ? session_set_prompt(s, st->prompt, st->prompt_len, err)
-                        : session_set_prompt_ids(s, tb->ids, (size_t)st->n_prompt, err);
-        if (rc == 0 && s->n_prompt != st->n_prompt)
-            rc = error_set(err, "restore: the prompt gives %d tokens, the state has %d", s->n_prompt, st->n_prompt);
-    }
-    if (rc == 0) rc = install_branches(s, st, err);
-    if (rc == 0) {
-        /* keep the longest prefix the trace still holds (redo rows included), step the rest */
-        const int *want = s->branch[s->cur].ids;
-        int lim = s->memo_len < st->n_pos ? s->memo_len : st->n_pos, common = 0;
-        while (common < lim && s->trace.ids[common] == want[common]) common++;
-        if (common < s->trace.n_pos) gpt2_trace_truncate(&s->trace, common);
-        for (int p = s->trace.n_pos; p < st->n_pos && rc == 0; p++) rc = forward_one(s, want[p], err);
-    }
-    if (rc == 0) {
-        s->settings = st->settings;
-        s->seed = st->seed;
-        s->pending_salt = st->pending_salt;
-    }
-    s->stale = 3;
-    session_batch_end(s);
-    return rc;
-}
-
-double session_probe_step_ms(Session *s, int probes) {
-    enum { MAX_PROBES = 15 };
-    int n = s->trace.n_pos;
-    if (n <= 0 || n >= s->trace.max_pos || probes < 1) return -1.0;
-    if (probes > MAX_PROBES) probes = MAX_PROBES;
-    if (s->stale & 1) compute_next(s);
-    int id = s->has_next ? s->next.rows[0].id : s->trace.ids[n - 1];
-    double t[MAX_PROBES];
-    ErrorMsg err;
-    for (int i = 0; i < probes; i++) {
-        double t0 = now_ms();
-        if (gpt2_step(&s->model, &s->trace, id, &err)) return -1.0;
-        t[i] = now_ms() - t0;
-        gpt2_trace_truncate(&s->trace, n);
-    }
-    /* row n now holds the probe token: it is a redo row for it, later ones are not */
-    if (n <= s->memo_len) s->memo_len = n + 1;
-    picks_forget_after(s, n);
-    for (int i = 1; i < probes; i++) /* insertion sort: at most 15 values */
-        for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
-            double x = t[j];
-            t[j] = t[j - 1];
-            t[j - 1] = x;
-        }
-    return t[probes / 2];
 }
