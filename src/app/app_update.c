@@ -433,6 +433,11 @@ static void click(AppState *app, int x, int y, int button, Uint16 mod) {
         }
         break;
     }
+    case VIZ_CLICK_ISOLATE_QUERY: { /* the lines view: that query's lines alone; again: all */
+        Action q = {.kind = ACT_QUERY, .n = app->view.query == c.a ? -1 : c.a};
+        app_act(app, &q, 0);
+        break;
+    }
     default:
         break;
     }
