@@ -131,13 +131,13 @@ int draw_attn_lines_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     if (one) {
         char lab[TOKEN_LABEL_CAP];
         token_label_ex(f->tok, f->ids[sel->only_query], TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, lab, sizeof lab);
-        snprintf(buf, sizeof buf, "Query %d '%s' alone: every key with at least %.0f %% \xE2\x80\x94 %.0f %% of its attention.%s",
+        snprintf(buf, sizeof buf, "Query %d '%s' alone: every key with at least %.0f\xC2\xA0%% \xE2\x80\x94 %.0f\xC2\xA0%% of its attention.%s",
                  sel->only_query, lab, 100.0 * (double)sel->min_weight, 100.0 * f->lines_res.mass_shown,
                  f->view.print ? "" : " Click it again for every query.");
     } else {
         snprintf(buf, sizeof buf,
                  "Queries left, the tokens they look at right; width = weight. The %d strongest keys per query%s, "
-                 "at least %.0f %%: %.0f %% of the attention.%s",
+                 "at least %.0f\xC2\xA0%%: %.0f\xC2\xA0%% of the attention.%s",
                  sel->top_k, NH > 1 && (sel->head_mask & (sel->head_mask - 1)) ? " and head" : "",
                  100.0 * (double)sel->min_weight, 100.0 * f->lines_res.mass_shown,
                  f->view.print ? "" : " Click a token for its lines alone.");
@@ -191,7 +191,11 @@ int draw_attn_lines_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     int x0 = lc.x + lc.w + viz_px(viz, 8), x1 = rcol.x - viz_px(viz, 8);
 
     /* lines, weakest first so the strong ones lie on top; those of queries not shown are counted */
-    int max_th = row_h / 3 > viz_px(viz, 3) ? row_h / 3 : viz_px(viz, 3);
+    int n_lanes = 0;
+    for (int h = 0; h < NH && h < 64; h++) n_lanes += (int)((sel->head_mask >> h) & 1u);
+    int lane_px = n_lanes > 1 ? (row_h * 2 / 3) / n_lanes : 0;
+    int max_th = n_lanes > 1 ? (lane_px > 2 ? lane_px : 2) : row_h / 3;
+    if (max_th < viz_px(viz, 3) && n_lanes <= 1) max_th = viz_px(viz, 3);
     size_t hidden = 0, into_gap = 0;
     for (size_t i = 0; i < f->n_attn_lines; i++) {
         const AttnLine *ln = &f->attn_lines[i];
@@ -205,7 +209,32 @@ int draw_attn_lines_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         SDL_Color c = colormap_category(ln->head);
         c.a = (Uint8)(70.0f + 185.0f * w);
         int t = 1 + (int)((float)(max_th - 1) * w + 0.5f);
-        rc |= draw_line(viz, x0, body_top + rq * row_h + row_h / 2, x1, body_top + rk * row_h + row_h / 2, c, t);
+        /* several heads: each its own lane within the row, so lines between the same two tokens
+         * lie side by side instead of on top of each other */
+        int lane = 0;
+        for (int h = 0; h < ln->head && h < 64; h++) lane += (int)((sel->head_mask >> h) & 1u);
+        int dy = n_lanes > 1 ? (2 * lane - (n_lanes - 1)) * lane_px / 2 : 0;
+        rc |= draw_line(viz, x0, body_top + rq * row_h + row_h / 2 + dy, x1, body_top + rk * row_h + row_h / 2 + dy, c, t);
+    }
+
+    /* one query alone: its weights printed at the keys' ends, strongest first ("H0 62 %  H3 31 %"),
+     * so the numbers never ride on colour and width alone */
+    if (one) {
+        TextStyle ws = {.font = VIZ_FONT_MONO, .size = VIZ_TEXT_SMALL, .color = th->text, .valign = VIZ_ALIGN_BOTTOM,
+                        .halign = VIZ_ALIGN_RIGHT, .max_width = (x1 - x0) / 2};
+        for (int p = 0; p <= sel->only_query; p++) {
+            int rk = row_of(&lr, p, 1);
+            if (rk < 0 || (lr.pin && rk == 1 && p != 0)) continue;
+            size_t k = 0;
+            buf[0] = 0;
+            for (size_t i = f->n_attn_lines; i-- > 0 && k < sizeof buf;) {
+                const AttnLine *ln = &f->attn_lines[i];
+                if (ln->key != p) continue;
+                k += (size_t)snprintf(buf + k, sizeof buf - k, "%sH%d %.0f\xC2\xA0%%", k ? "  " : "", ln->head,
+                                      100.0 * (double)ln->weight);
+            }
+            if (k) rc |= draw_text(viz, x1 - viz_px(viz, 4), body_top + rk * row_h + row_h / 2 - viz_px(viz, 3), buf, &ws, NULL);
+        }
     }
 
     /* the token rows over the lines' ends */

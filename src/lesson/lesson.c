@@ -377,7 +377,7 @@ static const OpName OPS[] = {
     {"highlight", LOP_HIGHLIGHT, 2}, {"bpe", LOP_BPE, 2},   {"ask", LOP_ASK, 2},
     {"reveal", LOP_REVEAL, 0},   {"pause", LOP_PAUSE, 0},   {"axis", LOP_AXIS, 2},
     {"textmode", LOP_TEXTMODE, 2}, {"expect", LOP_EXPECT, 2},
-    {"ablate", LOP_ABLATE, 2},
+    {"ablate", LOP_ABLATE, 2},   {"query", LOP_QUERY, 2},   {"heads", LOP_HEADS, 2},
 };
 
 static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
@@ -452,6 +452,26 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
     case LOP_LAYER: case LOP_HEAD: case LOP_BPE:
         rc = parse_long(p, abuf, 0, 100000, word, &d.n);
         break;
+    case LOP_QUERY:
+        if (strcmp(abuf, "all") == 0 || strcmp(abuf, "newest") == 0) d.n = -1;
+        else rc = parse_long(p, abuf, 0, 100000, word, &d.n);
+        break;
+    case LOP_HEADS: {
+        if (strcmp(abuf, "all") == 0) { d.flag = 1; break; }
+        if (strcmp(abuf, "one") == 0) break; /* mask 0: the head of `head N` alone */
+        unsigned long long m = 0;
+        for (const char *q = abuf; *q;) {
+            char *end = NULL;
+            long h = strtol(q, &end, 10);
+            if (end == q || h < 0 || h > 63 || (*end && *end != ','))
+                return fail(p, "heads takes all, one or a list of heads 0..63 like 0,2,5, not '%s'", abuf);
+            m |= 1ULL << h;
+            q = *end ? end + 1 : end;
+        }
+        d.arg[0] = (long)(m & 0xffffffffULL);
+        d.arg[1] = (long)(m >> 32);
+        break;
+    }
     case LOP_PANEL:
         d.kind = viz_panel_from_name_n(arg, alen);
         if (d.kind < 0) {
