@@ -63,6 +63,8 @@ typedef enum LessonExpect {
                      * embeddings, L = the output) of the newest position, as the lens panel prints */
     LEXP_ATTRIBUTION, /* attribution PART OP X  what PART (embed, LxHy, Lx.mlp, bias) adds to the logit
                      * of the pending pick at the newest position, as the attribution panel shows */
+    LEXP_HEAD,      /* head L.H best PATTERN | head L.H PATTERN OP X   engine/head_scores on the fixed
+                     * probe (inferscope heads): L.H scores highest of all heads, or compares OP X */
 } LessonExpect;
 
 /* `expect top N`: at most this many bars (the rows a session keeps, SESSION_TOP_N). */
