@@ -217,23 +217,28 @@ int draw_attn_lines_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         rc |= draw_line(viz, x0, body_top + rq * row_h + row_h / 2 + dy, x1, body_top + rk * row_h + row_h / 2 + dy, c, t);
     }
 
-    /* one query alone: its weights printed at the keys' ends, strongest first ("H0 62 %  H3 31 %"),
-     * so the numbers never ride on colour and width alone */
+    /* one query alone: its weights printed at the keys' ends, per head in head order ("H0 62 %  H3 31 %";
+     * a "⋮" row gets the sum of the keys it stands for, "Σ"), so the numbers never ride on colour and
+     * width alone */
     if (one) {
         TextStyle ws = {.font = VIZ_FONT_MONO, .size = VIZ_TEXT_SMALL, .color = th->text, .valign = VIZ_ALIGN_BOTTOM,
                         .halign = VIZ_ALIGN_RIGHT, .max_width = (x1 - x0) / 2};
-        for (int p = 0; p <= sel->only_query; p++) {
-            int rk = row_of(&lr, p, 1);
-            if (rk < 0 || (lr.pin && rk == 1 && p != 0)) continue;
+        for (int row = 0; row < lr.n_rows; row++) {
+            int gap_row = (lr.pin && row == 1) || (lr.later && row == lr.n_rows - 1);
+            double sum[64] = {0};
+            int any = 0;
+            for (size_t i = 0; i < f->n_attn_lines; i++) {
+                const AttnLine *ln = &f->attn_lines[i];
+                if (ln->head < 64 && row_of(&lr, ln->key, 1) == row) sum[ln->head] += (double)ln->weight, any = 1;
+            }
+            if (!any) continue;
             size_t k = 0;
             buf[0] = 0;
-            for (size_t i = f->n_attn_lines; i-- > 0 && k < sizeof buf;) {
-                const AttnLine *ln = &f->attn_lines[i];
-                if (ln->key != p) continue;
-                k += (size_t)snprintf(buf + k, sizeof buf - k, "%sH%d %.0f\xC2\xA0%%", k ? "  " : "", ln->head,
-                                      100.0 * (double)ln->weight);
-            }
-            if (k) rc |= draw_text(viz, x1 - viz_px(viz, 4), body_top + rk * row_h + row_h / 2 - viz_px(viz, 3), buf, &ws, NULL);
+            for (int h = 0; h < 64 && k < sizeof buf; h++)
+                if (sum[h] > 0.0)
+                    k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%sH%d %.0f\xC2\xA0%%", k ? "  " : "",
+                                          gap_row ? "\xCE\xA3 " : "", h, 100.0 * sum[h]);
+            rc |= draw_text(viz, x1 - viz_px(viz, 4), body_top + row * row_h + row_h / 2 - viz_px(viz, 3), buf, &ws, NULL);
         }
     }
 
@@ -262,11 +267,13 @@ int draw_attn_lines_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     /* the footer: what is not on the figure */
     int fy = in.y + in.h - foot_h + viz_px(viz, 4);
     if (lr.pin || lr.later) {
-        snprintf(buf, sizeof buf,
-                 "%d of %d tokens shown one per row (around %s %d); %zu lines of the queries not shown left out, "
-                 "%zu lines end on a \xE2\x8B\xAE row.",
-                 lr.w1 - lr.w0 + (lr.pin ? 1 : 0), n, one ? "query" : (f->view.query >= 0 ? "query" : "the newest token,"),
-                 focus, hidden, into_gap);
+        size_t k = (size_t)snprintf(buf, sizeof buf, "%d of %d tokens shown one per row, around %s %d.",
+                                    lr.w1 - lr.w0 + (lr.pin ? 1 : 0), n,
+                                    one || f->view.query >= 0 ? "query" : "the newest token,", focus);
+        if (hidden && k < sizeof buf)
+            k += (size_t)snprintf(buf + k, sizeof buf - k, " The %zu lines of the queries not shown are left out.", hidden);
+        if (into_gap && k < sizeof buf)
+            snprintf(buf + k, sizeof buf - k, " %zu lines end on a \xE2\x8B\xAE row.", into_gap);
     } else {
         snprintf(buf, sizeof buf, "%zu lines drawn; every token shown.", f->n_attn_lines);
     }
