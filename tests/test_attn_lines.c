@@ -8,7 +8,8 @@
  *     drawn follow view.lines_heads (0: view.head alone); the full layout computes none;
  *   - ACT_HEADS sets the heads and refuses one the model lacks;
  *   - drawn offscreen at three looks: a hit per token row, the chosen query among them,
- *     a click on one isolates it;
+ *     a click on one isolates it; in the window the legend names every head, a click
+ *     toggles that head;
  *   - exported: the PNG's provenance names the panel, the heads and the query, and reopens
  *     (figure_meta_read + figure_state_apply) to the same view. */
 #include <math.h>
@@ -173,6 +174,24 @@ static void test_draw(Session *s) {
             CHECK(chips >= 8 && focus == 2 && bad == 0, "%dx%d @%.1f query %d: %d token hits, the focus in both "
                   "columns (%d), %d bad", looks[n].w, looks[n].h, (double)looks[n].ui, q, chips, focus, bad);
         }
+        /* in the window (not print) the legend names every head of the layer, a click toggles it */
+        VizView view = frame_default_view();
+        view.focus = VIZ_PANEL_ATTN_LINES;
+        view.layer = 1, view.head = 2;
+        VizFrame f;
+        frame_fill(&f, s, &view);
+        hits.n = 0;
+        draw_panel_figure(&c.viz, rect_make(0, 0, looks[n].w, looks[n].h), &f, VIZ_PANEL_ATTN_LINES, &hits);
+        int legend = 0, lbad = 0;
+        for (int k = 0; k < hits.n; k++) {
+            const VizHit *h = &hits.hit[k];
+            if (h->kind != VIZ_HIT_HEAD_THUMB) continue;
+            VizClick ck = viz_panel_click(VIZ_PANEL_ATTN_LINES, h, 0);
+            lbad += h->a != 1 || h->b != legend || ck.kind != VIZ_CLICK_TOGGLE_LINES_HEAD || ck.b != h->b;
+            legend++;
+        }
+        CHECK(legend == s->model.config.n_head && lbad == 0, "%dx%d @%.1f: legend of %d heads (%d bad)", looks[n].w,
+              looks[n].h, (double)looks[n].ui, legend, lbad);
         canvas_close(&c);
     }
 }

@@ -6,7 +6,8 @@
  * else. A long text is shown as a window around the chosen query (or the newest token):
  * token 0 stays pinned on top (it is where a sink head points), the positions in between
  * are one "⋮" row that their lines end on, and the figure says what it left out.
- * Hits: VIZ_HIT_TOKEN_CHIP on every token (a = position): a click isolates its lines. */
+ * Hits: VIZ_HIT_TOKEN_CHIP on every token (a = position): a click isolates its lines;
+ * VIZ_HIT_HEAD_THUMB on the legend (a = layer, b = head): a click adds or removes that head. */
 #include <stdio.h>
 #include <string.h>
 
@@ -140,25 +141,30 @@ int draw_attn_lines_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
                  "at least %.0f\xC2\xA0%%: %.0f\xC2\xA0%% of the attention.%s",
                  sel->top_k, NH > 1 && (sel->head_mask & (sel->head_mask - 1)) ? " and head" : "",
                  100.0 * (double)sel->min_weight, 100.0 * f->lines_res.mass_shown,
-                 f->view.print ? "" : " Click a token for its lines alone.");
+                 f->view.print ? "" : " Click a token for its lines alone, a head in the legend to add or drop it.");
     }
     int sub_lines = draw_count_lines(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, buf, in.w, 2);
     TextStyle sub = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text_muted, .valign = VIZ_ALIGN_TOP};
     rc |= draw_wrapped_text(viz, (Rect){in.x, y, in.w, sub_lines * body_h}, buf, &sub, body_h, 2);
     y += sub_lines * body_h + viz_px(viz, 4);
 
-    /* the legend: one swatch and name per head drawn, wrapped onto more lines if needed */
+    /* the legend: one swatch and name per head drawn; in the window the other heads of the layer
+     * too, hollow and muted, so a click can add them (VIZ_HIT_HEAD_THUMB: a = layer, b = head) */
     {
         int x = in.x, sw = viz_px(viz, 28), gap = viz_px(viz, 14), lh = body_h;
-        TextStyle ls = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_BODY, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
         for (int h = 0; h < NH && h < 64; h++) {
-            if (!((sel->head_mask >> h) & 1u)) continue;
-            char name[24];
-            snprintf(name, sizeof name, "L%dH%d", sel->layer, h);
-            int w = sw + viz_px(viz, 6) + viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, name);
+            int on = (int)((sel->head_mask >> h) & 1u);
+            if (!on && f->view.print) continue;
+            char name[32];
+            snprintf(name, sizeof name, on ? "L%dH%d" : "L%dH%d off", sel->layer, h);
+            TextStyle ls = {.font = on ? VIZ_FONT_BOLD : VIZ_FONT_SANS, .size = VIZ_TEXT_BODY,
+                            .color = on ? th->text : th->text_muted, .valign = VIZ_ALIGN_MIDDLE};
+            int w = sw + viz_px(viz, 6) + viz_text_width(viz, ls.font, VIZ_TEXT_BODY, name);
             if (x > in.x && x + w > in.x + in.w) x = in.x, y += lh;
-            rc |= draw_line(viz, x, y + lh / 2, x + sw, y + lh / 2, colormap_category(h), viz_px(viz, 5));
+            if (on) rc |= draw_line(viz, x, y + lh / 2, x + sw, y + lh / 2, colormap_category(h), viz_px(viz, 5));
+            else rc |= draw_rect_outline(viz, (Rect){x, y + lh / 2 - viz_px(viz, 4), sw, viz_px(viz, 8)}, colormap_category(h), 1);
             rc |= draw_text(viz, x + sw + viz_px(viz, 6), y + lh / 2, name, &ls, NULL);
+            viz_hits_add(hits, (Rect){x, y, w, lh}, VIZ_HIT_HEAD_THUMB, sel->layer, h);
             x += w + gap;
         }
         y += lh + viz_px(viz, 6);

@@ -52,6 +52,8 @@ static VizClick click_attn_lines(const VizHit *h, unsigned mods) {
     (void)mods;
     /* a token (either column) isolates its lines as a query; the same token again: all lines */
     if (h->kind == VIZ_HIT_TOKEN_CHIP) return (VizClick){VIZ_CLICK_ISOLATE_QUERY, h->a, 0};
+    /* a head of the legend: drawn or not */
+    if (h->kind == VIZ_HIT_HEAD_THUMB) return (VizClick){VIZ_CLICK_TOGGLE_LINES_HEAD, h->a, h->b};
     return (VizClick){VIZ_CLICK_NONE, 0, 0};
 }
 

@@ -27,6 +27,7 @@ typedef enum VizClickKind {
     VIZ_CLICK_HIGHLIGHT_TOKEN,  /* a = position: outline that token everywhere (again: none);
                                  * b = the query row clicked (attention-math explains it), -1 none */
     VIZ_CLICK_ISOLATE_QUERY,    /* a = position: only that query's lines (again: all lines) */
+    VIZ_CLICK_TOGGLE_LINES_HEAD, /* a = layer, b = head: add that head to the lines drawn, or drop it */
 } VizClickKind;
 
 typedef struct VizClick {
