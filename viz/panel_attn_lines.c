@@ -128,13 +128,17 @@ int draw_attn_lines_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     rc |= label(viz, in.x, in.y, in.w, buf, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, th->text);
     int y = in.y + title_h + viz_px(viz, 2);
 
-    /* what the lines are, and how much of the attention they carry */
+    /* what the lines are, and how much of the attention they carry (a shorter wording when the
+     * long one needs more than two lines: a large UI scale on a small window) */
+    char alt[256];
     if (one) {
         char lab[TOKEN_LABEL_CAP];
         token_label_ex(f->tok, f->ids[sel->only_query], TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, lab, sizeof lab);
         snprintf(buf, sizeof buf, "Query %d '%s' alone: every key with at least %.0f\xC2\xA0%% \xE2\x80\x94 %.0f\xC2\xA0%% of its attention.%s",
                  sel->only_query, lab, 100.0 * (double)sel->min_weight, 100.0 * f->lines_res.mass_shown,
                  f->view.print ? "" : " Click it again for every query.");
+        snprintf(alt, sizeof alt, "Query %d alone, keys \xE2\x89\xA5\xC2\xA0%.0f\xC2\xA0%%: %.0f\xC2\xA0%% of its attention.",
+                 sel->only_query, 100.0 * (double)sel->min_weight, 100.0 * f->lines_res.mass_shown);
     } else {
         snprintf(buf, sizeof buf,
                  "Queries left, the tokens they look at right; width = weight. The %d strongest keys per query%s, "
@@ -142,7 +146,10 @@ int draw_attn_lines_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
                  sel->top_k, NH > 1 && (sel->head_mask & (sel->head_mask - 1)) ? " and head" : "",
                  100.0 * (double)sel->min_weight, 100.0 * f->lines_res.mass_shown,
                  f->view.print ? "" : " Click a token for its lines alone, a head in the legend to add or drop it.");
+        snprintf(alt, sizeof alt, "Width = weight. Top %d keys, \xE2\x89\xA5\xC2\xA0%.0f\xC2\xA0%%: %.0f\xC2\xA0%% of the attention.",
+                 sel->top_k, 100.0 * (double)sel->min_weight, 100.0 * f->lines_res.mass_shown);
     }
+    if (draw_count_lines(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, buf, in.w, 3) > 2) snprintf(buf, sizeof buf, "%s", alt);
     int sub_lines = draw_count_lines(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, buf, in.w, 2);
     TextStyle sub = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text_muted, .valign = VIZ_ALIGN_TOP};
     rc |= draw_wrapped_text(viz, (Rect){in.x, y, in.w, sub_lines * body_h}, buf, &sub, body_h, 2);
@@ -280,6 +287,9 @@ int draw_attn_lines_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
             k += (size_t)snprintf(buf + k, sizeof buf - k, " The %zu lines of the queries not shown are left out.", hidden);
         if (into_gap && k < sizeof buf)
             snprintf(buf + k, sizeof buf - k, " %zu lines end on a \xE2\x8B\xAE row.", into_gap);
+        if (draw_count_lines(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, buf, in.w, 3) > 2)
+            snprintf(buf, sizeof buf, "%d of %d tokens shown, \xE2\x8B\xAE = skipped; %zu lines not drawn, %zu end on \xE2\x8B\xAE.",
+                     lr.w1 - lr.w0 + (lr.pin ? 1 : 0), n, hidden, into_gap);
     } else {
         snprintf(buf, sizeof buf, "%zu lines drawn; every token shown.", f->n_attn_lines);
     }
