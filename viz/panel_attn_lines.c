@@ -22,7 +22,8 @@ static int label(Viz *viz, int x, int y, int w, const char *s, VizFont font, Viz
 }
 
 /* Which positions get a row: all of them when they fit; else token 0, a "⋮" row for the
- * positions skipped before the window, the window [w0, w1) and a "⋮" row for the later ones. */
+ * positions skipped before the window, the window [w0, w1) and a "⋮" row for the later ones.
+ * The window is centred on `focus`, or ends at it (focus_last). */
 typedef struct LinesRows {
     int n_rows;   /* rows drawn in each column */
     int w0, w1;   /* the window of positions shown one per row */
@@ -30,7 +31,7 @@ typedef struct LinesRows {
     int later;    /* 1: the last row is the "⋮" of positions w1 .. n-1 */
 } LinesRows;
 
-static LinesRows pick_rows(int n, int avail, int focus) {
+static LinesRows pick_rows(int n, int avail, int focus, int focus_last) {
     LinesRows lr = {0, 0, n, 0, 0};
     if (avail < 4) avail = 4;
     if (n <= avail) {
@@ -38,7 +39,8 @@ static LinesRows pick_rows(int n, int avail, int focus) {
         return lr;
     }
     int win = avail - 3; /* pin + "⋮" before, "⋮" after */
-    lr.w0 = focus - win / 2;
+    /* one query alone looks only back (the causal mask): its row goes last, else in the middle */
+    lr.w0 = focus_last ? focus - win + 1 : focus - win / 2;
     lr.w1 = lr.w0 + win;
     if (lr.w1 >= n) { /* the window reaches the end: no "⋮" after, one more row for it */
         lr.w1 = n;
@@ -190,7 +192,7 @@ int draw_attn_lines_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     int body_top = y, body_bot = in.y + in.h - foot_h;
     int avail = (body_bot - body_top) / row_h;
     int focus = one ? sel->only_query : (f->view.query >= 0 ? f->view.query : n - 1);
-    LinesRows lr = pick_rows(n, avail, focus);
+    LinesRows lr = pick_rows(n, avail, focus, one);
     if (lr.n_rows > 0 && lr.n_rows * row_h < body_bot - body_top) { /* few tokens: taller rows, up to 2x */
         int grow = (body_bot - body_top) / lr.n_rows;
         row_h = grow < 2 * row_h ? grow : 2 * row_h;
