@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "frame_fill.h"
+#include "head_scores.h"
 #include "lesson_expect.h"
 #include "lesson_run.h"
 
@@ -235,6 +236,60 @@ static void test_attention(void) {
     fails("prompt Once upon a time\nexpect attention 0 0 1 3 > 0\n", 2, "attention 0 0 1 3 > 0", "0.0000");
 }
 
+/* `expect head L.H best PATTERN | L.H PATTERN OP X`: the previous-token score of every head
+ * computed here from a second session's trace of the fixed probe's text (mean of pattern[i][i-1]
+ * over rows 1..n-1, float64), not by head_scores_run: the best head passes, another fails
+ * naming the best, a threshold passes just under the score and fails just above. */
+static void test_head_claims(void) {
+    ErrorMsg err = {{0}};
+    HeadProbe probe = {0};
+    Session P;
+    memset(&P, 0, sizeof P);
+    int rc = head_probe_build(&probe, &S.tok, S.model.config.n_positions, &err);
+    if (rc == 0) rc = session_open(&P, model_dir, "assets/tokenizer", 0, GPT2_CAP_DEFAULT, &err);
+    if (rc == 0) rc = session_set_prompt_ids(&P, probe.text_ids, (size_t)probe.n_text, &err);
+    CHECK(rc == 0, "probe session: %s", err.text);
+    if (rc) {
+        head_probe_free(&probe);
+        session_free(&P);
+        return;
+    }
+    const int T = probe.n_text, L = S.model.config.n_layer, H = S.model.config.n_head;
+    static float pat[128 * 128];
+    double best = -1, score[64] = {0};
+    int bl = 0, bh = 0;
+    for (int l = 0; l < L; l++)
+        for (int h = 0; h < H; h++) {
+            gpt2_trace_copy_pattern(&P.trace, l, h, pat);
+            double m = 0;
+            for (int i = 1; i < T; i++) m += pat[i * T + i - 1];
+            m /= T - 1;
+            score[l * H + h] = m;
+            if (m > best) best = m, bl = l, bh = h;
+        }
+    char t[512], claim[128], want[96];
+    snprintf(t, sizeof t, "prompt Hi\nexpect head %d.%d best previous_token\nexpect head %d.%d previous_token >= %.6f\n"
+             "expect head %d.%d previous_token <= %.6f\n", bl, bh, bl, bh, best - 1e-5, bl, bh, best + 1e-5);
+    pass(t);
+    int ol = bl, oh = (bh + 1) % H;
+    snprintf(t, sizeof t, "prompt Hi\nexpect head %d.%d best previous_token\n", ol, oh);
+    snprintf(claim, sizeof claim, "head %d.%d best previous_token", ol, oh);
+    snprintf(want, sizeof want, "of L%dH%d %.3f; the best is L%dH%d %.3f", ol, oh, score[ol * H + oh], bl, bh, best);
+    fails(t, 2, claim, want);
+    snprintf(t, sizeof t, "prompt Hi\nexpect head %d.%d previous_token > %.6f\n", ol, oh, score[ol * H + oh] + 1e-3);
+    snprintf(claim, sizeof claim, "head %d.%d previous_token > %.6f", ol, oh, score[ol * H + oh] + 1e-3);
+    snprintf(want, sizeof want, "previous_token of L%dH%d %.3f", ol, oh, score[ol * H + oh]);
+    fails(t, 2, claim, want);
+    /* a head the model lacks, a pattern that does not exist */
+    CHECK(run("prompt Hi\nexpect head 0.9 best local\n", &err) == -1 && strstr(err.text, "x.lesson:2: expect head 0.9 best local: head 9 does not exist"),
+          "head 9: %s", err.text);
+    CHECK(run("prompt Hi\nexpect head 0.1 best sinky\n", &err) == -2 && strstr(err.text, "x.lesson:2:") &&
+              strstr(err.text, "unknown pattern 'sinky'"), "bad pattern: %s", err.text);
+    CHECK(run("prompt Hi\nexpect head 01 best local\n", &err) == -2 && strstr(err.text, "layer.head"), "no dot: %s", err.text);
+    head_probe_free(&probe);
+    session_free(&P);
+}
+
 /* Claims that cannot be measured are errors naming the line (not silent passes). */
 static void test_unmeasurable(void) {
     struct { const char *text, *want; } bad[] = {
@@ -268,6 +323,7 @@ int main(void) {
     test_pick_top_ids_repeats();
     test_attention();
     test_unmeasurable();
+    test_head_claims();
     session_free(&S);
     return check_summary("test_lesson_expect");
 }

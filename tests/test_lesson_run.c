@@ -101,6 +101,53 @@ static void test_replay(void) {
     session_free(&s);
 }
 
+/* The inside-attention directives: `panel attention-math|attention-lines|heads`, `query N|all`
+ * and `heads all|one|LIST` set the view each beat, are rebuilt exactly when paging back, and a
+ * bad one names the line. */
+static void test_attention_directives(void) {
+    Session s;
+    ErrorMsg err = {{0}};
+    if (session_open(&s, model_dir, "assets/tokenizer", 0, GPT2_CAP_DEFAULT, &err)) {
+        CHECK(0, "open: %s", err.text);
+        return;
+    }
+    static const char *TEXT = "prompt Once upon a time there was\n"
+                              "panel attention-math\nlayer 1\nhead 2\nquery 3\npause\n"
+                              "panel attention-lines\nheads all\nquery all\npause\n"
+                              "heads 0,3\nquery 5\npause\n"
+                              "heads one\npanel heads\n";
+    Lesson l;
+    if (parse(TEXT, &l)) { session_free(&s); return; }
+    VizView v = frame_default_view();
+    LessonBeatView bv = {0};
+    CHECK(lesson_check(&l, &s, &v, &bv, &err) == 0, "check: %s", err.text);
+    CHECK(v.focus == VIZ_PANEL_ATTN_MATH && v.layer == 1 && v.head == 2 && v.query == 3 && v.lines_heads == 0,
+          "beat 1: attention-math L1H2 query 3 (focus %d query %d)", (int)v.focus, v.query);
+    CHECK(lesson_goto_beat(&l, 1, &s, &v, &bv, &err) == 0 && v.focus == VIZ_PANEL_ATTN_LINES && v.lines_heads == 0xF &&
+              v.query == -1, "beat 2: attention-lines, all 4 heads, every query (heads %llx query %d)", v.lines_heads, v.query);
+    CHECK(lesson_goto_beat(&l, 2, &s, &v, &bv, &err) == 0 && v.lines_heads == 0x9 && v.query == 5, "beat 3: heads 0,3, query 5");
+    CHECK(lesson_goto_beat(&l, 3, &s, &v, &bv, &err) == 0 && v.focus == VIZ_PANEL_HEADS && v.lines_heads == 0, "beat 4: heads panel, one head");
+    CHECK(lesson_goto_beat(&l, 0, &s, &v, &bv, &err) == 0 && v.focus == VIZ_PANEL_ATTN_MATH && v.query == 3 && v.lines_heads == 0,
+          "back to beat 1: rebuilt exactly");
+    lesson_free(&l);
+    struct { const char *text, *want; } bad[] = {
+        {"prompt Hi there\nquery 7\n", "t.lesson:2: query 7: there are only 2 tokens"},
+        {"prompt Hi\nheads 0,4\n", "t.lesson:2: heads: head 4 does not exist (4 heads per layer, 0..3)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (parse(bad[i].text, &l)) continue;
+        CHECK(lesson_check(&l, &s, &v, &bv, &err) == -1 && strstr(err.text, bad[i].want), "case %zu: '%s' should contain '%s'",
+              i, err.text, bad[i].want);
+        lesson_free(&l);
+    }
+    ErrorMsg e2 = {{0}};
+    CHECK(lesson_parse(&l, "t.lesson", "prompt Hi\nheads some\n", strlen("prompt Hi\nheads some\n"), &e2) == -1 && strstr(e2.text, "t.lesson:2: heads takes all, one or a list"),
+          "heads some: %s", e2.text);
+    CHECK(lesson_parse(&l, "t.lesson", "prompt Hi\nquery x\n", strlen("prompt Hi\nquery x\n"), &e2) == -1 &&
+              strstr(e2.text, "t.lesson:2: query"), "query x: %s", e2.text);
+    session_free(&s);
+}
+
 /* Everything a beat shows, compared exactly: tokens, branches, dice, the records
  * (bit for bit), the newest logits, the view and the overlay. */
 static int same_screen(const Session *a, const VizView *va, const LessonBeatView *ba, const Session *b,
@@ -308,6 +355,7 @@ static void test_model_dir(void) {
 int main(void) {
     snprintf(model_dir, sizeof model_dir, "%s/models/tiny", check_ref_dir());
     test_replay();
+    test_attention_directives();
     test_exact_rewind();
     test_long_lessons();
     test_model_dir();

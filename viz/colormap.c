@@ -122,3 +122,21 @@ SDL_Color color_mix(SDL_Color a, SDL_Color b, float f) {
     c.a = (Uint8)lroundf((float)a.a + f * (float)(b.a - a.a));
     return c;
 }
+
+/* Okabe & Ito (2008), "Color Universal Design": distinguishable under the common colour
+ * vision deficiencies. Black is left out (it is the light theme's text colour) and yellow
+ * comes last (it has little contrast on a light panel). */
+static const SDL_Color OKABE_ITO[COLORMAP_CATEGORY_COUNT] = {
+    {0, 114, 178, 255},   /* blue */
+    {230, 159, 0, 255},   /* orange */
+    {0, 158, 115, 255},   /* bluish green */
+    {204, 121, 167, 255}, /* reddish purple */
+    {86, 180, 233, 255},  /* sky blue */
+    {213, 94, 0, 255},    /* vermillion */
+    {240, 228, 66, 255},  /* yellow */
+};
+
+SDL_Color colormap_category(int i) {
+    if (i < 0) i = -i;
+    return OKABE_ITO[i % COLORMAP_CATEGORY_COUNT];
+}

@@ -56,6 +56,12 @@ double color_contrast_ratio(SDL_Color a, SDL_Color b);
  * against bg — for a number or label drawn on a heatmap cell. */
 SDL_Color color_text_on(SDL_Color bg);
 
+/* Colour i of a qualitative palette (Okabe-Ito without black), for things that are only
+ * told apart, not ordered (one colour per attention head). Repeats after
+ * COLORMAP_CATEGORY_COUNT: a legend must name each colour. */
+#define COLORMAP_CATEGORY_COUNT 7
+SDL_Color colormap_category(int i);
+
 /* Linear mix in sRGB bytes: a at f = 0, b at f = 1 (f clamped). Alpha mixed too. */
 SDL_Color color_mix(SDL_Color a, SDL_Color b, float f);
 

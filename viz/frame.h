@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "attn_explain.h"
+#include "attn_lines.h"
 #include "gpt2_model.h"
 #include "gpt2_trace.h"
 #include "layout.h"
@@ -38,6 +39,7 @@ typedef enum VizPanel {
     VIZ_PANEL_ATTRIBUTION, /* direct logit attribution of the pick: signed bars per part */
     VIZ_PANEL_JOURNEY,   /* the newest token through embed, every block, ln_final, logits */
     VIZ_PANEL_ATTN_MATH, /* one query's attention, stage by stage: q.k, / sqrt(d), mask, softmax, z */
+    VIZ_PANEL_ATTN_LINES, /* BertViz head view: query tokens left, keys right, a line per weight */
     VIZ_PANEL_HEADS,     /* layers x heads grids of what each head does (engine/head_scores.h) */
     VIZ_PANEL_COMPARE,   /* the prompt continued under 2-4 settings side by side (same dice) */
     VIZ_PANEL_COUNT
@@ -104,7 +106,9 @@ typedef struct VizView {
     VizProbAxis prob_axis;  /* scale of the probability bars */
     float prob_axis_max;    /* VIZ_AXIS_LINEAR: the axis end, a probability in (0, 1] */
     VizTextMode text_mode;  /* what the Text panel marks on the tokens */
-    int query;              /* attention-math: the query position explained, -1 = the newest */
+    int query;              /* attention-math: the query position explained, -1 = the newest;
+                             * attention-lines: the query whose lines alone are drawn, -1 = all */
+    unsigned long long lines_heads; /* attention-lines: bit h = head h drawn; 0 = view.head alone */
 } VizView;
 
 /* One row of the key overlay (`?`), taken from the app's key table so the help can
@@ -179,6 +183,11 @@ typedef struct VizFrame {
     int attn_query;               /* the query position explained (view.query resolved) */
     const char *attn_missing;     /* why attn_math / heads is NULL ("" or NULL: it is not) */
     const HeadsInfo *heads;       /* what each head does (the fixed probe), or NULL */
+    const AttnLine *attn_lines;   /* (n_attn_lines) the lines view's lines of view.layer, weakest
+                                   * first (engine/attn_lines.h), or NULL */
+    size_t n_attn_lines;
+    AttnLinesSelect lines_sel;    /* what they were selected by (heads, top-k, threshold, query) */
+    AttnLinesResult lines_res;    /* the share of the attention they carry */
 
     const VizKeyHelp *keys;       /* (n_keys) for the help overlay */
     int n_keys;

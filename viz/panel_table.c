@@ -48,6 +48,15 @@ static VizClick click_attn_math(const VizHit *h, unsigned mods) {
     return (VizClick){VIZ_CLICK_NONE, 0, 0};
 }
 
+static VizClick click_attn_lines(const VizHit *h, unsigned mods) {
+    (void)mods;
+    /* a token (either column) isolates its lines as a query; the same token again: all lines */
+    if (h->kind == VIZ_HIT_TOKEN_CHIP) return (VizClick){VIZ_CLICK_ISOLATE_QUERY, h->a, 0};
+    /* a head of the legend: drawn or not */
+    if (h->kind == VIZ_HIT_HEAD_THUMB) return (VizClick){VIZ_CLICK_TOGGLE_LINES_HEAD, h->a, h->b};
+    return (VizClick){VIZ_CLICK_NONE, 0, 0};
+}
+
 static VizClick click_heads(const VizHit *h, unsigned mods) {
     (void)mods;
     if (h->kind == VIZ_HIT_HEAD_THUMB) return (VizClick){VIZ_CLICK_SELECT_HEAD, h->a, h->b};
@@ -92,6 +101,11 @@ static const VizPanelRow TABLE[VIZ_PANEL_COUNT] = {
      .tensor = "blocks.{L}.hook_resid_pre blocks.{L}.attn.hook_k blocks.{L}.attn.hook_v blocks.{L}.attn.hook_pattern",
      .title = "attention math, layer {L} head {H}", .stem = "attention-math-L{L}H{H}",
      .needs = VIZ_NEEDS_ATTN_MATH, .companion = VIZ_PANEL_ATTENTION, .inside = 1, .min_w = 640, .min_h = 400},
+    {.id = VIZ_PANEL_ATTN_LINES, .name = "attention-lines",
+     .what = "queries left, keys right, a line per strong weight, one colour per head (BertViz head view)",
+     .draw = draw_attn_lines_panel, .click = click_attn_lines, .tensor = "blocks.{L}.attn.hook_pattern",
+     .title = "attention lines, layer {L}", .stem = "attention-lines-L{L}", .needs = VIZ_NEEDS_ATTN_LINES,
+     .companion = VIZ_PANEL_FRAME, .inside = 1, .min_w = 480, .min_h = 360},
     {.id = VIZ_PANEL_HEADS, .name = "heads",
      .what = "what each head does: previous-token, first-token sink, induction, duplicate-token, local scores",
      .draw = draw_heads_panel, .click = click_heads, .tensor = "blocks.*.attn.hook_pattern (fixed probe)",

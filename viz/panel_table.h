@@ -26,6 +26,8 @@ typedef enum VizClickKind {
     VIZ_CLICK_SELECT_TOKEN,     /* a = position: the BPE replay of its word (again: none) */
     VIZ_CLICK_HIGHLIGHT_TOKEN,  /* a = position: outline that token everywhere (again: none);
                                  * b = the query row clicked (attention-math explains it), -1 none */
+    VIZ_CLICK_ISOLATE_QUERY,    /* a = position: only that query's lines (again: all lines) */
+    VIZ_CLICK_TOGGLE_LINES_HEAD, /* a = layer, b = head: add that head to the lines drawn, or drop it */
 } VizClickKind;
 
 typedef struct VizClick {
@@ -44,6 +46,7 @@ enum {
     VIZ_NEEDS_JOURNEY = 1u << 2,     /* VizFrame.journey: the newest token through every stage */
     VIZ_NEEDS_ATTN_MATH = 1u << 3,   /* VizFrame.attn_math: one query's attention (src/session/attn_fill.c) */
     VIZ_NEEDS_HEADS = 1u << 4,       /* VizFrame.heads: every head's scores on the fixed probe */
+    VIZ_NEEDS_ATTN_LINES = 1u << 5,  /* VizFrame.attn_lines: the strongest query -> key lines */
 };
 
 typedef struct VizPanelRow {

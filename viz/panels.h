@@ -48,6 +48,12 @@ int draw_attention_sheet(Viz *viz, Rect r, const VizFrame *f, int layer0, int n_
  * and projected, the shape of every stage. Hits: VIZ_HIT_ATTN_CELL (a = query, b = key). */
 int draw_attn_math_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
 
+/* The BertViz head view of view.layer (f->attn_lines, filled by src/session/attn_fill.c):
+ * queries left, keys right, one line per selected weight (width and opacity = weight), one
+ * colour per head with a legend; a long text as a window around the chosen query, with what
+ * was left out said on the figure. Hits: VIZ_HIT_TOKEN_CHIP (a = position). */
+int draw_attn_lines_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
+
 /* What each head does (f->heads): a layers x heads grid per pattern with the numbers
  * printed, the chance level, the best head, what to look for. Hits: VIZ_HIT_HEAD_THUMB. */
 int draw_heads_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);

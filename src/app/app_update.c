@@ -433,6 +433,22 @@ static void click(AppState *app, int x, int y, int button, Uint16 mod) {
         }
         break;
     }
+    case VIZ_CLICK_TOGGLE_LINES_HEAD: { /* the lines view's legend: that head in or out (never none) */
+        int NH = app->session.model.config.n_head;
+        unsigned long long cur = app->view.lines_heads ? app->view.lines_heads
+                                 : (app->view.head >= 0 && app->view.head < 64 ? 1ULL << app->view.head : 1ULL);
+        unsigned long long m = c.b >= 0 && c.b < 64 && c.b < NH ? cur ^ (1ULL << c.b) : cur;
+        if (m) {
+            Action a = {.kind = ACT_HEADS, .heads = m};
+            app_act(app, &a, 0);
+        }
+        break;
+    }
+    case VIZ_CLICK_ISOLATE_QUERY: { /* the lines view: that query's lines alone; again: all */
+        Action q = {.kind = ACT_QUERY, .n = app->view.query == c.a ? -1 : c.a};
+        app_act(app, &q, 0);
+        break;
+    }
     default:
         break;
     }

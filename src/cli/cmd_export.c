@@ -22,7 +22,8 @@ static void usage(void) {
     fprintf(stdout,
             "usage: inferscope export [--model DIR] (--prompt TEXT | --ids LIST) [--steps N] [--seed S]\n"
             "         [sampler flags] [--panel frame|attention|probs|tokens|text|\n"
-            "         lens|attribution|journey|attention-math|heads|compare] [--query N]\n"
+            "         lens|attribution|journey|attention-math|attention-lines|heads|compare]\n"
+            "         [--query N] [--heads LIST|all]\n"
             "         [--compare SPEC SPEC [SPEC [SPEC]]]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
             "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--axis A]\n"
@@ -39,13 +40,19 @@ static void usage(void) {
             "                   journey (the newest token through every stage) look inside the model;\n"
             "                   attention-math: one query of head --layer L --head H step by step\n"
             "                   (q.k, / sqrt(d_head), causal mask, softmax, weighted values, z)\n"
+            "                   attention-lines: queries left, keys right, a line per strong weight,\n"
+            "                   one colour per head of --layer L (all its heads without --head)\n"
             "  --query N        the query position attention-math explains (0-based; default the\n"
-            "                   newest token); a lesson sets it with `query N`\n"
+            "                   newest token); attention-lines draws that query's lines alone;\n"
+            "                   a lesson sets it with `query N`\n"
+            "  --heads LIST|all the heads attention-lines draws (\"0,2,5\" or all); a lesson: `heads`\n"
             "  --compare SPEC SPEC [SPEC [SPEC]]   the compare panel: the prompt continued %d\n"
             "                   tokens under each of 2 to 4 settings with the same dice, as\n"
             "                   `inferscope compare` prints them (\"greedy\" \"T=0.7\" \"top-k=40\"\n"
             "                   \"top-p=0.9,T=1.5\"); the specs go into the figure (inferscope:compare).\n"
             "                   --panel compare alone draws that default set\n"
+            , SESSION_COMPARE_DEFAULT_NEW);
+    fprintf(stdout,
             "  --layer L --head H   the attention head shown (0-based, as blocks.L.attn.hook_pattern);\n"
             "                   alone, --layer L exports every head of layer L (attention panel)\n"
             "  --all-heads      every head of --layer L, or of every layer without --layer\n"
@@ -74,7 +81,7 @@ static void usage(void) {
             "provenance says so (inferscope:ablate; --open-figure switches the same parts off).\n"
             "Prints \"wrote N figures to DIR\"; a progress bar on stderr when it is a terminal.\n"
             "Reopen a figure in the window with: inferscope --open-figure FILE.png\n",
-            SESSION_COMPARE_DEFAULT_NEW, CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER,
+            CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER,
             CLI_MODEL_USAGE_ABLATE);
 }
 
@@ -186,6 +193,8 @@ typedef struct ExportArgs {
     int panel_given, axis_given; /* given explicitly (a lesson sets them itself) */
     int text_mode;           /* VizTextMode */
     long query;              /* --query: the position attention-math explains, -1 = the newest */
+    unsigned long long heads; /* --heads: the heads attention-lines draws (bit h), 0 = not given */
+    int heads_all;           /* --heads all */
     VizProbAxis axis;
     float axis_max;
     const char *lesson_path;
@@ -195,6 +204,25 @@ typedef struct ExportArgs {
     int n_specs;
     CliModelArgs *model;     /* for a positional prompt before --compare */
 } ExportArgs;
+
+/* --heads "0,2,5" or "all" (heads past the model's are refused once it is loaded) */
+static int take_heads(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
+    ExportArgs *ea = ctx;
+    ea->heads = 0;
+    ea->heads_all = strcmp(v, "all") == 0;
+    if (ea->heads_all) return 0;
+    const char *p = v;
+    while (*p) {
+        char *end = NULL;
+        long h = strtol(p, &end, 10);
+        if (end == p || h < 0 || h > 63 || (*end && *end != ','))
+            return error_set(err, "%s: '%s' is not a list of heads 0..63 like 0,2,5 or all", flag, v);
+        ea->heads |= 1ULL << h;
+        p = *end ? end + 1 : end;
+    }
+    if (!ea->heads) return error_set(err, "%s: '%s' names no head", flag, v);
+    return 0;
+}
 
 static int take_scale(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
     long long x = 0;
@@ -290,6 +318,7 @@ static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs
         CLI_LONG("--query", &ea->query, 0, 100000, NULL),
         CLI_CALL("--scale", take_scale, &ea->opt.scale),
         CLI_CALL("--panel", take_panel, ea),
+        CLI_CALL("--heads", take_heads, ea),
         CLI_CALL("--theme", take_theme, &ea->opt.theme),
         CLI_CALL("--size", take_size, &ea->opt),
         CLI_CALL("--axis", take_axis, ea),
@@ -325,13 +354,15 @@ static int check_export_args(const CliModelArgs *ma, ExportArgs *ea, int *heads_
     if (!ea->opt.dir) return error_set(err, "--out DIR is required (the folder for the figures)");
     if (ea->lesson_path) {
         if (ma->prompt || ma->prompt_file || ma->ids || ea->steps || ea->layer >= 0 || ea->all_heads || ea->sheet ||
-            ea->panel_given || ea->axis_given || ea->query >= 0)
+            ea->panel_given || ea->axis_given || ea->query >= 0 || ea->heads || ea->heads_all)
             return error_set(err, "--lesson sets the prompt, steps, layer/head, panel, axis and text mode itself: "
                                   "drop those options");
         if (ma->ablate) /* not silently dropped: the slides would claim the whole model */
             return error_set(err, "--ablate does not apply to --lesson (a lesson sets its own state)");
         return 0;
     }
+    if ((ea->heads || ea->heads_all) && !(ea->panel_given && ea->opt.panel == VIZ_PANEL_ATTN_LINES))
+        return error_set(err, "--heads goes with --panel attention-lines (the other panels show one head)");
     if (ea->handout) return error_set(err, "--handout goes with --lesson (the handout is a lesson's slides and notes)");
     if (ea->head >= 0 && ea->layer < 0) return error_set(err, "--head needs --layer (which layer's head?)");
     if (ea->all_heads && ea->head >= 0) return error_set(err, "--all-heads and --head exclude each other");
@@ -386,6 +417,14 @@ static int export_flipbook(const char *CMD, const CliModelArgs *ma, ExportArgs *
         goto done;
     }
     view.query = (int)ea->query;
+    if (ea->heads || ea->heads_all || (opt->panel == VIZ_PANEL_ATTN_LINES && layer >= 0 && head < 0)) {
+        unsigned long long all = cfg->n_head >= 64 ? ~0ULL : (1ULL << cfg->n_head) - 1ULL;
+        if (ea->heads & ~all) {
+            rc = cli_fail(CMD, "--heads: model %s has heads 0..%d", s.model.name, cfg->n_head - 1);
+            goto done;
+        }
+        view.lines_heads = ea->heads ? ea->heads : all; /* --layer L alone: every head of it */
+    }
 
     int per_state = 1;
     int l0 = layer >= 0 ? layer : 0, nl = layer >= 0 ? 1 : cfg->n_layer;

@@ -214,6 +214,14 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
     rc |= meta_addf(m, "inferscope:highlight_token", 1, "%d", v->highlight_token);
     rc |= meta_addf(m, "inferscope:highlight_bar", 1, "%d", v->highlight_bar);
     rc |= meta_addf(m, "inferscope:query", 1, "%d", v->query);
+    if (v->lines_heads) { /* the heads the lines view draws, "0,2,5" (absent: view.head alone) */
+        char hl[200];
+        size_t k = 0;
+        hl[0] = 0;
+        for (int h = 0; h < 64 && k < sizeof hl; h++)
+            if ((v->lines_heads >> h) & 1u) k += (size_t)snprintf(hl + k, sizeof hl - k, "%s%d", k ? "," : "", h);
+        rc |= meta_add(m, "inferscope:heads", hl, 0);
+    }
     char axis[32];
     viz_axis_describe(v->prob_axis, v->prob_axis_max, axis, sizeof axis);
     rc |= meta_add(m, "inferscope:prob_axis", axis, 0);

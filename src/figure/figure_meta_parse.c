@@ -431,6 +431,19 @@ static int parse_look(const PngTextChunks *t, const char *what, FigureState *fs,
     if (png_text_find(t, "inferscope:query") &&
         get_int(t, what, "inferscope:query", -1, np - 1, &fs->view.query, err))
         return -1;
+    /* the heads the lines view draws (absent: view.head alone) */
+    const char *hl = png_text_find(t, "inferscope:heads");
+    if (hl) {
+        fs->view.lines_heads = 0;
+        for (const char *p = hl; *p;) {
+            char *end = NULL;
+            long h = strtol(p, &end, 10);
+            if (end == p || h < 0 || h > 63 || (*end && *end != ','))
+                return error_set(err, "%s: inferscope:heads: '%.40s' is not a list of heads like 0,2,5", what, hl);
+            fs->view.lines_heads |= 1ULL << h;
+            p = *end ? end + 1 : end;
+        }
+    }
     /* the probability axis (figures from before it was recorded: the automatic one) */
     const char *axis = png_text_find(t, "inferscope:prob_axis");
     if (axis && viz_axis_parse(axis, &fs->view.prob_axis, &fs->view.prob_axis_max) != 0)

@@ -19,6 +19,9 @@ int figure_state_apply(const FigureState *fs, Session *s, VizView *view, ErrorMs
     if (fs->view.layer >= cfg->n_layer || fs->view.head >= cfg->n_head)
         return error_set(err, "figure: layer %d head %d, but model %s has %d layers of %d heads", fs->view.layer,
                          fs->view.head, s->model.name, cfg->n_layer, cfg->n_head);
+    if (cfg->n_head < 64 && (fs->view.lines_heads >> cfg->n_head))
+        return error_set(err, "figure: inferscope:heads names a head past %d, but model %s has %d heads", cfg->n_head - 1,
+                         s->model.name, cfg->n_head);
     for (size_t i = 0; i < fs->n_ids; i++)
         if (fs->ids[i] < 0 || fs->ids[i] >= session_vocab(s))
             return error_set(err, "figure: token id %d at position %zu is outside the vocabulary [0, %d)",

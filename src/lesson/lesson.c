@@ -14,6 +14,7 @@
 #include "parse_num.h"
 #include "settings.h"
 #include "frame.h"
+#include "head_scores.h"
 #include "panel_table.h"
 #include "utf8.h"
 #include "free_all.h"
@@ -231,18 +232,19 @@ static const char EXPECT_FORMS[] =
     "next TEXT | prob TEXT OP X | pick TEXT | chosen TEXT | text TEXT | token POS TEXT | "
     "tokens TEXT OP N | ids TEXT A,B,C | kept OP N | top N OP X | repeats [OP] N | seen [run|count] OP X | "
     "surprisal POS|max|mean OP X | lens TEXT DEPTH OP RANK | attribution PART OP X | "
-    "attention L H QUERY KEY OP X | attention L H prev|first OP X | attention L H prev|first strongest";
+    "attention L H QUERY KEY OP X | attention L H prev|first OP X | attention L H prev|first strongest | "
+    "head L.H best PATTERN | head L.H PATTERN OP X";
 
 static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *wl, int nw) {
     static const char *const KINDS[] = {"next", "prob", "chosen", "text", "tokens", "kept",
                                         "repeats", "attention", "token", "ids", "pick", "top",
-                                        "seen", "surprisal", "lens", "attribution"};
+                                        "seen", "surprisal", "lens", "attribution", "head"};
     /* words including the kind; -1: checked below */
-    static const int ARGS[] = {2, 4, 2, -1, 4, 3, -1, -1, 3, 3, 2, 4, -1, 4, 5, 4};
+    static const int ARGS[] = {2, 4, 2, -1, 4, 3, -1, -1, 3, 3, 2, 4, -1, 4, 5, 4, -1};
     int k = -1;
     for (int i = 0; i < (int)(sizeof KINDS / sizeof KINDS[0]); i++)
         if (strcmp(w[0], KINDS[i]) == 0) k = i;
-    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, pick, chosen, text, token, tokens, ids, kept, top, repeats, attention, seen, surprisal, lens, attribution)", w[0]);
+    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, pick, chosen, text, token, tokens, ids, kept, top, repeats, attention, seen, surprisal, lens, attribution, head)", w[0]);
     d->kind = k;
     if (ARGS[k] > 0 && nw != ARGS[k]) return fail(p, "expect takes: %s", EXPECT_FORMS);
     switch ((LessonExpect)k) {
@@ -332,6 +334,28 @@ static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *w
         else if (parse_long(p, w[1], 1, 100000, "expect surprisal position (1 or more, or max or mean)", &d->arg[0])) return -1;
         if (parse_cmp(p, w[2], &d->cmp)) return -1;
         return parse_double(p, w[3], 0.0, 1000.0, "expect surprisal (bits)", &d->x);
+    case LEXP_HEAD: { /* head L.H best PATTERN | head L.H PATTERN OP X */
+        if (!(nw == 4 && strcmp(w[2], "best") == 0) && nw != 5) return fail(p, "expect takes: %s", EXPECT_FORMS);
+        char *dot = strchr(w[1], '.');
+        if (!dot) return fail(p, "expect head: '%s' is not a head like 2.2 (layer.head, from 0)", w[1]);
+        *dot = 0;
+        if (parse_long(p, w[1], 0, 100000, "expect head layer", &d->arg[0]) ||
+            parse_long(p, dot + 1, 0, 100000, "expect head head", &d->arg[1]))
+            return -1;
+        int best = strcmp(w[2], "best") == 0;
+        const char *pat = best ? w[3] : w[2];
+        d->arg[2] = -1;
+        for (int k = 0; k < HEAD_PATTERN_COUNT; k++)
+            if (strcmp(pat, HEAD_PATTERNS[k].key) == 0) d->arg[2] = k;
+        if (d->arg[2] < 0)
+            return fail(p, "expect head: unknown pattern '%s' (previous_token, first_token, induction, duplicate_token, local)", pat);
+        if (best) {
+            d->cmp = LCMP_STRONGEST;
+            return 0;
+        }
+        if (parse_cmp(p, w[3], &d->cmp)) return -1;
+        return parse_double(p, w[4], 0.0, 1.0, "expect head score", &d->x);
+    }
     case LEXP_TEXT: break; /* parsed by the caller: the rest of the line */
     }
     return 0;
@@ -375,7 +399,7 @@ static const OpName OPS[] = {
     {"highlight", LOP_HIGHLIGHT, 2}, {"bpe", LOP_BPE, 2},   {"ask", LOP_ASK, 2},
     {"reveal", LOP_REVEAL, 0},   {"pause", LOP_PAUSE, 0},   {"axis", LOP_AXIS, 2},
     {"textmode", LOP_TEXTMODE, 2}, {"expect", LOP_EXPECT, 2},
-    {"ablate", LOP_ABLATE, 2},
+    {"ablate", LOP_ABLATE, 2},   {"query", LOP_QUERY, 2},   {"heads", LOP_HEADS, 2},
 };
 
 static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
@@ -450,6 +474,26 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
     case LOP_LAYER: case LOP_HEAD: case LOP_BPE:
         rc = parse_long(p, abuf, 0, 100000, word, &d.n);
         break;
+    case LOP_QUERY:
+        if (strcmp(abuf, "all") == 0 || strcmp(abuf, "newest") == 0) d.n = -1;
+        else rc = parse_long(p, abuf, 0, 100000, word, &d.n);
+        break;
+    case LOP_HEADS: {
+        if (strcmp(abuf, "all") == 0) { d.flag = 1; break; }
+        if (strcmp(abuf, "one") == 0) break; /* mask 0: the head of `head N` alone */
+        unsigned long long m = 0;
+        for (const char *q = abuf; *q;) {
+            char *end = NULL;
+            long h = strtol(q, &end, 10);
+            if (end == q || h < 0 || h > 63 || (*end && *end != ','))
+                return fail(p, "heads takes all, one or a list of heads 0..63 like 0,2,5, not '%s'", abuf);
+            m |= 1ULL << h;
+            q = *end ? end + 1 : end;
+        }
+        d.arg[0] = (long)(m & 0xffffffffULL);
+        d.arg[1] = (long)(m >> 32);
+        break;
+    }
     case LOP_PANEL:
         d.kind = viz_panel_from_name_n(arg, alen);
         if (d.kind < 0) {

@@ -24,6 +24,9 @@ typedef enum LessonOp {
     LOP_REROLL,      /* reroll                          same step, new dice */
     LOP_LAYER,       /* layer N                         0-based */
     LOP_HEAD,        /* head N                          0-based */
+    LOP_QUERY,       /* query N | query all             the query attention-math explains and
+                      *                                 whose lines alone attention-lines draws */
+    LOP_HEADS,       /* heads all | one | LIST          the heads attention-lines draws */
     LOP_PANEL,       /* panel NAME                      a panel of the panel table (panel_table.h) */
     LOP_CAPTION,     /* caption TEXT                    one line of narration (repeatable) */
     LOP_HIGHLIGHT,   /* highlight none | panel NAME | token N | bar N */
@@ -60,6 +63,8 @@ typedef enum LessonExpect {
                      * embeddings, L = the output) of the newest position, as the lens panel prints */
     LEXP_ATTRIBUTION, /* attribution PART OP X  what PART (embed, LxHy, Lx.mlp, bias) adds to the logit
                      * of the pending pick at the newest position, as the attribution panel shows */
+    LEXP_HEAD,      /* head L.H best PATTERN | head L.H PATTERN OP X   engine/head_scores on the fixed
+                     * probe (inferscope heads): L.H scores highest of all heads, or compares OP X */
 } LessonExpect;
 
 /* `expect top N`: at most this many bars (the rows a session keeps, SESSION_TOP_N). */
@@ -84,7 +89,8 @@ typedef struct LessonDirective {
     int flag;         /* on/off; FORCE, EXPECT: 1 = by id (#ID), 0 = by text; MODEL: 1 = or-bundled */
     int kind;         /* SETTING: SettingId; PANEL: VizPanel (panel_table.h); HIGHLIGHT: LessonHighlightKind; EXPECT: LessonExpect; AXIS: VizProbAxis */
     int cmp;          /* EXPECT: LessonCmp */
-    long arg[4];      /* EXPECT attention: layer, head, query (or LATT_*), key; token: position */
+    long arg[4];      /* EXPECT attention: layer, head, query (or LATT_*), key; token: position;
+                       * HEADS: the mask's low and high 32 bits (flag 1: all heads) */
     char *claim;      /* EXPECT: owned, the claim as written (for "expect failed: CLAIM") */
     int *ids;         /* EXPECT ids: owned (n_ids) */
     size_t n_ids;

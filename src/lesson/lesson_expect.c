@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attn_fill.h"
+#include "frame_fill.h"
 #include "logit_attribution.h"
 #include "logit_lens.h"
 #include "text_marks.h"
@@ -138,6 +140,28 @@ static int measure_attention(const LessonDirective *d, const Session *s, char *o
         }
     snprintf(out, cap, "L%dH%d %.4f; the strongest is L%dH%d %.4f", L, H, m, bl, bh, best);
     return bl == L && bh == H;
+}
+
+/* `expect head L.H best PATTERN | L.H PATTERN OP X`: the scores of `inferscope heads` and the
+ * heads panel (engine/head_scores on the fixed probe, measured once per session by attn_fill). */
+static int measure_head(const LessonDirective *d, Session *s, char *out, size_t cap, ErrorMsg *err) {
+    const Gpt2Config *c = &s->model.config;
+    int L = (int)d->arg[0], H = (int)d->arg[1];
+    HeadPattern k = (HeadPattern)d->arg[2];
+    if (L >= c->n_layer) return error_set(err, "layer %d does not exist: the model has %d layers (0-%d)", L, c->n_layer, c->n_layer - 1);
+    if (H >= c->n_head) return error_set(err, "head %d does not exist: the model has %d heads per layer (0-%d)", H, c->n_head, c->n_head - 1);
+    VizFrame f;
+    memset(&f, 0, sizeof f);
+    f.view = frame_default_view();
+    attn_fill(&f, s, VIZ_NEEDS_HEADS);
+    if (!f.heads) return error_set(err, "%s", f.attn_missing && f.attn_missing[0] ? f.attn_missing : "no head scores");
+    double v = *head_score_at(f.heads->scores, k, L, H);
+    int bl = f.heads->best_layer[k], bh = f.heads->best_head[k];
+    double best = *head_score_at(f.heads->scores, k, bl, bh);
+    snprintf(out, cap, "%s of L%dH%d %.3f; the best is L%dH%d %.3f (chance %.3f)", HEAD_PATTERNS[k].key, L, H, v, bl, bh,
+             best, f.heads->chance[k]);
+    if (d->cmp == LCMP_STRONGEST) return bl == L && bh == H;
+    return compare(v, d->cmp, d->x);
 }
 
 /* `expect seen [run|count] OP X`: the share, longest run or count the Text panel's header
@@ -325,6 +349,7 @@ int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *v
     case LEXP_SURPRISAL: return measure_surprisal(d, s, out, cap, err);
     case LEXP_LENS: return measure_lens(d, s, out, cap, err);
     case LEXP_ATTRIBUTION: return measure_attribution(d, s, out, cap, err);
+    case LEXP_HEAD: return measure_head(d, s, out, cap, err);
     }
     return error_set(err, "unknown claim");
 }

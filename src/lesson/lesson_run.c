@@ -150,6 +150,14 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
     case LOP_LAYER: act = (Action){.kind = ACT_LAYER, .n = d->n}; break;
     case LOP_HEAD: act = (Action){.kind = ACT_HEAD, .n = d->n}; break;
     case LOP_PANEL: act = (Action){.kind = ACT_PANEL, .n = d->kind}; break;
+    case LOP_QUERY: act = (Action){.kind = ACT_QUERY, .n = d->n}; break;
+    case LOP_HEADS: {
+        int NH = s->model.config.n_head;
+        unsigned long long all = NH >= 64 ? ~0ULL : (1ULL << NH) - 1ULL;
+        act = (Action){.kind = ACT_HEADS,
+                       .heads = d->flag ? all : ((unsigned long long)d->arg[0] | ((unsigned long long)d->arg[1] << 32))};
+        break;
+    }
     case LOP_ABLATE:
         if (lesson_ablate(s, view, d->text, &e)) return fail_at(l, d, err, e.text);
         rs->ablate_dir = strcmp(d->text, "none") == 0 ? SIZE_MAX : di;

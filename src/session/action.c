@@ -10,7 +10,7 @@ static const char *const NAMES[ACT_COUNT] = {
     [ACT_SALT] = "salt",          [ACT_REROLL] = "reroll",     [ACT_BACK] = "back",
     [ACT_HOME] = "home",          [ACT_LAYER] = "layer",       [ACT_HEAD] = "head",
     [ACT_PANEL] = "panel",        [ACT_HIGHLIGHT_TOKEN] = "highlight token",
-    [ACT_SELECT_TOKEN] = "select token", [ACT_QUERY] = "query",
+    [ACT_SELECT_TOKEN] = "select token", [ACT_QUERY] = "query", [ACT_HEADS] = "heads",
 };
 
 const char *action_name(ActionKind k) {
@@ -63,6 +63,13 @@ static int apply_view(const Session *s, VizView *view, const Action *a, ErrorMsg
         if (check_position(s, a->n, "query", err)) return -1;
         view->query = (int)a->n;
         return 0;
+    case ACT_HEADS:
+        for (int h = cfg->n_head; h < 64; h++)
+            if ((a->heads >> h) & 1u)
+                return error_set(err, "heads: head %d does not exist (%d heads per layer, 0..%d)", h, cfg->n_head,
+                                 cfg->n_head - 1);
+        view->lines_heads = a->heads;
+        return 0;
     default:
         return error_set(err, "%s is not a view action", action_name(a->kind));
     }
@@ -101,7 +108,7 @@ int action_apply(Session *s, VizView *view, const Action *a, ErrorMsg *err) {
         return 0;
     case ACT_HOME: session_home(s); return 0;
     case ACT_LAYER: case ACT_HEAD: case ACT_PANEL: case ACT_HIGHLIGHT_TOKEN: case ACT_SELECT_TOKEN:
-    case ACT_QUERY:
+    case ACT_QUERY: case ACT_HEADS:
         return apply_view(s, view, a, err);
     default:
         return error_set(err, "unknown action %d", (int)a->kind);

@@ -39,7 +39,9 @@ typedef enum ActionKind {
     ACT_PANEL,           /* n: the VizPanel enlarged (VIZ_PANEL_FRAME = the full layout) */
     ACT_HIGHLIGHT_TOKEN, /* n: outline token n everywhere, -1 = none */
     ACT_SELECT_TOKEN,    /* n: the BPE replay of token n's word, -1 = none */
-    ACT_QUERY,           /* n: the query position attention-math explains, -1 = the newest */
+    ACT_QUERY,           /* n: the query position attention-math explains, -1 = the newest
+                          * (the lines view: the query whose lines alone are drawn, -1 = all) */
+    ACT_HEADS,           /* heads: the heads the lines view draws, bit h = head h; 0 = view.head */
     ACT_COUNT
 } ActionKind;
 
@@ -55,6 +57,7 @@ typedef struct Action {
     size_t n_ids;
     const SamplerSettings *settings; /* SETTINGS (borrowed) */
     const Gpt2Ablation *ablation;    /* ABLATE (borrowed; NULL = none) */
+    unsigned long long heads;        /* HEADS */
 } Action;
 
 /* Carries out a. view may be NULL for the actions that do not touch it (the model-work

@@ -16,6 +16,7 @@ void attn_fill_free(AttnFill *a) {
     attn_explain_free(&a->ex);
     head_probe_free(&a->probe);
     head_scores_free(&a->scores);
+    free(a->lines);
     free(a);
 }
 
@@ -76,11 +77,50 @@ static void fill_heads(AttnFill *a, VizFrame *f, const Session *s) {
     f->heads = &a->heads;
 }
 
+unsigned long long attn_fill_lines_heads(const VizView *view, int n_head) {
+    unsigned long long all = n_head >= 64 ? ~0ULL : (1ULL << n_head) - 1ULL;
+    unsigned long long m = view->lines_heads & all;
+    if (m) return m;
+    return view->head >= 0 && view->head < 64 && view->head < n_head ? 1ULL << view->head : 1ULL;
+}
+
+/* The selection is a pass over the layer's pattern rows (NH x T(T+1)/2 floats) and a sort of
+ * at most NH x T x 3 lines: cheap enough every frame the panel is shown. */
+static void fill_lines(AttnFill *a, VizFrame *f, const Session *s) {
+    ErrorMsg err;
+    const Gpt2Config *cfg = &s->model.config;
+    if (!a->lines) {
+        size_t cap = attn_lines_capacity(cfg->n_head, s->trace.max_pos, ATTN_LINES_TOP_K);
+        a->lines = malloc(cap * sizeof *a->lines);
+        if (!a->lines) {
+            snprintf(a->missing, sizeof a->missing, "attention lines: out of memory");
+            return;
+        }
+        a->lines_cap = cap;
+    }
+    int n = session_len(s), one = f->view.query >= 0 && f->view.query < n;
+    AttnLinesSelect sel = {
+        .layer = f->view.layer,
+        .head_mask = attn_fill_lines_heads(&f->view, cfg->n_head),
+        .top_k = one ? n : ATTN_LINES_TOP_K,
+        .min_weight = one ? ATTN_LINES_MIN_WEIGHT_ONE : ATTN_LINES_MIN_WEIGHT,
+        .only_query = one ? f->view.query : -1,
+        .only_key = -1,
+    };
+    if (attn_lines_select(a->lines, a->lines_cap, &s->trace, &sel, &f->lines_res, &err)) {
+        snprintf(a->missing, sizeof a->missing, "%.290s", err.text);
+        return;
+    }
+    f->lines_sel = sel;
+    f->attn_lines = a->lines;
+    f->n_attn_lines = f->lines_res.n;
+}
+
 void attn_fill(VizFrame *f, const Session *s, unsigned needs) {
     AttnFill *a = s->attn;
     int n = session_len(s);
     f->attn_query = attn_fill_query(&f->view, n);
-    if (!(needs & (VIZ_NEEDS_ATTN_MATH | VIZ_NEEDS_HEADS))) return;
+    if (!(needs & (VIZ_NEEDS_ATTN_MATH | VIZ_NEEDS_HEADS | VIZ_NEEDS_ATTN_LINES))) return;
     if (!a) {
         f->attn_missing = "attention panels: out of memory";
         return;
@@ -88,10 +128,11 @@ void attn_fill(VizFrame *f, const Session *s, unsigned needs) {
     a->missing[0] = 0;
     f->attn_missing = a->missing;
     if (needs & VIZ_NEEDS_HEADS) fill_heads(a, f, s); /* the fixed probe: no text needed */
-    if (!(needs & VIZ_NEEDS_ATTN_MATH)) return;
+    if (!(needs & (VIZ_NEEDS_ATTN_MATH | VIZ_NEEDS_ATTN_LINES))) return;
     if (n == 0) {
         snprintf(a->missing, sizeof a->missing, "no tokens yet: type a prompt");
         return;
     }
-    fill_math(a, f, s);
+    if (needs & VIZ_NEEDS_ATTN_MATH) fill_math(a, f, s);
+    if (needs & VIZ_NEEDS_ATTN_LINES) fill_lines(a, f, s);
 }

@@ -10,6 +10,7 @@
 #define ATTN_FILL_H
 
 #include "attn_explain.h"
+#include "attn_lines.h"
 #include "frame.h"
 #include "head_scores.h"
 
@@ -23,6 +24,9 @@ typedef struct AttnFill {
     int heads_state;      /* 0 not measured yet, 1 measured, -1 failed (heads_why says why) */
     HeadsInfo heads;      /* what the heads panel is handed (points into the above) */
     char heads_why[300];
+    AttnLine *lines;      /* owned: the lines view's lines (room for lines_cap), allocated at the
+                           * first frame that shows it */
+    size_t lines_cap;
     char missing[300];    /* why a panel has no data ("" when it has) */
 } AttnFill;
 
@@ -34,6 +38,16 @@ void attn_fill_free(AttnFill *a);
 /* The query a view explains in a text of n tokens: view->query when it is one of them,
  * else the newest (n - 1). */
 int attn_fill_query(const VizView *view, int n);
+
+/* The lines view's selection: the 3 strongest keys of every query and head at least 2 %
+ * of its row, or, for one query alone (view->query >= 0), every key at least 1 %. */
+enum { ATTN_LINES_TOP_K = 3 };
+#define ATTN_LINES_MIN_WEIGHT 0.02f
+#define ATTN_LINES_MIN_WEIGHT_ONE 0.01f
+
+/* The heads a view's lines show: view->lines_heads limited to the model's n_head heads, or
+ * view->head alone when that leaves none. */
+unsigned long long attn_fill_lines_heads(const VizView *view, int n_head);
 
 /* Fills the attention fields of f (attn_math, attn_query, attn_missing) that `needs`
  * (VIZ_NEEDS_*) asks for from s; nothing for the others. */
