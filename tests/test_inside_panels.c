@@ -397,7 +397,7 @@ static int inside_differ(const VizFrame *a, const VizFrame *b) {
 
 static int compute_main(void *arg) {
     Session *s = arg;
-    inside_compute(s->inside, s, VIZ_NEEDS_LENS | VIZ_NEEDS_ATTRIBUTION | VIZ_NEEDS_JOURNEY);
+    inside_compute(s->inside, s, VIZ_NEEDS_LENS | VIZ_NEEDS_ATTRIBUTION | VIZ_NEEDS_JOURNEY, -1);
     return 0;
 }
 
@@ -421,7 +421,7 @@ static void test_async_fill(Session *s) {
     CHECK(d->lens.n_columns == 0, "and computed no lens column on the draw path (%lu)", d->lens.n_columns);
     /* a worker stopped before its first column lands nothing */
     atomic_store(&d->cancel, 1);
-    inside_compute(d, s, VIZ_NEEDS_LENS | VIZ_NEEDS_ATTRIBUTION | VIZ_NEEDS_JOURNEY);
+    inside_compute(d, s, VIZ_NEEDS_LENS | VIZ_NEEDS_ATTRIBUTION | VIZ_NEEDS_JOURNEY, -1);
     atomic_store(&d->cancel, 0);
     fill_all(&f, s);
     CHECK(!f.lens && f.inside_missing && strcmp(f.inside_missing, INSIDE_COMPUTING) == 0,
@@ -447,7 +447,7 @@ static void test_async_fill(Session *s) {
     CHECK(session_step(s, &err) == 0, "a step: %s", err.text);
     fill_all(&f, s);
     CHECK(!f.lens && !f.attr && inside_wanted(d) != 0, "after a step: placeholders until the worker runs again");
-    inside_compute(d, s, inside_wanted(d));
+    inside_compute(d, s, inside_wanted(d), d->want_vs);
     d->want_needs = 0;
     fill_all(&f, s);
     s->inside = sd;

@@ -40,13 +40,14 @@ typedef enum ActionKind {
     ACT_HIGHLIGHT_TOKEN, /* n: outline token n everywhere, -1 = none */
     ACT_SELECT_TOKEN,    /* n: the BPE replay of token n's word, -1 = none */
     ACT_QUERY,           /* n: the query position attention-math explains, -1 = the newest */
+    ACT_ATTR_VS,         /* id: the token the attribution compares the pick with, -1 = none */
     ACT_COUNT
 } ActionKind;
 
 typedef struct Action {
     ActionKind kind;
     long n;                          /* STEP/BACK count; SWITCH branch; view indices */
-    int id;                          /* FORCE */
+    int id;                          /* FORCE; ATTR_VS (-1 = none) */
     uint64_t seed;                   /* SEED */
     uint32_t salt;                   /* SALT */
     const uint8_t *text;             /* PROMPT (borrowed, UTF-8) */
