@@ -55,8 +55,13 @@ int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     token_label_ex(f->tok, a->target, TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, tl, sizeof tl);
     char vl[TOKEN_LABEL_CAP] = "", same[TOKEN_LABEL_CAP + 80] = "";
     if (a->vs >= 0) token_label_ex(f->tok, a->vs, TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, vl, sizeof vl);
-    if (a->vs >= 0) snprintf(title, sizeof title, "%s vs %s: what each part adds to the difference", tl, vl);
-    else snprintf(title, sizeof title, "what each part adds to the logit of %s", tl);
+    if (a->vs >= 0) { /* the long title when it fits, else the two tokens alone (the line below says more) */
+        snprintf(title, sizeof title, "%s vs %s: what each part adds to the difference", tl, vl);
+        if (viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, title) > area.w)
+            snprintf(title, sizeof title, "%s vs %s", tl, vl);
+    } else {
+        snprintf(title, sizeof title, "what each part adds to the logit of %s", tl);
+    }
     rc |= draw_text_in_rect(viz, rect_cut_top(&area, title_h), title, &tts);
     if (a->vs < 0 && viz_view_attr_vs(&f->view) >= 0) { /* the contrast became the pick (a reroll, a step) */
         char sl[TOKEN_LABEL_CAP];

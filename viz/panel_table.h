@@ -26,6 +26,7 @@ typedef enum VizClickKind {
     VIZ_CLICK_SELECT_TOKEN,     /* a = position: the BPE replay of its word (again: none) */
     VIZ_CLICK_HIGHLIGHT_TOKEN,  /* a = position: outline that token everywhere (again: none);
                                  * b = the query row clicked (attention-math explains it), -1 none */
+    VIZ_CLICK_ATTR_VS,          /* a = token id: the attribution explains logit(pick) - logit(a) */
 } VizClickKind;
 
 typedef struct VizClick {

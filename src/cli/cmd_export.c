@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "action.h"
 #include "cli.h"
 #include "cli_model.h"
 #include "cli_opts.h"
@@ -18,12 +19,17 @@
 #include "lesson_slide.h"
 #include "parse_num.h"
 
+static const char USAGE_VS[] =
+    "  --vs TEXT        the attribution panel explains logit(pick) - logit(TEXT): \"why ' time'\n"
+    "                   and not ' day'\" (TEXT one token, with its leading space); recorded as\n"
+    "                   inferscope:attr_vs; a lesson sets it with `attribute_vs TEXT`\n";
+
 static void usage(void) {
     fprintf(stdout,
             "usage: inferscope export [--model DIR] (--prompt TEXT | --ids LIST) [--steps N] [--seed S]\n"
             "         [sampler flags] [--panel frame|attention|probs|tokens|text|\n"
             "         lens|attribution|journey|attention-math|heads|compare] [--query N]\n"
-            "         [--compare SPEC SPEC [SPEC [SPEC]]]\n"
+            "         [--vs TEXT] [--compare SPEC SPEC [SPEC [SPEC]]]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
             "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--axis A]\n"
             "         [--text-mode plain|surprisal|seen] [--sidecar] [--ablate LIST]\n"
@@ -41,6 +47,7 @@ static void usage(void) {
             "                   (q.k, / sqrt(d_head), causal mask, softmax, weighted values, z)\n"
             "  --query N        the query position attention-math explains (0-based; default the\n"
             "                   newest token); a lesson sets it with `query N`\n"
+            "%s"
             "  --compare SPEC SPEC [SPEC [SPEC]]   the compare panel: the prompt continued %d\n"
             "                   tokens under each of 2 to 4 settings with the same dice, as\n"
             "                   `inferscope compare` prints them (\"greedy\" \"T=0.7\" \"top-k=40\"\n"
@@ -74,7 +81,7 @@ static void usage(void) {
             "provenance says so (inferscope:ablate; --open-figure switches the same parts off).\n"
             "Prints \"wrote N figures to DIR\"; a progress bar on stderr when it is a terminal.\n"
             "Reopen a figure in the window with: inferscope --open-figure FILE.png\n",
-            SESSION_COMPARE_DEFAULT_NEW, CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER,
+            USAGE_VS, SESSION_COMPARE_DEFAULT_NEW, CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER,
             CLI_MODEL_USAGE_ABLATE);
 }
 
@@ -186,6 +193,7 @@ typedef struct ExportArgs {
     int panel_given, axis_given; /* given explicitly (a lesson sets them itself) */
     int text_mode;           /* VizTextMode */
     long query;              /* --query: the position attention-math explains, -1 = the newest */
+    const char *vs;          /* --vs TEXT: the attribution explains logit(pick) - logit(TEXT) */
     VizProbAxis axis;
     float axis_max;
     const char *lesson_path;
@@ -284,6 +292,7 @@ static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs
         CLI_FLAG("--handout", &ea->handout),
         CLI_TEXT("--lesson", &ea->lesson_path),
         CLI_TEXT("--out", &ea->opt.dir),
+        CLI_TEXT("--vs", &ea->vs),
         CLI_LONG("--steps", &ea->steps, 0, 100000, NULL),
         CLI_LONG("--layer", &ea->layer, 0, 4095, NULL),
         CLI_LONG("--head", &ea->head, 0, 4095, NULL),
@@ -325,7 +334,7 @@ static int check_export_args(const CliModelArgs *ma, ExportArgs *ea, int *heads_
     if (!ea->opt.dir) return error_set(err, "--out DIR is required (the folder for the figures)");
     if (ea->lesson_path) {
         if (ma->prompt || ma->prompt_file || ma->ids || ea->steps || ea->layer >= 0 || ea->all_heads || ea->sheet ||
-            ea->panel_given || ea->axis_given || ea->query >= 0)
+            ea->panel_given || ea->axis_given || ea->query >= 0 || ea->vs)
             return error_set(err, "--lesson sets the prompt, steps, layer/head, panel, axis and text mode itself: "
                                   "drop those options");
         if (ma->ablate) /* not silently dropped: the slides would claim the whole model */
@@ -386,6 +395,13 @@ static int export_flipbook(const char *CMD, const CliModelArgs *ma, ExportArgs *
         goto done;
     }
     view.query = (int)ea->query;
+    if (ea->vs) { /* the token is checked against this model's vocabulary, applied as a lesson line would */
+        Action vs = {.kind = ACT_ATTR_VS, .id = cli_model_one_token(&s.tok, "--vs", ea->vs, &err)};
+        if (vs.id < 0 || action_apply(&s, &view, &vs, &err)) {
+            rc = cli_fail(CMD, "%s", err.text);
+            goto done;
+        }
+    }
 
     int per_state = 1;
     int l0 = layer >= 0 ? layer : 0, nl = layer >= 0 ? 1 : cfg->n_layer;
