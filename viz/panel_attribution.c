@@ -84,9 +84,13 @@ int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
 
     ColorbarSpec cb0 = {.map = COLORMAP_BURD, .vmin = -1, .vmax = 1, .label = "x", .target_ticks = 5};
     /* as many bars per sign as fit (up to 10) at one small line each, the rest and the sum below */
-    int fit = (area.h - draw_colorbar_size(viz, &cb0, viz_px(viz, 10)) - viz_px(viz, 4)) /
-              (viz_line_height(viz, VIZ_FONT_MONO, VIZ_TEXT_SMALL) + viz_px(viz, 2));
+    int avail = area.h - draw_colorbar_size(viz, &cb0, viz_px(viz, 10)) - viz_px(viz, 4) - small_h;
+    int fit = avail / (viz_line_height(viz, VIZ_FONT_MONO, VIZ_TEXT_SMALL) + viz_px(viz, 2));
     int side = (fit - 2) / 2;
+    /* shown alone (a slide, a figure): fewer rows in body type rather than all in small,
+     * while at least 4 per sign still fit */
+    int side_body = (avail / (viz_line_height(viz, VIZ_FONT_MONO, VIZ_TEXT_BODY) + viz_px(viz, 2)) - 2) / 2;
+    if (f->view.fill && side_body >= 4 && side_body < side) side = side_body;
     if (side > ATTR_SIDE) side = ATTR_SIDE;
     if (side < 1) side = 1;
     /* the rows: the largest positive parts (descending), then the largest negative ones */

@@ -100,10 +100,12 @@ int draw_lens_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     const int title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE);
     Rect area = in;
     rc |= draw_text_in_rect(viz, rect_cut_top(&area, title_h), title, &tts);
-    rc |= draw_text_in_rect(viz, rect_cut_top(&area, small_h),
-                            "cell: the lens's most likely next token (colour = its probability); "
-                            "#n = rank of the token that came next (newest column: the pending pick)",
-                            &ms);
+    /* two lines where one does not fit (a projector's UI scale), never cut */
+    static const char sub[] = "cell: the lens's most likely next token (colour = its probability); "
+                              "#n = rank of the token that came next (newest column: the pending pick), "
+                              "outlined when it is #1";
+    int sub_lines = draw_count_lines(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, sub, area.w, 2);
+    rc |= draw_wrapped_text(viz, rect_cut_top(&area, small_h * sub_lines), sub, &ms, small_h, 2);
     rect_cut_top(&area, viz_px(viz, 4));
 
     /* the legend along the bottom */
