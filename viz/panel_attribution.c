@@ -31,6 +31,16 @@ static int draw_bar_break(Viz *viz, Rect bar, int right, SDL_Color gap, SDL_Colo
     return rc;
 }
 
+/* label -> âlabelâ in place (cap: the buffer's size, room for 6 more bytes). */
+static void quote_label(char *label, size_t cap) {
+    size_t n = strlen(label);
+    if (cap < 8) return;
+    if (n + 7 > cap) n = cap - 7; /* never: a label is under TOKEN_LABEL_CAP bytes */
+    memmove(label + 3, label, n);
+    memcpy(label, "\xE2\x80\x9C", 3);
+    memcpy(label + 3 + n, "\xE2\x80\x9D", 4); /* with its NUL */
+}
+
 int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     if (r.w <= 0 || r.h <= 0) return 0;
     const Theme *th = viz->theme;
@@ -42,7 +52,7 @@ int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     const int title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE);
     const int small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
     Rect area = in;
-    char tl[TOKEN_LABEL_CAP], title[TOKEN_LABEL_CAP + 64];
+    char tl[TOKEN_LABEL_CAP + 8], title[TOKEN_LABEL_CAP * 2 + 80];
     if (!a || !f->tok) {
         rc |= draw_text_in_rect(viz, rect_cut_top(&area, title_h), "what each part adds to the logit", &tts);
         const char *why = f && f->inside_missing && f->inside_missing[0]
@@ -53,8 +63,11 @@ int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         return rc ? -1 : 0;
     }
     token_label_ex(f->tok, a->target, TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, tl, sizeof tl);
-    char vl[TOKEN_LABEL_CAP] = "", same[TOKEN_LABEL_CAP + 80] = "";
+    char vl[TOKEN_LABEL_CAP + 8] = "", same[TOKEN_LABEL_CAP + 80] = "";
     if (a->vs >= 0) token_label_ex(f->tok, a->vs, TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, vl, sizeof vl);
+    /* in quotes: a token like "," or "." must not read as the sentence's punctuation */
+    quote_label(tl, sizeof tl);
+    if (a->vs >= 0) quote_label(vl, sizeof vl);
     if (a->vs >= 0) { /* the long title when it fits, else the two tokens alone (the line below says more) */
         snprintf(title, sizeof title, "%s vs %s: what each part adds to the difference", tl, vl);
         if (viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, title) > area.w)
@@ -64,8 +77,9 @@ int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     }
     rc |= draw_text_in_rect(viz, rect_cut_top(&area, title_h), title, &tts);
     if (a->vs < 0 && viz_view_attr_vs(&f->view) >= 0) { /* the contrast became the pick (a reroll, a step) */
-        char sl[TOKEN_LABEL_CAP];
+        char sl[TOKEN_LABEL_CAP + 8];
         token_label_ex(f->tok, viz_view_attr_vs(&f->view), TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, sl, sizeof sl);
+        quote_label(sl, sizeof sl);
         snprintf(same, sizeof same, "the token to compare with, %s, is the pick itself: its logit alone. ", sl);
     }
     char sub[TOKEN_LABEL_CAP * 2 + 400];
