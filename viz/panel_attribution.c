@@ -52,7 +52,7 @@ int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     const int title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE);
     const int small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
     Rect area = in;
-    char tl[TOKEN_LABEL_CAP + 8], title[TOKEN_LABEL_CAP * 2 + 80];
+    char tl[TOKEN_LABEL_CAP + 8], title[TOKEN_LABEL_CAP * 3 + 80];
     if (!a || !f->tok) {
         rc |= draw_text_in_rect(viz, rect_cut_top(&area, title_h), "what each part adds to the logit", &tts);
         const char *why = f && f->inside_missing && f->inside_missing[0]
@@ -82,7 +82,7 @@ int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         quote_label(sl, sizeof sl);
         snprintf(same, sizeof same, "the token to compare with, %s, is the pick itself: its logit alone. ", sl);
     }
-    char sub[TOKEN_LABEL_CAP * 2 + 400];
+    char sub[TOKEN_LABEL_CAP * 5 + 400];
     if (a->vs >= 0)
         snprintf(sub, sizeof sub, "why %s and not %s: direct logit attribution of logit(%s) \xE2\x88\x92 logit(%s) at "
                  "the newest position, ln_final's scale frozen (1/s = %.3g)%s", tl, vl, tl, vl, a->inv_scale,
@@ -125,7 +125,7 @@ int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     }
     if (maxabs <= 0) maxabs = 1;
 
-    char cb_label[TOKEN_LABEL_CAP * 2 + 64], tot[TOKEN_LABEL_CAP * 2 + 64];
+    char cb_label[TOKEN_LABEL_CAP * 3 + 64], tot[TOKEN_LABEL_CAP * 3 + 64];
     if (a->vs >= 0) {
         snprintf(cb_label, sizeof cb_label, "logits added: red favours %s, blue %s", tl, vl);
         snprintf(tot, sizeof tot, "logit(%s) \xE2\x88\x92 logit(%s) = %.3f", tl, vl, a->total);
