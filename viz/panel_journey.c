@@ -11,6 +11,7 @@
 
 #include "draw.h"
 #include "panels.h"
+#include "prob_format.h"
 #include "token_label.h"
 
 /* The shape of the stage's tensor whose name ends in suffix, or NULL. */
@@ -178,7 +179,9 @@ int draw_journey_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         line[0] = 0;
         for (int t = 0; t < st->n_top && k < sizeof line; t++) {
             token_label_ex(f->tok, st->top_id[t], TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, tl, sizeof tl);
-            k += (size_t)snprintf(line + k, sizeof line - k, "%s%s %.0f%%", t ? "  " : "", tl, 100.0 * st->top_p[t]);
+            char pct[24]; /* never "0%" above 0 nor "100%" below 1 (prob_format.h) */
+            prob_format_pct(st->top_p[t], pct, sizeof pct);
+            k += (size_t)snprintf(line + k, sizeof line - k, "%s%s %s", t ? "  " : "", tl, pct);
         }
         vs.max_width = c_top.w;
         rc |= draw_text(viz, c_top.x, cy, line, &vs, NULL);

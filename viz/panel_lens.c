@@ -13,6 +13,7 @@
 
 #include "draw.h"
 #include "panels.h"
+#include "prob_format.h"
 #include "token_label.h"
 
 /* Logical sizes: a cell shows a short token; the strip's bars need room for "#50257". */
@@ -61,7 +62,9 @@ static int draw_strip(Viz *viz, Rect area, int row_y0, int row_h, const VizFrame
         if (w > 0) rc |= draw_fill_rect(viz, (Rect){lane.x, lane.y, w, lane.h}, c);
         if (row->target.rank == 1) rc |= draw_rect_outline(viz, lane, th->text, viz_px(viz, 2));
         char num[48];
-        snprintf(num, sizeof num, "#%d  %.1f%%", row->target.rank, 100.0 * row->target.p);
+        char pct[24]; /* rank 54 at p 3e-5 is "0.003%", not "0.0%" (prob_format.h) */
+        prob_format_pct(row->target.p, pct, sizeof pct);
+        snprintf(num, sizeof num, "#%d  %s", row->target.rank, pct);
         int tw = viz_text_width(viz, VIZ_FONT_MONO, VIZ_TEXT_SMALL, num);
         int tx = lane.x + viz_px(viz, 4);
         /* on the bar when it fits there (in black or white), else on the lane after it */
