@@ -262,6 +262,7 @@ static void test_round_trip(void) {
     v.head = 3;
     v.top_n = 12;
     v.selected_token = 2;
+    viz_view_set_attr_vs(&v, 13); /* the attribution's contrast token (inferscope:attr_vs) */
     char dir[128], p1[512], p2[512];
     snprintf(dir, sizeof dir, "%s/rt", tmp_root);
     ExportOptions o = check_export_opts(dir, VIZ_PANEL_FRAME, 900, 560);
@@ -281,6 +282,7 @@ static void test_round_trip(void) {
     CHECK(fs.seed == 12345678901234ULL, "seed %llu", (unsigned long long)fs.seed);
     CHECK(fs.view.layer == 1 && fs.view.head == 3 && fs.view.top_n == 12 && fs.view.selected_token == 2,
           "view read back");
+    CHECK(viz_view_attr_vs(&fs.view) == 13, "attr_vs read back: %d", viz_view_attr_vs(&fs.view));
     CHECK(fs.panel == VIZ_PANEL_FRAME && fs.theme == THEME_DARK && fs.scale == 1 && fs.width == 900 &&
               fs.height == 560, "figure options read back");
     CHECK(fs.salts && fs.salts[1] == 2 && fs.pending_salt == 1, "dice salts read back");
@@ -297,6 +299,7 @@ static void test_round_trip(void) {
     CHECK(t.has_next && s.has_next && t.next.u == s.next.u && t.next.chosen.id == s.next.chosen.id,
           "same pending draw");
     CHECK(v2.layer == 1 && v2.head == 3 && v2.top_n == 12, "same head");
+    CHECK(viz_view_attr_vs(&v2) == 13, "same contrast token: %d", viz_view_attr_vs(&v2));
     ExportOptions o2 = check_export_opts(dir, VIZ_PANEL_TOKENS, 10, 10);
     check_options_from_figure(&o2, &fs);
     o2.sidecar = 1;
@@ -318,6 +321,13 @@ static void test_round_trip(void) {
     bad.view.layer = 5;
     CHECK(figure_state_apply(&bad, &t, &v2, &err) == -1 && strstr(err.text, "layer 5"), "layer 5: %s", err.text);
     figure_state_free(&bad);
+    /* a contrast token this model does not have: refused, naming it */
+    FigureState bad_vs = {0};
+    CHECK(figure_meta_read(p1, &bad_vs, &err) == 0, "reread");
+    viz_view_set_attr_vs(&bad_vs.view, session_vocab(&t));
+    CHECK(figure_state_apply(&bad_vs, &t, &v2, &err) == -1 && strstr(err.text, "vocabulary"), "attr_vs: %s",
+          err.text);
+    figure_state_free(&bad_vs);
     rm_dir(dir);
     session_free(&s);
     session_free(&t);

@@ -8,9 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cJSON.h>
+
+#include "action.h"
 #include "app.h"
 #include "check.h"
 #include "check_canvas.h"
+#include "check_run.h"
 #include "session.h"
 #include "frame_fill.h"
 #include "inside_fill.h"
@@ -152,6 +156,103 @@ static void test_attribution(Session *s) {
     canvas_close(&c);
 }
 
+/* "Why the pick and not B": with view.attr_vs the bars split logit(pick) - logit(B). Each
+ * component vs a float64 decomposition and vs `inferscope attribute --target-id A --vs-id B
+ * --json` (same weights, same tokens); their sum vs the difference; B = the pick itself
+ * falls back to the pick's logit alone; Shift+click on a probability bar asks for it. */
+static void test_attribution_vs(Session *s) {
+    const int T = session_len(s), pick = s->next.chosen.id;
+    int vs = -1;
+    for (int i = 0; i < s->next.n && vs < 0; i++)
+        if (s->next.rows[i].id != pick) vs = s->next.rows[i].id;
+    CHECK(vs >= 0, "a runner-up exists");
+    if (vs < 0) return;
+    VizView v = frame_default_view();
+    ErrorMsg err = {{0}};
+    Action act = {.kind = ACT_ATTR_VS, .id = vs};
+    CHECK(action_apply(s, &v, &act, &err) == 0 && viz_view_attr_vs(&v) == vs, "ACT_ATTR_VS sets it: %s", err.text);
+    Action bad = {.kind = ACT_ATTR_VS, .id = session_vocab(s)};
+    CHECK(action_apply(s, &v, &bad, &err) != 0 && strstr(err.text, "vocabulary") && viz_view_attr_vs(&v) == vs,
+          "a token outside the vocabulary is refused and changes nothing: %s", err.text);
+    v.focus = VIZ_PANEL_ATTRIBUTION;
+    VizFrame f;
+    frame_fill(&f, s, &v);
+    const Attribution *a = f.attr;
+    CHECK(a && a->target == pick && a->vs == vs && a->pos == T - 1, "the frame explains %d vs %d", pick, vs);
+    if (!a) return;
+    Ref64 r;
+    double comp[1 + 64 * 65 + 1];
+    CHECK(ref64_forward(&s->model, session_ids(s), T, NULL, &r) == 0, "float64 forward");
+    double d = attribution64(&s->model, &r, NULL, T - 1, pick, vs, comp);
+    double worst = 0, sum = 0;
+    for (int i = 0; i < a->n; i++) {
+        worst = fmax(worst, fabs(a->comp[i].value - comp[i]));
+        sum += a->comp[i].value;
+    }
+    const float *lg = gpt2_trace_logits(&s->trace, T - 1);
+    double diff = lg ? (double)lg[pick] - (double)lg[vs] : NAN;
+    CHECK(worst < 1e-4, "vs: components vs float64, worst %.3g", worst);
+    CHECK(fabs(sum - a->total) < 1e-5, "vs: the components sum to the difference: %.7f vs %.7f", sum, a->total);
+    CHECK(fabs(a->total - diff) < 1e-6 && fabs(a->total - d) < 1e-3,
+          "vs: the total is logit(pick) - logit(vs) = %.6f (float64 %.6f)", diff, d);
+    printf("  attribution vs: %d parts vs float64, worst %.3g; sum %.7f, difference %.7f\n", a->n, worst, sum, diff);
+    ref64_free(&r);
+
+    /* the CLI prints the same numbers */
+    char bin[1024], cmd[8192], ids[4096];
+    check_cli_bin(bin, sizeof bin);
+    size_t len = 0;
+    for (int i = 0; i < T; i++) len += (size_t)snprintf(ids + len, sizeof ids - len, i ? ",%d" : "%d", session_ids(s)[i]);
+    snprintf(cmd, sizeof cmd, "%s attribute --model assets/models/stories16m --weights f32 --ids %s --target-id %d "
+             "--vs-id %d --json 2>/dev/null", bin, ids, pick, vs);
+    int st = -1;
+    char *out = check_run(cmd, &st);
+    cJSON *j = out ? cJSON_Parse(out) : NULL;
+    CHECK(st == 0 && j, "attribute --vs-id --json ran (status %d)", st);
+    if (j) {
+        int n = 0, bad_n = 0;
+        double cli_worst = 0;
+        for (const cJSON *c = cJSON_GetObjectItem(j, "components")->child; c; c = c->next, n++) {
+            if (n >= a->n || strcmp(cJSON_GetObjectItem(c, "name")->valuestring, a->comp[n].name) != 0) {
+                bad_n++;
+                continue;
+            }
+            cli_worst = fmax(cli_worst, fabs(cJSON_GetObjectItem(c, "value")->valuedouble - a->comp[n].value));
+        }
+        CHECK(n == a->n && bad_n == 0, "the CLI lists the same %d parts in the same order (%d, %d differ)", a->n, n,
+              bad_n);
+        CHECK(cli_worst < 1e-5, "each part equals the CLI's within 1e-5 (worst %.3g)", cli_worst);
+        double ct = cJSON_GetObjectItem(j, "total")->valuedouble;
+        CHECK(cJSON_GetObjectItem(j, "vs")->valueint == vs && fabs(ct - a->total) < 1e-5,
+              "the CLI's total %.7f = the panel's %.7f", ct, a->total);
+    }
+    cJSON_Delete(j);
+    free(out);
+
+    /* drawn: it still has its hits */
+    Canvas c;
+    if (canvas_open(&c, 1280, 720, 1.0f, THEME_LIGHT) == 0) {
+        static VizHits hits;
+        hits.n = 0;
+        CHECK(draw_panel_figure(&c.viz, rect_make(0, 0, 1280, 720), &f, VIZ_PANEL_ATTRIBUTION, &hits) == 0, "vs draws");
+        int bars = 0;
+        for (int i = 0; i < hits.n; i++) bars += hits.hit[i].kind == VIZ_HIT_ATTR_BAR;
+        CHECK(bars > 0, "vs: %d bars to click", bars);
+        canvas_close(&c);
+    }
+    /* the pick itself as the contrast: the pick's logit alone */
+    Action self = {.kind = ACT_ATTR_VS, .id = pick};
+    CHECK(action_apply(s, &v, &self, &err) == 0, "vs = the pick: %s", err.text);
+    frame_fill(&f, s, &v);
+    CHECK(f.attr && f.attr->vs < 0 && lg && fabs(f.attr->total - lg[pick]) < 1e-6,
+          "vs = the pick: its logit alone (%.6f)", f.attr ? f.attr->total : 0.0);
+    /* Shift+click on a probability bar: compare with its token; a plain click takes it */
+    VizHit h = {.kind = VIZ_HIT_PROB_BAR, .a = vs, .b = 1};
+    VizClick k = viz_panel_click(VIZ_PANEL_PROBS, &h, VIZ_CLICK_SHIFT), k0 = viz_panel_click(VIZ_PANEL_PROBS, &h, 0);
+    CHECK(k.kind == VIZ_CLICK_ATTR_VS && k.a == vs && k0.kind == VIZ_CLICK_FORCE_TOKEN, "Shift+click a bar: vs %d",
+          k.a);
+}
+
 static void press(AppState *app, SDL_Keycode k, Uint16 mod) {
     AppInput in = {.kind = APP_INPUT_KEY, .key = k, .mod = mod};
     app_update(app, &in);
@@ -218,6 +319,13 @@ static void test_window_ablation(void) {
     CHECK(app.view.focus == VIZ_PANEL_JOURNEY, "I again: journey");
     for (int k = 0; k < VIZ_PANEL_COUNT && app.view.focus != VIZ_PANEL_FRAME; k++) press(&app, SDLK_i, KMOD_NONE);
     CHECK(app.view.focus == VIZ_PANEL_FRAME, "I after the last: the full layout");
+    /* V: why the pick and not the runner-up (the attribution enlarged); V again: none */
+    int runner = s->next.rows[0].id != s->next.chosen.id ? s->next.rows[0].id : s->next.rows[1].id;
+    press(&app, SDLK_v, KMOD_NONE);
+    CHECK(viz_view_attr_vs(&app.view) == runner && app.view.focus == VIZ_PANEL_ATTRIBUTION,
+          "V: vs the runner-up %d (%d), attribution shown", runner, viz_view_attr_vs(&app.view));
+    press(&app, SDLK_v, KMOD_NONE);
+    CHECK(viz_view_attr_vs(&app.view) == -1, "V again: the pick's logit alone");
     free(before);
     free(rec);
     app_free(&app);
@@ -397,7 +505,7 @@ static int inside_differ(const VizFrame *a, const VizFrame *b) {
 
 static int compute_main(void *arg) {
     Session *s = arg;
-    inside_compute(s->inside, s, VIZ_NEEDS_LENS | VIZ_NEEDS_ATTRIBUTION | VIZ_NEEDS_JOURNEY);
+    inside_compute(s->inside, s, VIZ_NEEDS_LENS | VIZ_NEEDS_ATTRIBUTION | VIZ_NEEDS_JOURNEY, -1);
     return 0;
 }
 
@@ -421,7 +529,7 @@ static void test_async_fill(Session *s) {
     CHECK(d->lens.n_columns == 0, "and computed no lens column on the draw path (%lu)", d->lens.n_columns);
     /* a worker stopped before its first column lands nothing */
     atomic_store(&d->cancel, 1);
-    inside_compute(d, s, VIZ_NEEDS_LENS | VIZ_NEEDS_ATTRIBUTION | VIZ_NEEDS_JOURNEY);
+    inside_compute(d, s, VIZ_NEEDS_LENS | VIZ_NEEDS_ATTRIBUTION | VIZ_NEEDS_JOURNEY, -1);
     atomic_store(&d->cancel, 0);
     fill_all(&f, s);
     CHECK(!f.lens && f.inside_missing && strcmp(f.inside_missing, INSIDE_COMPUTING) == 0,
@@ -447,7 +555,7 @@ static void test_async_fill(Session *s) {
     CHECK(session_step(s, &err) == 0, "a step: %s", err.text);
     fill_all(&f, s);
     CHECK(!f.lens && !f.attr && inside_wanted(d) != 0, "after a step: placeholders until the worker runs again");
-    inside_compute(d, s, inside_wanted(d));
+    inside_compute(d, s, inside_wanted(d), d->want_vs);
     d->want_needs = 0;
     fill_all(&f, s);
     s->inside = sd;
@@ -478,6 +586,7 @@ int main(void) {
     test_draw(&s, VIZ_PANEL_LENS);
     test_attribution(&s);
     test_draw(&s, VIZ_PANEL_ATTRIBUTION);
+    test_attribution_vs(&s);
     test_journey(&s);
     test_draw(&s, VIZ_PANEL_JOURNEY);
     test_lesson_ablate(&s);

@@ -227,8 +227,26 @@ static void test_shipped_lessons(void) {
     globfree(&g);
 }
 
+/* attribute_vs: a token by text (its space kept) or #id, or none; nothing else. */
+static void test_attribute_vs(void) {
+    Lesson l;
+    ErrorMsg err = {{0}};
+    int rc = parse("prompt Once upon a\nattribute_vs \" day\"\nattribute_vs #1110\nattribute_vs none\n", &l, &err);
+    CHECK(rc == 0 && l.n_dir == 4, "attribute_vs parses: %s", err.text);
+    if (rc == 0 && l.n_dir == 4) {
+        CHECK(l.dir[1].op == LOP_ATTR_VS && l.dir[1].kind == 0 && l.dir[1].flag == 0 && strcmp(l.dir[1].text, " day") == 0,
+              "by text, the space kept");
+        CHECK(l.dir[2].op == LOP_ATTR_VS && l.dir[2].flag == 1 && l.dir[2].n == 1110, "by id");
+        CHECK(l.dir[3].op == LOP_ATTR_VS && l.dir[3].kind == 1, "none");
+    }
+    lesson_free(&l);
+    expect_error("prompt a\nattribute_vs\n", "t.lesson:2: 'attribute_vs' needs an argument");
+    expect_error("prompt a\nattribute_vs #x\n", "t.lesson:2: attribute_vs #id");
+}
+
 int main(void) {
     test_shipped_lessons();
+    test_attribute_vs();
     test_beats();
     test_errors();
     test_quotes();

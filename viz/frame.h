@@ -109,7 +109,14 @@ typedef struct VizView {
     int query;              /* attention-math: the query position explained, -1 = the newest;
                              * attention-lines: the query whose lines alone are drawn, -1 = all */
     unsigned long long lines_heads; /* attention-lines: bit h = head h drawn; 0 = view.head alone */
+    int attr_vs1;           /* attribution: the token the pick is compared with ("why ' time' and
+                             * not ' day'": logit(pick) - logit(it)) as id + 1; 0 = none, the pick's
+                             * logit alone, so a zeroed view compares with nothing. Read and set it
+                             * with viz_view_attr_vs / viz_view_set_attr_vs (a token id, -1 none) */
 } VizView;
+
+static inline int viz_view_attr_vs(const VizView *v) { return v->attr_vs1 - 1; }
+static inline void viz_view_set_attr_vs(VizView *v, int id) { v->attr_vs1 = id < 0 ? 0 : id + 1; }
 
 /* One row of the key overlay (`?`), taken from the app's key table so the help can
  * never disagree with the handlers. */

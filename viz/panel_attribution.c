@@ -3,8 +3,12 @@
  * the 10 parts that add the most and the 10 that take away the most (embed, LxHy,
  * Lx.mlp, bias), on Tol's diverging BuRd scaled to the largest |value| shown (red adds,
  * blue takes away, with its scale), every number printed at its bar, then the rest of
- * the parts as one row and the sum, which is the logit. Clicking a head's bar selects
- * that head in the attention panel (VIZ_HIT_ATTR_BAR). No math beyond choosing rows. */
+ * the parts as one row and the sum, which is the logit. With a contrast token
+ * (view.attr_vs1: "why ' time' and not ' day'") the bars split logit(pick) - logit(it).
+ * A bar longer than the scale (the sum, usually) ends in a break mark, hatched, and a
+ * legend line says so: its length is not its value, its number is. Clicking a head's bar
+ * selects that head in the attention panel (VIZ_HIT_ATTR_BAR). No math beyond choosing
+ * rows. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +18,28 @@
 #include "token_label.h"
 
 #define ATTR_SIDE 10 /* bars per sign */
+
+/* The break mark of a bar cut at the scale's end, as on a broken axis: a gap of the
+ * panel's colour across the bar near its end, edged by two strokes that stand out past
+ * the bar (so they never read as more hatching). */
+static int draw_bar_break(Viz *viz, Rect bar, int right, SDL_Color gap, SDL_Color ink) {
+    int gw = viz_px(viz, 7), lean = bar.h / 4 + 1, out = viz_px(viz, 4);
+    int x = right ? bar.x + bar.w - viz_px(viz, 26) : bar.x + viz_px(viz, 26) - gw;
+    int rc = draw_fill_rect(viz, (Rect){x - lean, bar.y, gw + 2 * lean, bar.h}, gap);
+    for (int k = 0; k < 2; k++, x += gw)
+        rc |= draw_line(viz, x - lean, bar.y + bar.h + out, x + lean, bar.y - out, ink, viz_px(viz, 2));
+    return rc;
+}
+
+/* label -> âlabelâ in place (cap: the buffer's size, room for 6 more bytes). */
+static void quote_label(char *label, size_t cap) {
+    size_t n = strlen(label);
+    if (cap < 8) return;
+    if (n + 7 > cap) n = cap - 7; /* never: a label is under TOKEN_LABEL_CAP bytes */
+    memmove(label + 3, label, n);
+    memcpy(label, "\xE2\x80\x9C", 3);
+    memcpy(label + 3 + n, "\xE2\x80\x9D", 4); /* with its NUL */
+}
 
 int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     if (r.w <= 0 || r.h <= 0) return 0;
@@ -26,7 +52,7 @@ int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     const int title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE);
     const int small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
     Rect area = in;
-    char tl[TOKEN_LABEL_CAP], title[TOKEN_LABEL_CAP + 64];
+    char tl[TOKEN_LABEL_CAP + 8], title[TOKEN_LABEL_CAP * 3 + 80];
     if (!a || !f->tok) {
         rc |= draw_text_in_rect(viz, rect_cut_top(&area, title_h), "what each part adds to the logit", &tts);
         const char *why = f && f->inside_missing && f->inside_missing[0]
@@ -37,19 +63,48 @@ int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         return rc ? -1 : 0;
     }
     token_label_ex(f->tok, a->target, TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, tl, sizeof tl);
-    snprintf(title, sizeof title, "what each part adds to the logit of %s", tl);
+    char vl[TOKEN_LABEL_CAP + 8] = "", same[TOKEN_LABEL_CAP + 80] = "";
+    if (a->vs >= 0) token_label_ex(f->tok, a->vs, TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, vl, sizeof vl);
+    /* in quotes: a token like "," or "." must not read as the sentence's punctuation */
+    quote_label(tl, sizeof tl);
+    if (a->vs >= 0) quote_label(vl, sizeof vl);
+    if (a->vs >= 0) { /* the long title when it fits, else the two tokens alone (the line below says more) */
+        snprintf(title, sizeof title, "%s vs %s: what each part adds to the difference", tl, vl);
+        if (viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, title) > area.w)
+            snprintf(title, sizeof title, "%s vs %s", tl, vl);
+    } else {
+        snprintf(title, sizeof title, "what each part adds to the logit of %s", tl);
+    }
     rc |= draw_text_in_rect(viz, rect_cut_top(&area, title_h), title, &tts);
-    char sub[200];
-    snprintf(sub, sizeof sub, "direct logit attribution at the newest position, ln_final's scale frozen "
-                              "(1/s = %.3g); click a head to show it", a->inv_scale);
-    rc |= draw_text_in_rect(viz, rect_cut_top(&area, small_h), sub, &ms);
+    if (a->vs < 0 && viz_view_attr_vs(&f->view) >= 0) { /* the contrast became the pick (a reroll, a step) */
+        char sl[TOKEN_LABEL_CAP + 8];
+        token_label_ex(f->tok, viz_view_attr_vs(&f->view), TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, sl, sizeof sl);
+        quote_label(sl, sizeof sl);
+        snprintf(same, sizeof same, "the token to compare with, %s, is the pick itself: its logit alone. ", sl);
+    }
+    char sub[TOKEN_LABEL_CAP * 5 + 400];
+    if (a->vs >= 0)
+        snprintf(sub, sizeof sub, "why %s and not %s: direct logit attribution of logit(%s) \xE2\x88\x92 logit(%s) at "
+                 "the newest position, ln_final's scale frozen (1/s = %.3g)%s", tl, vl, tl, vl, a->inv_scale,
+                 f->view.print ? "" : "; V: back to the logit alone");
+    else
+        snprintf(sub, sizeof sub, "%sdirect logit attribution at the newest position, ln_final's scale frozen "
+                 "(1/s = %.3g)%s", same, a->inv_scale,
+                 f->view.print ? "" : "; click a head to show it; V or Shift+click a bar of the probabilities: why "
+                                      "the pick and not that token");
+    int sub_lines = draw_count_lines(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, sub, area.w, 2);
+    rc |= draw_wrapped_text(viz, rect_cut_top(&area, small_h * sub_lines), sub, &ms, small_h, 2);
     rect_cut_top(&area, viz_px(viz, 6));
 
     ColorbarSpec cb0 = {.map = COLORMAP_BURD, .vmin = -1, .vmax = 1, .label = "x", .target_ticks = 5};
     /* as many bars per sign as fit (up to 10) at one small line each, the rest and the sum below */
-    int fit = (area.h - draw_colorbar_size(viz, &cb0, viz_px(viz, 10)) - viz_px(viz, 4)) /
-              (viz_line_height(viz, VIZ_FONT_MONO, VIZ_TEXT_SMALL) + viz_px(viz, 2));
+    int avail = area.h - draw_colorbar_size(viz, &cb0, viz_px(viz, 10)) - viz_px(viz, 4) - small_h;
+    int fit = avail / (viz_line_height(viz, VIZ_FONT_MONO, VIZ_TEXT_SMALL) + viz_px(viz, 2));
     int side = (fit - 2) / 2;
+    /* shown alone (a slide, a figure): fewer rows in body type rather than all in small,
+     * while at least 4 per sign still fit */
+    int side_body = (avail / (viz_line_height(viz, VIZ_FONT_MONO, VIZ_TEXT_BODY) + viz_px(viz, 2)) - 2) / 2;
+    if (f->view.fill && side_body >= 4 && side_body < side) side = side_body;
     if (side > ATTR_SIDE) side = ATTR_SIDE;
     if (side < 1) side = 1;
     /* the rows: the largest positive parts (descending), then the largest negative ones */
@@ -70,14 +125,25 @@ int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     }
     if (maxabs <= 0) maxabs = 1;
 
-    ColorbarSpec cb = {.map = COLORMAP_BURD, .vmin = -maxabs, .vmax = maxabs,
-                       .label = "logits added: red adds to the pick, blue takes away", .target_ticks = 5};
+    char cb_label[TOKEN_LABEL_CAP * 3 + 64], tot[TOKEN_LABEL_CAP * 3 + 64];
+    if (a->vs >= 0) {
+        snprintf(cb_label, sizeof cb_label, "logits added: red favours %s, blue %s", tl, vl);
+        snprintf(tot, sizeof tot, "logit(%s) \xE2\x88\x92 logit(%s) = %.3f", tl, vl, a->total);
+    } else {
+        snprintf(cb_label, sizeof cb_label, "logits added: red adds to the pick, blue takes away");
+        snprintf(tot, sizeof tot, "logit = %.3f", a->total);
+    }
+    ColorbarSpec cb = {.map = COLORMAP_BURD, .vmin = -maxabs, .vmax = maxabs, .label = cb_label, .target_ticks = 5};
     Rect legend = rect_cut_bottom(&area, draw_colorbar_size(viz, &cb, viz_px(viz, 10)));
     if (legend.w > viz_px(viz, 420)) legend.w = viz_px(viz, 420);
-    /* "logit = X" keeps its room at the right of the scale */
-    int tot_w = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, "logit = -000.000") + viz_px(viz, 12);
+    /* the total keeps its room at the right of the scale */
+    int tot_w = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, tot) + viz_px(viz, 12);
     if (legend.w > in.w - tot_w) legend.w = in.w - tot_w;
     rect_cut_bottom(&area, viz_px(viz, 4));
+    /* the rest and the sum may be longer than the scale: a line under the bars says what
+     * their broken, hatched bars mean (only when one is) */
+    int over = fabs(a->sum) > maxabs || fabs(a->sum - shown) > maxabs;
+    Rect over_note = over ? rect_cut_bottom(&area, small_h) : (Rect){0, 0, 0, 0};
     int total_rows = n_rows + 2; /* + the rest, + the sum */
     int row_h = area.h / (total_rows > 0 ? total_rows : 1);
     int lab_h = viz_line_height(viz, VIZ_FONT_MONO, VIZ_TEXT_BODY);
@@ -118,6 +184,7 @@ int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         ns.color = is_part ? th->text : th->text_muted;
         if (k == n_rows + 1) ns.color = th->text;
         rc |= draw_text(viz, names.x, cy, name, &ns, NULL);
+        int past = fabs(v) > maxabs; /* cut at the scale's end: broken and hatched below */
         int w = (int)lround(fmin(fabs(v) / maxabs, 1.0) * half);
         Rect bar = {v >= 0 ? x0 : x0 - w, y + viz_px(viz, 2), w, row_h - viz_px(viz, 4)};
         if (is_part) {
@@ -126,13 +193,17 @@ int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
             if (c->kind == ATTR_HEAD || c->kind == ATTR_MLP)
                 viz_hits_add(hits, (Rect){names.x, y, in.x + in.w - names.x, row_h}, VIZ_HIT_ATTR_BAR, c->layer,
                              c->kind == ATTR_HEAD ? c->head : -1);
-            if (c->kind == ATTR_HEAD && c->layer == f->view.layer && c->head == f->view.head)
+            /* the head the attention panel beside shows (not on a figure: no panel beside) */
+            if (!f->view.print && c->kind == ATTR_HEAD && c->layer == f->view.layer && c->head == f->view.head)
                 rc |= draw_rect_outline(viz, (Rect){names.x, y, in.x + in.w - names.x, row_h}, th->highlight,
                                         viz_px(viz, 2));
         } else {
             /* the rest and the sum: outlined, not filled (they are not one part), hatched past the axis */
             if (w > 0) rc |= draw_rect_outline(viz, bar, th->text_muted, viz_px(viz, 1));
-            if (fabs(v) > maxabs) rc |= draw_hatch(viz, bar, in, bar.x, bar.y, viz_px(viz, 6), th->text_muted);
+            if (past) {
+                rc |= draw_hatch(viz, bar, in, bar.x, bar.y, viz_px(viz, 6), th->text_muted);
+                rc |= draw_bar_break(viz, bar, v >= 0, th->panel, th->text);
+            }
         }
         ns.font = VIZ_FONT_MONO;
         ns.color = th->text;
@@ -140,8 +211,12 @@ int draw_attribution_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         int tx = v >= 0 ? x0 + w + viz_px(viz, 4) : x0 - w - viz_px(viz, 4);
         rc |= draw_text(viz, tx, cy, num, &ns, NULL);
     }
-    char tot[96];
-    snprintf(tot, sizeof tot, "logit = %.3f", a->total);
+    if (over) {
+        TextStyle os = ms;
+        os.valign = VIZ_ALIGN_TOP;
+        rc |= draw_text_in_rect(viz, over_note,
+                                "a hatched bar with a break is longer than the scale: its number is its length", &os);
+    }
     TextStyle tot_s = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL, .color = th->text, .halign = VIZ_ALIGN_RIGHT,
                        .valign = VIZ_ALIGN_MIDDLE};
     rc |= draw_text(viz, in.x + in.w, legend.y + legend.h / 2, tot, &tot_s, NULL);

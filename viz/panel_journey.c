@@ -11,6 +11,7 @@
 
 #include "draw.h"
 #include "panels.h"
+#include "prob_format.h"
 #include "token_label.h"
 
 /* The shape of the stage's tensor whose name ends in suffix, or NULL. */
@@ -63,7 +64,8 @@ int draw_journey_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
              "position %d, T = %d tokens so far; each row: the vector leaving the stage, its length, "
              "what attention and the MLP add, the logit lens's top 3",
              j->pos, j->n_pos);
-    rc |= draw_text_in_rect(viz, rect_cut_top(&area, small_h), line, &ms);
+    int sub_lines = draw_count_lines(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, line, area.w, 2); /* wrapped, never cut */
+    rc |= draw_wrapped_text(viz, rect_cut_top(&area, small_h * sub_lines), line, &ms, small_h, 2);
     rect_cut_top(&area, viz_px(viz, 6));
 
     /* the columns: stage | shapes | length | attention + MLP | top 3 */
@@ -89,10 +91,16 @@ int draw_journey_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     int hy = head.y + head.h / 2;
     hs.max_width = c_shape.w;
     rc |= draw_text(viz, c_shape.x, hy, "shapes", &hs, NULL);
+    /* the headers in short where the long ones do not fit (a projector's UI scale) */
+    static const char len_long[] = "length \xE2\x80\x96x\xE2\x80\x96", len_short[] = "\xE2\x80\x96x\xE2\x80\x96";
+    static const char add_long[] = "added: attention, MLP (\xE2\x80\x96out\xE2\x80\x96)",
+                      add_short[] = "a=attn m=MLP";
     hs.max_width = c_norm.w;
-    rc |= draw_text(viz, c_norm.x, hy, "length \xE2\x80\x96x\xE2\x80\x96", &hs, NULL);
+    rc |= draw_text(viz, c_norm.x, hy, viz_text_width(viz, VIZ_FONT_SANS, ts, len_long) <= c_norm.w ? len_long : len_short,
+                    &hs, NULL);
     hs.max_width = c_parts.w;
-    rc |= draw_text(viz, c_parts.x, hy, "added: attention, MLP (\xE2\x80\x96out\xE2\x80\x96)", &hs, NULL);
+    rc |= draw_text(viz, c_parts.x, hy, viz_text_width(viz, VIZ_FONT_SANS, ts, add_long) <= c_parts.w ? add_long : add_short,
+                    &hs, NULL);
     hs.max_width = c_top.w;
     rc |= draw_text(viz, c_top.x, hy, "logit lens top 3", &hs, NULL);
 
@@ -133,7 +141,9 @@ int draw_journey_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         double frac = st->kind == JOURNEY_LOGITS ? (max_logits > 0 ? st->norm / max_logits : 0)
                                                  : (max_norm > 0 ? st->norm / max_norm : 0);
         char num[32];
-        snprintf(num, sizeof num, "%.1f", st->norm);
+        /* the logits' bar is on a scale of its own (grey): the number says so, the bar's
+         * length against the stream's would mislead */
+        snprintf(num, sizeof num, st->kind == JOURNEY_LOGITS ? "%.1f (own scale)" : "%.1f", st->norm);
         int nw = viz_text_width(viz, VIZ_FONT_MONO, ts, "00000.0") + viz_px(viz, 4);
         Rect lane = {c_norm.x, row.y + row.h / 2 - mono_h / 3, c_norm.w - nw, (mono_h * 2) / 3};
         int bw = (int)lround(frac * lane.w);
@@ -169,7 +179,9 @@ int draw_journey_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         line[0] = 0;
         for (int t = 0; t < st->n_top && k < sizeof line; t++) {
             token_label_ex(f->tok, st->top_id[t], TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, tl, sizeof tl);
-            k += (size_t)snprintf(line + k, sizeof line - k, "%s%s %.0f%%", t ? "  " : "", tl, 100.0 * st->top_p[t]);
+            char pct[24]; /* never "0%" above 0 nor "100%" below 1 (prob_format.h) */
+            prob_format_pct(st->top_p[t], pct, sizeof pct);
+            k += (size_t)snprintf(line + k, sizeof line - k, "%s%s %s", t ? "  " : "", tl, pct);
         }
         vs.max_width = c_top.w;
         rc |= draw_text(viz, c_top.x, cy, line, &vs, NULL);

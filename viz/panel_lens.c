@@ -13,6 +13,7 @@
 
 #include "draw.h"
 #include "panels.h"
+#include "prob_format.h"
 #include "token_label.h"
 
 /* Logical sizes: a cell shows a short token; the strip's bars need room for "#50257". */
@@ -61,7 +62,9 @@ static int draw_strip(Viz *viz, Rect area, int row_y0, int row_h, const VizFrame
         if (w > 0) rc |= draw_fill_rect(viz, (Rect){lane.x, lane.y, w, lane.h}, c);
         if (row->target.rank == 1) rc |= draw_rect_outline(viz, lane, th->text, viz_px(viz, 2));
         char num[48];
-        snprintf(num, sizeof num, "#%d  %.1f%%", row->target.rank, 100.0 * row->target.p);
+        char pct[24]; /* rank 54 at p 3e-5 is "0.003%", not "0.0%" (prob_format.h) */
+        prob_format_pct(row->target.p, pct, sizeof pct);
+        snprintf(num, sizeof num, "#%d  %s", row->target.rank, pct);
         int tw = viz_text_width(viz, VIZ_FONT_MONO, VIZ_TEXT_SMALL, num);
         int tx = lane.x + viz_px(viz, 4);
         /* on the bar when it fits there (in black or white), else on the lane after it */
@@ -100,10 +103,12 @@ int draw_lens_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     const int title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE);
     Rect area = in;
     rc |= draw_text_in_rect(viz, rect_cut_top(&area, title_h), title, &tts);
-    rc |= draw_text_in_rect(viz, rect_cut_top(&area, small_h),
-                            "cell: the lens's most likely next token (colour = its probability); "
-                            "#n = rank of the token that came next (newest column: the pending pick)",
-                            &ms);
+    /* two lines where one does not fit (a projector's UI scale), never cut */
+    static const char sub[] = "cell: the lens's most likely next token (colour = its probability); "
+                              "#n = rank of the token that came next (newest column: the pending pick), "
+                              "outlined when it is #1";
+    int sub_lines = draw_count_lines(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, sub, area.w, 2);
+    rc |= draw_wrapped_text(viz, rect_cut_top(&area, small_h * sub_lines), sub, &ms, small_h, 2);
     rect_cut_top(&area, viz_px(viz, 4));
 
     /* the legend along the bottom */

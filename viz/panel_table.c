@@ -27,7 +27,8 @@ static VizClick click_attention(const VizHit *h, unsigned mods) {
 }
 
 static VizClick click_probs(const VizHit *h, unsigned mods) {
-    (void)mods;
+    /* a bar takes its token; with Shift the attribution compares the pick with it */
+    if (h->kind == VIZ_HIT_PROB_BAR && (mods & VIZ_CLICK_SHIFT)) return (VizClick){VIZ_CLICK_ATTR_VS, h->a, 0};
     if (h->kind == VIZ_HIT_PROB_BAR) return (VizClick){VIZ_CLICK_FORCE_TOKEN, h->a, h->b + 1};
     return (VizClick){VIZ_CLICK_NONE, 0, 0};
 }

@@ -28,6 +28,7 @@ typedef enum VizClickKind {
                                  * b = the query row clicked (attention-math explains it), -1 none */
     VIZ_CLICK_ISOLATE_QUERY,    /* a = position: only that query's lines (again: all lines) */
     VIZ_CLICK_TOGGLE_LINES_HEAD, /* a = layer, b = head: add that head to the lines drawn, or drop it */
+    VIZ_CLICK_ATTR_VS,          /* a = token id: the attribution explains logit(pick) - logit(a) */
 } VizClickKind;
 
 typedef struct VizClick {

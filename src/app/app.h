@@ -143,6 +143,7 @@ typedef struct AppState {
                               * computed behind the drawing (app_inside_start) */
     SDL_atomic_t inside_done; /* set by that worker when it is done */
     unsigned inside_needs;    /* the VIZ_NEEDS_* it computes */
+    int inside_vs;            /* the attribution's contrast token it computes for (-1 none) */
     AppInput queue[APP_QUEUE_MAX]; /* input that arrived while busy, oldest first */
     int n_queued;
     int in_lesson;            /* 1: presenter mode (app_lesson.c) */

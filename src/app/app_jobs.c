@@ -179,7 +179,7 @@ void app_jobs_wait(AppState *app) {
 
 static int inside_worker_main(void *arg) {
     AppState *app = arg;
-    inside_compute(app->session.inside, &app->session, app->inside_needs);
+    inside_compute(app->session.inside, &app->session, app->inside_needs, app->inside_vs);
     SDL_AtomicSet(&app->inside_done, 1);
     return 0;
 }
@@ -190,6 +190,7 @@ void app_inside_start(AppState *app) {
     if (app->busy || app->inside_thread || !needs) return;
     d->want_needs = 0;
     app->inside_needs = needs;
+    app->inside_vs = d->want_vs;
     atomic_store(&d->cancel, 0);
     if (app->async) {
         SDL_AtomicSet(&app->inside_done, 0);
@@ -198,7 +199,7 @@ void app_inside_start(AppState *app) {
         if (app->inside_thread) return;
         d->running = 0; /* no thread: do it inline rather than not at all */
     }
-    inside_compute(d, &app->session, needs);
+    inside_compute(d, &app->session, needs, app->inside_vs);
     app->dirty = 1;
 }
 

@@ -173,6 +173,46 @@ static void force_token(AppState *app, int id, int rank) {
     app_act(app, &a, rank);
 }
 
+/* The attribution's contrast: logit(pick) - logit(id), the attribution panel enlarged;
+ * id -1: the pick's logit alone again. */
+static void attr_vs(AppState *app, int id) {
+    const Session *s = &app->session;
+    char a[TOKEN_LABEL_CAP], b[TOKEN_LABEL_CAP];
+    if (id >= 0 && (!s->has_next || id == s->next.chosen.id)) {
+        app_set_status(app, 1, s->has_next ? "\"%s\" is the pick itself: compare it with another token"
+                                           : "no pending pick to explain (the context is full)",
+                       s->has_next ? tok_label(app, id, a, sizeof a) : "");
+        return;
+    }
+    Action act = {.kind = ACT_ATTR_VS, .id = id};
+    if (app_act(app, &act, 0)) return;
+    if (id < 0) {
+        app_set_status(app, 0, "attribution: the logit of the pick alone");
+        return;
+    }
+    Action panel = {.kind = ACT_PANEL, .n = VIZ_PANEL_ATTRIBUTION};
+    app_act(app, &panel, 0);
+    app_set_status(app, 0, "attribution: why \"%s\" and not \"%s\" (V: back)",
+                   tok_label(app, s->next.chosen.id, a, sizeof a), tok_label(app, id, b, sizeof b));
+}
+
+/* V: the runner-up (the likeliest token that is not the pick), or back to none. */
+static void attr_vs_toggle(AppState *app) {
+    const Session *s = &app->session;
+    if (viz_view_attr_vs(&app->view) >= 0) {
+        attr_vs(app, -1);
+        return;
+    }
+    int id = -1;
+    for (int i = 0; s->has_next && i < s->next.n && id < 0; i++)
+        if (s->next.rows[i].id != s->next.chosen.id) id = s->next.rows[i].id;
+    if (id < 0) {
+        app_set_status(app, 1, "no other token to compare the pick with");
+        return;
+    }
+    attr_vs(app, id);
+}
+
 static void force_rank(AppState *app, int rank) {
     const Session *s = &app->session;
     if (!s->has_next) {
@@ -336,6 +376,9 @@ static void apply_intent(AppState *app, AppIntent intent, int arg) {
     case INTENT_INSIDE:
         app->view.focus = viz_panel_next_inside(app->view.focus);
         break;
+    case INTENT_ATTR_VS:
+        attr_vs_toggle(app);
+        break;
     case INTENT_COMPARE: /* the columns run the model 4 x 40 times: a job, never at draw time */
         if (app->view.focus == VIZ_PANEL_COMPARE) {
             app->view.focus = VIZ_PANEL_FRAME;
@@ -409,6 +452,9 @@ static void click(AppState *app, int x, int y, int button, Uint16 mod) {
     switch (c.kind) {
     case VIZ_CLICK_FORCE_TOKEN:
         force_token(app, c.a, c.b);
+        break;
+    case VIZ_CLICK_ATTR_VS:
+        attr_vs(app, c.a);
         break;
     case VIZ_CLICK_SELECT_HEAD:
         select_head(app, c.a, c.b);

@@ -45,6 +45,8 @@ typedef enum AppIntent {
     INTENT_BEAT_NEXT,     /* presenter: the next beat of the lesson */
     INTENT_BEAT_PREV,     /* presenter: the previous beat (rebuilt exactly) */
     INTENT_BEAT_FIRST,    /* presenter: the first beat */
+    INTENT_ATTR_VS,       /* attribution: why the pick and not the runner-up (the attribution panel
+                           * enlarged), or again: the pick's logit alone */
     INTENT_COMPARE,       /* settings side by side: the compare panel enlarged and its columns
                            * computed as a job (again: the full layout) */
     INTENT_COUNT

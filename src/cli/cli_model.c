@@ -273,3 +273,26 @@ int cli_model_start(const CliModelArgs *a, Session *s, unsigned capture, int com
     }
     return 0;
 }
+
+int cli_model_one_token(Tokenizer *tok, const char *flag, const char *text, ErrorMsg *err) {
+    TokEncoding enc = {0};
+    if (!*text) return error_set(err, "%s: empty text (give one token, e.g. ' time')", flag);
+    if (tok_encode(tok, (const uint8_t *)text, strlen(text), NULL, &enc, err)) {
+        char msg[sizeof err->text];
+        snprintf(msg, sizeof msg, "%s", err->text);
+        return error_set(err, "%s: %s", flag, msg);
+    }
+    int id = enc.n_ids == 1 ? enc.ids[0] : -1;
+    if (enc.n_ids != 1) {
+        char list[256] = "";
+        size_t len = 0;
+        for (size_t i = 0; i < enc.n_ids && i < 6 && len < sizeof list; i++) {
+            const char *t = tok_token_text(tok, enc.ids[i]);
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? " " : "", t ? t : "?");
+        }
+        error_set(err, "%s '%s' is %zu tokens (%s%s), not one: give a single token, with its leading space", flag,
+                  text, enc.n_ids, list, enc.n_ids > 6 ? " ..." : "");
+    }
+    tok_encoding_free(&enc);
+    return id;
+}

@@ -86,6 +86,10 @@ void cli_print_token_fields(const Tokenizer *tok, int id);
  * Returns the position, or -1 with err naming the flag and the valid range. */
 int cli_model_resolve_pos(const char *flag, long p, int n, ErrorMsg *err);
 
+/* The one token TEXT encodes to (' time', with its leading space), or -1 with err naming
+ * the flag and the pieces when TEXT is empty or more than one token. */
+int cli_model_one_token(Tokenizer *tok, const char *flag, const char *text, ErrorMsg *err);
+
 /* Runs the prompt given by --prompt / positional / --prompt-file / --ids into the
  * session. Exactly one source must have been given. Errors name the source
  * ("notes.txt: prompt: invalid UTF-8 at byte 3", "--ids: ...", "prompt of 200 tokens

@@ -50,28 +50,6 @@ static const char *piece(const Tokenizer *tok, int id) {
     return t ? t : "?";
 }
 
-/* The one token TEXT encodes to, or -1 with err. */
-static int one_token(Tokenizer *tok, const char *flag, const char *text, ErrorMsg *err) {
-    TokEncoding enc = {0};
-    if (!*text) return error_set(err, "%s: empty text (give one token, e.g. ' time')", flag);
-    if (tok_encode(tok, (const uint8_t *)text, strlen(text), NULL, &enc, err)) {
-        char msg[sizeof err->text];
-        snprintf(msg, sizeof msg, "%s", err->text);
-        return error_set(err, "%s: %s", flag, msg);
-    }
-    int id = enc.n_ids == 1 ? enc.ids[0] : -1;
-    if (enc.n_ids != 1) {
-        char list[256] = "";
-        size_t len = 0;
-        for (size_t i = 0; i < enc.n_ids && i < 6 && len < sizeof list; i++)
-            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? " " : "", piece(tok, enc.ids[i]));
-        error_set(err, "%s '%s' is %zu tokens (%s%s), not one: give a single token, with its leading space", flag,
-                  text, enc.n_ids, list, enc.n_ids > 6 ? " ..." : "");
-    }
-    tok_encoding_free(&enc);
-    return id;
-}
-
 static void print_table(const Session *s, const Attribution *at, int top, const char *abl) {
     const Tokenizer *tok = &s->tok;
     printf("direct logit attribution at position %d of %d (token %s), model %s\n", at->pos, session_len(s),
@@ -180,8 +158,8 @@ int cmd_attribute(int argc, char **argv) {
     int status = 0, pos = -1, target = -1, vs = -1;
     const int V = session_vocab(&s); /* the tokens that exist (not padding rows) */
     if ((pos = cli_model_resolve_pos("--pos", pos_arg, session_len(&s), &err)) < 0 ||
-        (tg.text && (target = one_token(&s.tok, "--target", tg.text, &err)) < 0) ||
-        (other.text && (vs = one_token(&s.tok, "--vs", other.text, &err)) < 0)) {
+        (tg.text && (target = cli_model_one_token(&s.tok, "--target", tg.text, &err)) < 0) ||
+        (other.text && (vs = cli_model_one_token(&s.tok, "--vs", other.text, &err)) < 0)) {
         status = cli_fail(CMD, "%s", err.text);
         goto done;
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "action.h"
 #include "cli.h"
 #include "cli_model.h"
 #include "cli_opts.h"
@@ -18,12 +19,17 @@
 #include "lesson_slide.h"
 #include "parse_num.h"
 
+static const char USAGE_VS[] =
+    "  --vs TEXT        the attribution panel explains logit(pick) - logit(TEXT): \"why ' time'\n"
+    "                   and not ' day'\" (TEXT one token, with its leading space); recorded as\n"
+    "                   inferscope:attr_vs; a lesson sets it with `attribute_vs TEXT`\n";
+
 static void usage(void) {
     fprintf(stdout,
             "usage: inferscope export [--model DIR] (--prompt TEXT | --ids LIST) [--steps N] [--seed S]\n"
             "         [sampler flags] [--panel frame|attention|probs|tokens|text|\n"
             "         lens|attribution|journey|attention-math|attention-lines|heads|compare]\n"
-            "         [--query N] [--heads LIST|all]\n"
+            "         [--query N] [--heads LIST|all] [--vs TEXT]\n"
             "         [--compare SPEC SPEC [SPEC [SPEC]]]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
             "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--axis A]\n"
@@ -46,12 +52,13 @@ static void usage(void) {
             "                   newest token); attention-lines draws that query's lines alone;\n"
             "                   a lesson sets it with `query N`\n"
             "  --heads LIST|all the heads attention-lines draws (\"0,2,5\" or all); a lesson: `heads`\n"
+            "%s"
             "  --compare SPEC SPEC [SPEC [SPEC]]   the compare panel: the prompt continued %d\n"
             "                   tokens under each of 2 to 4 settings with the same dice, as\n"
             "                   `inferscope compare` prints them (\"greedy\" \"T=0.7\" \"top-k=40\"\n"
             "                   \"top-p=0.9,T=1.5\"); the specs go into the figure (inferscope:compare).\n"
             "                   --panel compare alone draws that default set\n"
-            , SESSION_COMPARE_DEFAULT_NEW);
+            , USAGE_VS, SESSION_COMPARE_DEFAULT_NEW);
     fprintf(stdout,
             "  --layer L --head H   the attention head shown (0-based, as blocks.L.attn.hook_pattern);\n"
             "                   alone, --layer L exports every head of layer L (attention panel)\n"
@@ -195,6 +202,7 @@ typedef struct ExportArgs {
     long query;              /* --query: the position attention-math explains, -1 = the newest */
     unsigned long long heads; /* --heads: the heads attention-lines draws (bit h), 0 = not given */
     int heads_all;           /* --heads all */
+    const char *vs;          /* --vs TEXT: the attribution explains logit(pick) - logit(TEXT) */
     VizProbAxis axis;
     float axis_max;
     const char *lesson_path;
@@ -312,6 +320,7 @@ static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs
         CLI_FLAG("--handout", &ea->handout),
         CLI_TEXT("--lesson", &ea->lesson_path),
         CLI_TEXT("--out", &ea->opt.dir),
+        CLI_TEXT("--vs", &ea->vs),
         CLI_LONG("--steps", &ea->steps, 0, 100000, NULL),
         CLI_LONG("--layer", &ea->layer, 0, 4095, NULL),
         CLI_LONG("--head", &ea->head, 0, 4095, NULL),
@@ -354,7 +363,7 @@ static int check_export_args(const CliModelArgs *ma, ExportArgs *ea, int *heads_
     if (!ea->opt.dir) return error_set(err, "--out DIR is required (the folder for the figures)");
     if (ea->lesson_path) {
         if (ma->prompt || ma->prompt_file || ma->ids || ea->steps || ea->layer >= 0 || ea->all_heads || ea->sheet ||
-            ea->panel_given || ea->axis_given || ea->query >= 0 || ea->heads || ea->heads_all)
+            ea->panel_given || ea->axis_given || ea->query >= 0 || ea->heads || ea->heads_all || ea->vs)
             return error_set(err, "--lesson sets the prompt, steps, layer/head, panel, axis and text mode itself: "
                                   "drop those options");
         if (ma->ablate) /* not silently dropped: the slides would claim the whole model */
@@ -424,6 +433,13 @@ static int export_flipbook(const char *CMD, const CliModelArgs *ma, ExportArgs *
             goto done;
         }
         view.lines_heads = ea->heads ? ea->heads : all; /* --layer L alone: every head of it */
+    }
+    if (ea->vs) { /* the token is checked against this model's vocabulary, applied as a lesson line would */
+        Action vs = {.kind = ACT_ATTR_VS, .id = cli_model_one_token(&s.tok, "--vs", ea->vs, &err)};
+        if (vs.id < 0 || action_apply(&s, &view, &vs, &err)) {
+            rc = cli_fail(CMD, "%s", err.text);
+            goto done;
+        }
     }
 
     int per_state = 1;

@@ -222,6 +222,9 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
             if ((v->lines_heads >> h) & 1u) k += (size_t)snprintf(hl + k, sizeof hl - k, "%s%d", k ? "," : "", h);
         rc |= meta_add(m, "inferscope:heads", hl, 0);
     }
+    /* the attribution's contrast token: only when one is set (absent = the pick's logit
+     * alone, as in figures from before it existed, which stay byte for byte the same) */
+    if (viz_view_attr_vs(v) >= 0) rc |= meta_addf(m, "inferscope:attr_vs", 1, "%d", viz_view_attr_vs(v));
     char axis[32];
     viz_axis_describe(v->prob_axis, v->prob_axis_max, axis, sizeof axis);
     rc |= meta_add(m, "inferscope:prob_axis", axis, 0);

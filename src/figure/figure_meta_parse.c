@@ -444,6 +444,12 @@ static int parse_look(const PngTextChunks *t, const char *what, FigureState *fs,
             p = *end ? end + 1 : end;
         }
     }
+    /* the attribution's contrast token (absent: none); checked against the vocabulary
+     * when the figure is replayed (figure_state_apply, as ACT_ATTR_VS) */
+    int vs = -1;
+    if (png_text_find(t, "inferscope:attr_vs") && get_int(t, what, "inferscope:attr_vs", 0, 100000000, &vs, err))
+        return -1;
+    viz_view_set_attr_vs(&fs->view, vs);
     /* the probability axis (figures from before it was recorded: the automatic one) */
     const char *axis = png_text_find(t, "inferscope:prob_axis");
     if (axis && viz_axis_parse(axis, &fs->view.prob_axis, &fs->view.prob_axis_max) != 0)

@@ -81,6 +81,9 @@ int figure_state_apply(const FigureState *fs, Session *s, VizView *view, ErrorMs
     v.mouse_x = v.mouse_y = -1;
     v.blank = 0;
     v.show_help = 0;
+    viz_view_set_attr_vs(&v, -1);
+    Action vs = {.kind = ACT_ATTR_VS, .id = viz_view_attr_vs(&fs->view)}; /* validated: a token of this model */
+    if (action_apply(s, &v, &vs, err)) return -1;
     *view = v;
     return 0;
 }

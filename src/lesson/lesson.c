@@ -400,6 +400,7 @@ static const OpName OPS[] = {
     {"reveal", LOP_REVEAL, 0},   {"pause", LOP_PAUSE, 0},   {"axis", LOP_AXIS, 2},
     {"textmode", LOP_TEXTMODE, 2}, {"expect", LOP_EXPECT, 2},
     {"ablate", LOP_ABLATE, 2},   {"query", LOP_QUERY, 2},   {"heads", LOP_HEADS, 2},
+    {"attribute_vs", LOP_ATTR_VS, 2},
 };
 
 static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
@@ -444,10 +445,12 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
         rc = parse_text(p, arg, alen, &d.text, &d.text_len);
         break;
     }
-    case LOP_FORCE:
-        if (alen >= 2 && arg[0] == '#') {
+    case LOP_ATTR_VS: case LOP_FORCE: /* attribute_vs: a token written as for force, or none */
+        if (op->op == LOP_ATTR_VS && alen == 4 && memcmp(arg, "none", 4) == 0) {
+            d.kind = 1;
+        } else if (alen >= 2 && arg[0] == '#') {
             d.flag = 1;
-            rc = parse_long(p, abuf + 1, 0, 1000000, "force #id", &d.n);
+            rc = parse_long(p, abuf + 1, 0, 1000000, op->op == LOP_ATTR_VS ? "attribute_vs #id" : "force #id", &d.n);
         } else {
             rc = parse_text(p, arg, alen, &d.text, &d.text_len);
         }

@@ -39,6 +39,8 @@ typedef enum LessonOp {
     LOP_EXPECT,      /* expect CLAIM                    a claim about the state, checked (lesson_expect.h) */
     LOP_ABLATE,      /* ablate SPEC | none              switch parts off (--ablate's SPEC: L.H, L.attn,
                       *                                 L.mlp, comma-separated) or everything back on */
+    LOP_ATTR_VS,     /* attribute_vs TEXT | #ID | none  the attribution explains logit(pick) - logit(TEXT);
+                      *                                 kind 1: none (the pick's logit alone) */
 } LessonOp;
 
 /* What an `expect` line claims (kind of an LOP_EXPECT directive). */
@@ -87,7 +89,7 @@ typedef struct LessonDirective {
     long n;           /* integer argument (N, seed, layer, head, token index, bar rank, id) */
     double x;         /* real argument (EXPECT threshold; AXIS: the linear end, 0..1) */
     int flag;         /* on/off; FORCE, EXPECT: 1 = by id (#ID), 0 = by text; MODEL: 1 = or-bundled */
-    int kind;         /* SETTING: SettingId; PANEL: VizPanel (panel_table.h); HIGHLIGHT: LessonHighlightKind; EXPECT: LessonExpect; AXIS: VizProbAxis */
+    int kind;         /* SETTING: SettingId; ATTR_VS: 1 = none; PANEL: VizPanel (panel_table.h); HIGHLIGHT: LessonHighlightKind; EXPECT: LessonExpect; AXIS: VizProbAxis */
     int cmp;          /* EXPECT: LessonCmp */
     long arg[4];      /* EXPECT attention: layer, head, query (or LATT_*), key; token: position;
                        * HEADS: the mask's low and high 32 bits (flag 1: all heads) */

@@ -229,23 +229,36 @@ static int measure_lens(const LessonDirective *d, Session *s, char *out, size_t 
     return rc;
 }
 
-/* `expect attribution PART OP X`: the attribution panel's bar of PART (the pending pick). */
-static int measure_attribution(const LessonDirective *d, Session *s, char *out, size_t cap, ErrorMsg *err) {
+/* `expect attribution PART OP X`: the attribution panel's bar of PART (the pending pick),
+ * or its total (`total`: the logit, or the difference with the view's contrast token). */
+static int measure_attribution(const LessonDirective *d, Session *s, const VizView *view, char *out, size_t cap,
+                               ErrorMsg *err) {
     if (!s->has_next) return error_set(err, "there is no pending pick (the context is full)");
     Attribution a = {0};
-    int rc = -1;
+    int rc = -1, target = s->next.chosen.id, vs = view ? viz_view_attr_vs(view) : -1;
+    if (vs == target || vs >= session_vocab(s)) vs = -1; /* as the panel: the pick's logit alone */
     if (attribution_init(&a, &s->model.config, err) == 0 &&
-        attribution_run(&a, &s->model, &s->trace, session_len(s) - 1, s->next.chosen.id, -1, err) == 0) {
-        int k = -1;
+        attribution_run(&a, &s->model, &s->trace, session_len(s) - 1, target, vs, err) == 0) {
+        int k = -1, total = strcmp(d->text, "total") == 0;
         for (int i = 0; i < a.n; i++)
             if (strcmp(a.comp[i].name, d->text) == 0) k = i;
-        if (k < 0) {
-            error_set(err, "'%s' is no part of this model (embed, L0H0 .. L%dH%d, L0.mlp .. L%d.mlp, bias)", d->text,
-                      s->model.config.n_layer - 1, s->model.config.n_head - 1, s->model.config.n_layer - 1);
+        char lab[128], of[300];
+        token_quote(s, a.target, lab, sizeof lab);
+        if (vs >= 0) {
+            char vl[128];
+            token_quote(s, vs, vl, sizeof vl);
+            snprintf(of, sizeof of, "logit(%s) - logit(%s) = %.4f", lab, vl, a.total);
         } else {
-            char lab[128];
-            token_quote(s, a.target, lab, sizeof lab);
-            snprintf(out, cap, "%s adds %+.4f to the logit %.4f of %s", d->text, a.comp[k].value, a.total, lab);
+            snprintf(of, sizeof of, "the logit %.4f of %s", a.total, lab);
+        }
+        if (total) {
+            snprintf(out, cap, "%s", of);
+            rc = compare(a.total, d->cmp, d->x);
+        } else if (k < 0) {
+            error_set(err, "'%s' is no part of this model (embed, L0H0 .. L%dH%d, L0.mlp .. L%d.mlp, bias, total)",
+                      d->text, s->model.config.n_layer - 1, s->model.config.n_head - 1, s->model.config.n_layer - 1);
+        } else {
+            snprintf(out, cap, "%s adds %+.4f to %s", d->text, a.comp[k].value, of);
             rc = compare(a.comp[k].value, d->cmp, d->x);
         }
     }
@@ -255,7 +268,6 @@ static int measure_attribution(const LessonDirective *d, Session *s, char *out, 
 
 int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *view, char *out, size_t cap,
                           ErrorMsg *err) {
-    (void)view;
     session_sync_records(s);
     int id = 0, n = session_len(s), np = s->n_prompt;
     char lab[128];
@@ -348,7 +360,7 @@ int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *v
     case LEXP_SEEN: return measure_seen(d, s, out, cap, err);
     case LEXP_SURPRISAL: return measure_surprisal(d, s, out, cap, err);
     case LEXP_LENS: return measure_lens(d, s, out, cap, err);
-    case LEXP_ATTRIBUTION: return measure_attribution(d, s, out, cap, err);
+    case LEXP_ATTRIBUTION: return measure_attribution(d, s, view, out, cap, err);
     case LEXP_HEAD: return measure_head(d, s, out, cap, err);
     }
     return error_set(err, "unknown claim");

@@ -57,11 +57,13 @@ static int fail_at(const Lesson *l, const LessonDirective *d, ErrorMsg *err, con
 }
 
 /* The token id a `force` directive names: #ID, or text that must be exactly one token. */
+/* The one token of a `force` or `attribute_vs` line (its TEXT or #ID). */
 static int force_id(const Lesson *l, const LessonDirective *d, Session *s, int *id, ErrorMsg *err) {
+    const char *word = d->op == LOP_ATTR_VS ? "attribute_vs" : "force";
     if (d->flag) {
         if (d->n >= session_vocab(s)) {
             char m[128];
-            snprintf(m, sizeof m, "force #%ld: the vocabulary has only %d tokens", d->n, session_vocab(s));
+            snprintf(m, sizeof m, "%s #%ld: the vocabulary has only %d tokens", word, d->n, session_vocab(s));
             return fail_at(l, d, err, m);
         }
         *id = (int)d->n;
@@ -73,8 +75,8 @@ static int force_id(const Lesson *l, const LessonDirective *d, Session *s, int *
     int rc = 0;
     if (enc.n_ids != 1) {
         char m[300];
-        snprintf(m, sizeof m, "force \"%.60s\" is %zu tokens, not one (write the token with its leading space, "
-                 "or use force #ID)", d->text, enc.n_ids);
+        snprintf(m, sizeof m, "%s \"%.60s\" is %zu tokens, not one (write the token with its leading space, "
+                 "or use %s #ID)", word, d->text, enc.n_ids, word);
         rc = fail_at(l, d, err, m);
     } else {
         *id = enc.ids[0];
@@ -145,6 +147,12 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
         int id = 0;
         if (force_id(l, d, s, &id, err)) return -1;
         act = (Action){.kind = ACT_FORCE, .id = id};
+        break;
+    }
+    case LOP_ATTR_VS: {
+        int id = -1;
+        if (d->kind == 0 && force_id(l, d, s, &id, err)) return -1;
+        act = (Action){.kind = ACT_ATTR_VS, .id = id};
         break;
     }
     case LOP_LAYER: act = (Action){.kind = ACT_LAYER, .n = d->n}; break;

@@ -11,6 +11,7 @@ static const char *const NAMES[ACT_COUNT] = {
     [ACT_HOME] = "home",          [ACT_LAYER] = "layer",       [ACT_HEAD] = "head",
     [ACT_PANEL] = "panel",        [ACT_HIGHLIGHT_TOKEN] = "highlight token",
     [ACT_SELECT_TOKEN] = "select token", [ACT_QUERY] = "query", [ACT_HEADS] = "heads",
+    [ACT_ATTR_VS] = "attribute vs",
 };
 
 const char *action_name(ActionKind k) {
@@ -70,6 +71,11 @@ static int apply_view(const Session *s, VizView *view, const Action *a, ErrorMsg
                                  cfg->n_head - 1);
         view->lines_heads = a->heads;
         return 0;
+    case ACT_ATTR_VS:
+        if (a->id < -1 || a->id >= session_vocab(s))
+            return error_set(err, "attribute vs #%d: the vocabulary has tokens 0-%d", a->id, session_vocab(s) - 1);
+        viz_view_set_attr_vs(view, a->id);
+        return 0;
     default:
         return error_set(err, "%s is not a view action", action_name(a->kind));
     }
@@ -108,7 +114,7 @@ int action_apply(Session *s, VizView *view, const Action *a, ErrorMsg *err) {
         return 0;
     case ACT_HOME: session_home(s); return 0;
     case ACT_LAYER: case ACT_HEAD: case ACT_PANEL: case ACT_HIGHLIGHT_TOKEN: case ACT_SELECT_TOKEN:
-    case ACT_QUERY: case ACT_HEADS:
+    case ACT_QUERY: case ACT_HEADS: case ACT_ATTR_VS:
         return apply_view(s, view, a, err);
     default:
         return error_set(err, "unknown action %d", (int)a->kind);

@@ -42,13 +42,14 @@ typedef enum ActionKind {
     ACT_QUERY,           /* n: the query position attention-math explains, -1 = the newest
                           * (the lines view: the query whose lines alone are drawn, -1 = all) */
     ACT_HEADS,           /* heads: the heads the lines view draws, bit h = head h; 0 = view.head */
+    ACT_ATTR_VS,         /* id: the token the attribution compares the pick with, -1 = none */
     ACT_COUNT
 } ActionKind;
 
 typedef struct Action {
     ActionKind kind;
     long n;                          /* STEP/BACK count; SWITCH branch; view indices */
-    int id;                          /* FORCE */
+    int id;                          /* FORCE; ATTR_VS (-1 = none) */
     uint64_t seed;                   /* SEED */
     uint32_t salt;                   /* SALT */
     const uint8_t *text;             /* PROMPT (borrowed, UTF-8) */

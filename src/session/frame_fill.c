@@ -61,6 +61,7 @@ void frame_fill(VizFrame *f, const Session *s, const VizView *view) {
     if ((int)f->view.text_mode < 0 || f->view.text_mode >= VIZ_TEXT_MODE_COUNT) f->view.text_mode = VIZ_TEXT_PLAIN;
     text_marks_fill(f, s); /* the Text panel's numbers, only when its mode shows them */
     if (f->view.query < -1 || f->view.query >= f->n_pos) f->view.query = -1;
+    if (f->view.attr_vs1 < 0 || f->view.attr_vs1 > session_vocab(s)) f->view.attr_vs1 = 0;
     inside_fill(f, s, inside_needs_of_view(&f->view)); /* lens, attribution, journey: when shown */
     attn_fill(f, s, inside_needs_of_view(&f->view));   /* attention math: when shown */
     /* the compare columns when they are the current prompt's (session_compare.h) */

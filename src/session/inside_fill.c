@@ -44,6 +44,12 @@ static unsigned long long newest_key(const Session *s, int target) {
     return h + 1; /* never 0, the "nothing computed" key */
 }
 
+/* The attribution's key: the newest column's, the pick's and the contrast token's
+ * (-1: the pick's logit alone). Also what an async fill waits for. */
+static unsigned long long attr_key_of(const Session *s, int target, int vs) {
+    return fnv(newest_key(s, target), &vs, sizeof vs) | 1u;
+}
+
 /* The engine scratch, at the first frame that needs it (about (2L+1)(C+V) floats). */
 static int inside_size(InsideData *d, const Session *s) {
     if (d->sized) return 0;
@@ -80,7 +86,7 @@ static int inside_target(const Session *s) {
 /* Brings the caches up to s for `needs` when `compute` (the model math: the worker, or a
  * synchronous fill), else only hands out what the caches hold for s (the window's draw:
  * no model math); the frame's inside fields point into d. Why a part is missing: d->missing. */
-static void inside_run(InsideData *d, VizFrame *f, const Session *s, unsigned needs, int compute) {
+static void inside_run(InsideData *d, VizFrame *f, const Session *s, unsigned needs, int compute, int vs) {
     d->missing[0] = 0;
     f->inside_missing = d->missing;
     ErrorMsg err;
@@ -122,10 +128,13 @@ static void inside_run(InsideData *d, VizFrame *f, const Session *s, unsigned ne
         f->n_lens_strip = d->n_strip;
     }
     if ((needs & VIZ_NEEDS_ATTRIBUTION) && target >= 0) {
-        unsigned long long key = newest_key(s, target);
+        /* a contrast that is the pick itself (a reroll picked it): the pick's logit alone,
+         * and the panel says so (view.attr_vs set, Attribution.vs -1) */
+        if (vs == target) vs = -1;
+        unsigned long long key = attr_key_of(s, target, vs);
         if (d->attr_key != key && compute) {
             d->attr_key = key;
-            d->attr_ok = attribution_run(&d->attr, m, tr, n - 1, target, -1, &err) == 0;
+            d->attr_ok = attribution_run(&d->attr, m, tr, n - 1, target, vs, &err) == 0;
             if (!d->attr_ok) { /* tried again next time: a failure is cheap and says why */
                 d->attr_key = 0;
                 snprintf(d->missing, sizeof d->missing, "attribution: %.250s", err.text);
@@ -165,33 +174,35 @@ void inside_fill(VizFrame *f, const Session *s, unsigned needs) {
         f->inside_missing = d->missing;
         return;
     }
+    const int vs = viz_view_attr_vs(&f->view);
     if (!d->async) {
-        inside_run(d, f, s, needs, 1);
+        inside_run(d, f, s, needs, 1, vs);
         return;
     }
-    unsigned long long key = newest_key(s, inside_target(s));
+    unsigned long long key = attr_key_of(s, inside_target(s), vs);
     if (d->done_key != key || (d->done_needs & needs) != needs) {
         /* not computed for these tokens yet: placeholders, and the app starts the worker */
         d->want_needs = needs;
+        d->want_vs = vs;
         f->lens_target = inside_target(s);
         f->inside_missing = INSIDE_COMPUTING;
         return;
     }
-    inside_run(d, f, s, needs, 0);
+    inside_run(d, f, s, needs, 0, vs);
     if (d->done_missing[0] && !d->missing[0]) snprintf(d->missing, sizeof d->missing, "%s", d->done_missing);
 }
 
 unsigned inside_wanted(const InsideData *d) { return d && !d->running ? d->want_needs : 0; }
 
-void inside_compute(InsideData *d, const Session *s, unsigned needs) {
+void inside_compute(InsideData *d, const Session *s, unsigned needs, int vs) {
     if (!d || !needs || session_len(s) == 0 || inside_size(d, s)) return;
     VizFrame scratch;
     memset(&scratch, 0, sizeof scratch);
     d->grid.cancel = &d->cancel;
-    inside_run(d, &scratch, s, needs, 1);
+    inside_run(d, &scratch, s, needs, 1, vs);
     d->grid.cancel = NULL;
     if (atomic_load(&d->cancel)) return; /* stopped: still wanted, started again later */
-    unsigned long long key = newest_key(s, inside_target(s));
+    unsigned long long key = attr_key_of(s, inside_target(s), vs);
     d->done_needs = d->done_key == key ? d->done_needs | needs : needs;
     d->done_key = key;
     snprintf(d->done_missing, sizeof d->done_missing, "%s", d->missing);

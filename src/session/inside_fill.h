@@ -41,7 +41,8 @@ typedef struct InsideData {
     int running;             /* 1 while a worker runs inside_compute (set, cleared by the app) */
     atomic_int cancel;       /* set by the app to stop a running worker early */
     unsigned want_needs;     /* what an async fill found not computed yet (the app clears it) */
-    unsigned long long done_key; /* the tokens, ablation and pick inside_compute last finished */
+    int want_vs;             /* and the attribution's contrast token it wants (-1 none) */
+    unsigned long long done_key; /* the tokens, ablation, pick and contrast inside_compute last finished */
     unsigned done_needs;     /* the VIZ_NEEDS_* it finished for them */
     char done_missing[300];  /* why a part failed in that run ("" none) */
 } InsideData;
@@ -55,16 +56,18 @@ InsideData *inside_new(void);
 void inside_free(InsideData *d);
 
 /* Fills the inside fields of f (lens, strip, attribution, journey: those in `needs`,
- * VIZ_NEEDS_*; the ablation banner and the original distribution always) from s: computed
+ * VIZ_NEEDS_*; the ablation banner and the original distribution always) from s and
+ * f->view (its attr_vs1: the attribution's contrast token, set before the call): computed
  * here (d->async 0: the CLI, exports, lessons, tests), or, while the window draws
  * (d->async 1), only what inside_compute has finished for s; else NULL with
  * inside_missing = INSIDE_COMPUTING, and d->want_needs says what to compute. */
 void inside_fill(VizFrame *f, const struct Session *s, unsigned needs);
 
-/* The model math of inside_fill for `needs`, on a worker thread while the window draws
+/* The model math of inside_fill for `needs` (and the attribution's contrast token vs, -1
+ * none: what d->want_vs asked for), on a worker thread while the window draws
  * placeholders: writes only d (the session is read, and must not change meanwhile); stops
  * early when d->cancel is set. Then an async fill (d->async) hands the results out. */
-void inside_compute(InsideData *d, const struct Session *s, unsigned needs);
+void inside_compute(InsideData *d, const struct Session *s, unsigned needs, int vs);
 /* The VIZ_NEEDS_* an async fill found missing (0 when nothing is to compute or a worker runs). */
 unsigned inside_wanted(const InsideData *d);
 
