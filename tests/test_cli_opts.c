@@ -42,7 +42,7 @@ static int run(Parsed *p, CliModelArgs *ma, ErrorMsg *err, const char *const *wo
     }
     memset(p, 0, sizeof *p);
     p->top = 5;
-    cli_model_args_init(ma);
+    *ma = cli_model_args_default();
     const CliOpt opts[] = {
         CLI_FLAG("--json", &p->json),
         CLI_FLAG_SET("--ids-only", &p->mode, 7),

@@ -73,8 +73,7 @@ typedef struct Verdict {
 /* The commands' shared options: argv = {flag, text} (or {flag} for a switch). */
 static Verdict via_cli(const SettingRow *r, const char *text) {
     Verdict v = {0};
-    CliModelArgs a;
-    cli_model_args_init(&a);
+    CliModelArgs a = cli_model_args_default();
     char f[64], t[256];
     snprintf(f, sizeof f, "%s", r->flag);
     snprintf(t, sizeof t, "%s", text);

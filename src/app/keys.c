@@ -67,7 +67,7 @@ static const KeyBinding TABLE[] = {
     {SDLK_MINUS, KEYMOD_CTRL, INTENT_SCALE_DOWN, 0, "Ctrl \xE2\x88\x92", "smaller UI (down to 100 %)", 0},
     {SDLK_KP_MINUS, KEYMOD_CTRL, INTENT_SCALE_DOWN, 0, NULL, NULL, 0},
     {SDLK_d, KEYMOD_NONE, INTENT_THEME, 0, "D", "light / dark theme", 0},
-    {SDLK_i, KEYMOD_NONE, INTENT_INSIDE, 0, "I", "inside: lens \xE2\x86\x92 attribution \xE2\x86\x92 journey", 0},
+    {SDLK_i, KEYMOD_NONE, INTENT_INSIDE, 0, "I", "inside: lens, attribution, journey, q\xC2\xB7k math, lines, heads", 0},
     {SDLK_x, KEYMOD_NONE, INTENT_ABLATE_HEAD, 0, "X (Shift+X)", "head shown off / on (all back on)", 0},
     {SDLK_x, KEYMOD_SHIFT, INTENT_ABLATE_HEAD, 1, NULL, NULL, 0},
     {SDLK_v, KEYMOD_NONE, INTENT_ATTR_VS, 0, "V", "why the pick and not the runner-up / back", 0},

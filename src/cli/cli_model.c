@@ -57,13 +57,10 @@ const char CLI_MODEL_USAGE_ABLATE[] =
     "                      L.mlp   block L's MLP output, bias included\n"
     "                    e.g. --ablate 0.3,1.attn,2.mlp\n";
 
-void cli_model_args_init(CliModelArgs *a) {
-    memset(a, 0, sizeof *a);
-    a->settings = sampler_settings_default();
-    a->weights = GPT2_WEIGHTS_AS_STORED;
+CliModelArgs cli_model_args_default(void) {
     /* Seed 0, as the window's: the same command gives the same tokens (the README's
      * examples can be replayed); --seed S for other dice. The commands print it. */
-    a->seed = 0;
+    return (CliModelArgs){.settings = sampler_settings_default(), .weights = GPT2_WEIGHTS_AS_STORED, .seed = 0};
 }
 
 int cli_parse_weights(const char *v, int *out, ErrorMsg *err) {

@@ -40,8 +40,8 @@ typedef struct CliModelArgs {
  * GPT2_WEIGHTS_AS_STORED). -1 with err "--weights: 'x' ..." otherwise. */
 int cli_parse_weights(const char *v, int *out, ErrorMsg *err);
 
-/* Defaults: bundled model, no prompt, T=1 / no cuts / sampling, seed from the clock. */
-void cli_model_args_init(CliModelArgs *a);
+/* Defaults: bundled model, no prompt, every sampler setting off (T=1, sampling), seed 0. */
+CliModelArgs cli_model_args_default(void);
 
 /* Tries argv[*i] as one of the shared options of `groups`. Returns 1 when it was one
  * (*i is advanced past its value), 0 when it is not a shared option (the command looks

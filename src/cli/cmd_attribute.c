@@ -134,8 +134,7 @@ static int take_token_id(void *ctx, const char *flag, const char *v, ErrorMsg *e
 }
 
 int cmd_attribute(int argc, char **argv) {
-    CliModelArgs a;
-    cli_model_args_init(&a);
+    CliModelArgs a = cli_model_args_default();
     ErrorMsg err;
     int json = 0;
     long pos_arg = -1, top = 20;

@@ -117,8 +117,7 @@ static void print_plain(const Session *s, const SeqCompare *c) {
 }
 
 int cmd_compare(int argc, char **argv) {
-    CliModelArgs a;
-    cli_model_args_init(&a);
+    CliModelArgs a = cli_model_args_default();
     ErrorMsg err;
     int json = 0;
     long n_new = SESSION_COMPARE_DEFAULT_NEW;

@@ -162,8 +162,7 @@ static int dump_names_init(DumpNames *d, const Gpt2Trace *tr, const char *tensor
 }
 
 int cmd_dump(int argc, char **argv) {
-    CliModelArgs a;
-    cli_model_args_init(&a);
+    CliModelArgs a = cli_model_args_default();
     ErrorMsg err;
     const char *tensors = NULL, *out_dir = NULL;
     int all = 0;

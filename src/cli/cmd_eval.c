@@ -146,8 +146,7 @@ static int score_windows(Session *s, const int *ids, size_t N, size_t W, size_t 
 }
 
 int cmd_eval(int argc, char **argv) {
-    CliModelArgs a;
-    cli_model_args_init(&a);
+    CliModelArgs a = cli_model_args_default();
     ErrorMsg err;
     const char *file = NULL;
     long stride = 0, least = 0;

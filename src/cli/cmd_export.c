@@ -302,7 +302,7 @@ static int take_positional(void *ctx, const char *arg, ErrorMsg *err) {
 
 /* Parses argv into ma and ea. Returns CLI_PARSE_OK / _HELP / _ERROR (cli_opts.h). */
 static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs *ea, ErrorMsg *err) {
-    cli_model_args_init(ma);
+    *ma = cli_model_args_default();
     memset(ea, 0, sizeof *ea);
     ea->opt = export_options_default();
     ea->opt.dir = NULL;

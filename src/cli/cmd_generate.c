@@ -94,8 +94,7 @@ static void print_json(const Session *s, const GenToken *g, int n, int stopped_e
 }
 
 int cmd_generate(int argc, char **argv) {
-    CliModelArgs a;
-    cli_model_args_init(&a);
+    CliModelArgs a = cli_model_args_default();
     ErrorMsg err;
     int json = 0, stop_at_eot = 0;
     long n_new = 50;

@@ -135,8 +135,7 @@ static int build_probe(const CliModelArgs *a, Session *s, HeadProbe *p, ProbeTex
 }
 
 int cmd_heads(int argc, char **argv) {
-    CliModelArgs a;
-    cli_model_args_init(&a);
+    CliModelArgs a = cli_model_args_default();
     ErrorMsg err;
     int json = 0;
     const CliOpt opts[] = {CLI_FLAG("--json", &json), CLI_END};

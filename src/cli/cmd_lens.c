@@ -97,8 +97,7 @@ static void print_json(const Session *s, const LensRow *rows, int n, int pos, in
 }
 
 int cmd_lens(int argc, char **argv) {
-    CliModelArgs a;
-    cli_model_args_init(&a);
+    CliModelArgs a = cli_model_args_default();
     ErrorMsg err;
     int json = 0, mid = 0;
     long top = 5, pos_arg = -1;

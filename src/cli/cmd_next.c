@@ -216,8 +216,7 @@ static int print_json(const Session *s, const SamplerRecord *r, const char *abl,
 }
 
 int cmd_next(int argc, char **argv) {
-    CliModelArgs a;
-    cli_model_args_init(&a);
+    CliModelArgs a = cli_model_args_default();
     ErrorMsg err;
     int json = 0;
     long top = 10, draws = 0;

@@ -81,8 +81,7 @@ static void print_json(const Tokenizer *tok, const char *index_path, const Ngram
 }
 
 int cmd_novelty(int argc, char **argv) {
-    CliModelArgs a;
-    cli_model_args_init(&a);
+    CliModelArgs a = cli_model_args_default();
     ErrorMsg err;
     int json = 0;
     long generate = 0;
