@@ -276,8 +276,8 @@ static void draw_row_tooltip(Viz *viz, Rect panel, Rect row, const VizFrame *f, 
     char lab[TOKEN_LABEL_CAP], c[24], line[2][TOKEN_LABEL_CAP + 160];
     token_label_ex(f->tok, sr->id, TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, lab, sizeof lab);
     snprintf(line[0], sizeof line[0], "#%d '%s' " MIDDOT " id %d", sr->rank + 1, lab, sr->id);
-    char stages[96];
-    probs_stage_text(rec, sr->p_raw, sr->p_temp, stages, sizeof stages);
+    char stages[192];
+    probs_stage_text(rec, (int)(sr - rec->rows), 0, stages, sizeof stages);
     prob_format_pct(sr->p_final, c, sizeof c);
     if (sr->kept) snprintf(line[1], sizeof line[1], "%s " ARROW_RIGHT " final %s", stages, c);
     else snprintf(line[1], sizeof line[1], "%s " MIDDOT " cut by the sampler", stages);
@@ -450,8 +450,8 @@ static void draw_row(Viz *viz, Rect row, Rect panel, const VizFrame *f, const Pr
     if (L->cols.compact || !L->two_lines) {
         draw_text_in_rect(viz, c.nums, num, &ns);
     } else {
-        char stages[96];
-        probs_stage_text(rec, v->p_raw, v->p_temp, stages, sizeof stages);
+        char stages[192];
+        probs_stage_text(rec, agg ? -1 : (int)(sr - rec->rows), L->shown, stages, sizeof stages);
         TextStyle ss = {.font = VIZ_FONT_SANS, .size = second, .color = th->text_muted, .valign = VIZ_ALIGN_TOP};
         draw_text_in_rect(viz, (Rect){c.nums.x, block_y, c.nums.w, body_h}, num, &ns);
         draw_text_in_rect(viz, (Rect){c.nums.x, block_y + body_h - viz_px(viz, 2), c.nums.w, second_h}, stages, &ss);
