@@ -104,7 +104,7 @@ static void summary_mass(const VizFrame *f, int shorter, char *buf, size_t cap) 
         char chain[PROBS_TEXT_CAP / 2];
         probs_chain_text(rec, chain, sizeof chain);
         probs_fmt_count(rec->n_kept, kept_n, sizeof kept_n);
-        if (shorter) snprintf(buf, cap, "kept %s token%s (%s)", kept_n, rec->n_kept == 1 ? "" : "s", chain);
+        if (shorter) snprintf(buf, cap, "the chain kept %s token%s", kept_n, rec->n_kept == 1 ? "" : "s");
         else snprintf(buf, cap, "chain: %s " MIDDOT " kept %s, renormalised", chain, kept_n);
     } else if (rec->kept_after_p < rec->vocab_size) {
         if (shorter)
