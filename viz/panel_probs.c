@@ -214,6 +214,7 @@ static RowCols row_cols(Rect row, const ProbsCols *pc) {
 typedef struct BarValues {
     double p_raw, p_temp, p_final;
     int kept;
+    double drawn;    /* share of the many rolls (f->draws) that came up, < 0: none */
 } BarValues;
 
 /* "//" across a bar that runs past the axis end: the axis is broken there, the bar's
@@ -224,6 +225,11 @@ static void draw_break_mark(Viz *viz, Rect b) {
         int x0 = x + k * viz_px(viz, 6);
         draw_line(viz, x0 - viz_px(viz, 3), b.y + b.h + 1, x0 + viz_px(viz, 3), b.y - 2, viz->theme->panel, t);
     }
+}
+
+static int end_of(int a, int b, int c) {
+    int m = a > b ? a : b;
+    return m > c ? m : c;
 }
 
 /* The bars of one row inside cols.bar: the temperature bar (filled, or grey+hatched
@@ -249,6 +255,15 @@ static int draw_bars(Viz *viz, Rect bar, Rect panel, const BarValues *v, const P
     if (lr > 0) draw_rect_outline(viz, (Rect){b.x, b.y, lr, upper_h}, bs.raw_line, 1);
     low.w = lf;
     draw_fill_rect(viz, low, aggregate ? color_mix(viz->theme->panel, viz->theme->text_muted, 0.7f) : bs.final_fill);
+    if (v->drawn >= 0.0) {
+        /* many rolls: the share each token came up, as a solid bar in the text colour
+         * along the bottom of the final bar (the histogram over the bars; its number is
+         * printed beside the row) */
+        int t = viz_px(viz, 3) > 2 ? viz_px(viz, 3) : 2;
+        int ld = probs_bar_len(ax, v->drawn, b.w);
+        draw_fill_rect(viz, (Rect){b.x, b.y + b.h - t, ld, t}, viz->theme->text);
+        if (ld > end_of(lt, lr, lf)) lf = ld;
+    }
     if ((probs_past_axis(ax, v->p_temp) || probs_past_axis(ax, v->p_raw) || probs_past_axis(ax, v->p_final)) &&
         b.w > viz_px(viz, 24))
         draw_break_mark(viz, b);
@@ -452,6 +467,12 @@ static void draw_row(Viz *viz, Rect row, Rect panel, const VizFrame *f, const Pr
     } else {
         char stages[192];
         probs_stage_text(rec, agg ? -1 : (int)(sr - rec->rows), L->shown, stages, sizeof stages);
+        if (v->drawn >= 0.0 && f->draws) { /* many rolls: how often this row came up */
+            char cnt[32], pc[24];
+            probs_fmt_count((long long)(v->drawn * f->draws->n + 0.5), cnt, sizeof cnt);
+            prob_format_pct(v->drawn, pc, sizeof pc);
+            snprintf(stages, sizeof stages, "drawn %s\xC3\x97 = %s", cnt, pc);
+        }
         TextStyle ss = {.font = VIZ_FONT_SANS, .size = second, .color = th->text_muted, .valign = VIZ_ALIGN_TOP};
         draw_text_in_rect(viz, (Rect){c.nums.x, block_y, c.nums.w, body_h}, num, &ns);
         draw_text_in_rect(viz, (Rect){c.nums.x, block_y + body_h - viz_px(viz, 2), c.nums.w, second_h}, stages, &ss);
@@ -497,16 +518,19 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     int shown = L.shown, n_rows = shown + 1;
     /* the aggregate row: every token not shown, summed by the sampler over the full
      * vocabulary (rows the view hides are added back here) */
-    BarValues other = {rec->other_raw, rec->other_temp, rec->other_final, 1};
+    const SamplerDraws *dr = f->draws && f->draws->n > 0 ? f->draws : NULL;
+    BarValues other = {rec->other_raw, rec->other_temp, rec->other_final, 1, dr ? (double)dr->other_count / dr->n : -1.0};
     for (int i = shown; i < rec->n; i++) {
         other.p_raw += rec->rows[i].p_raw;
         other.p_temp += rec->rows[i].p_temp;
         other.p_final += rec->rows[i].p_final;
+        if (dr) other.drawn += (double)dr->row_counts[i] / dr->n;
     }
     double longest = 0.0;
     for (int i = 0; i < shown; i++) {
         const SamplerRow *row = &rec->rows[i];
         double m = fmax(row->p_raw, fmax(row->p_temp, row->p_final));
+        if (dr) m = fmax(m, (double)dr->row_counts[i] / dr->n);
         if (m > longest) longest = m;
     }
     Rect rows_area = L.rows;
@@ -524,7 +548,9 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         int agg = i == shown;
         Rect row = rect_grid_cell(rows_area, (size_t)n_rows, 1, (size_t)i, 0);
         const SamplerRow *sr = agg ? NULL : &rec->rows[i];
-        BarValues v = agg ? other : (BarValues){sr->p_raw, sr->p_temp, sr->p_final, sr->kept};
+        BarValues v = agg ? other
+                          : (BarValues){sr->p_raw, sr->p_temp, sr->p_final, sr->kept,
+                                        dr ? (double)dr->row_counts[i] / dr->n : -1.0};
         if (sr && sr->kept) kept_shown++;
         draw_row(viz, row, r, f, &L, sr, &v, &ax);
         if (!agg && f->p_orig) {

@@ -92,6 +92,26 @@ static void summary_mass(const VizFrame *f, int shorter, char *buf, size_t cap) 
     const char *which = rec->kept_after_p < rec->kept_after_k ? "top-p" : "top-k";
     char div[24];
     prob_format_sig(rec->kept_mass, 3, div, sizeof div);
+    if (f->draws && f->draws->n > 0 && rec->n > 0) {
+        /* many rolls: how often the favourite came up, and Pearson's χ² against p_final */
+        const SamplerDraws *d = f->draws;
+        char n_s[32], won[32], pf[24], pw[24], chi[24], pv[24];
+        probs_fmt_count(d->n, n_s, sizeof n_s);
+        probs_fmt_count(d->row_counts[0], won, sizeof won);
+        char lost[32];
+        probs_fmt_count(d->n - d->row_counts[0], lost, sizeof lost);
+        prob_format_pct(rec->rows[0].p_final, pf, sizeof pf);
+        prob_format_pct((double)d->row_counts[0] / d->n, pw, sizeof pw);
+        prob_format_sig(d->chi2, 3, chi, sizeof chi);
+        prob_format_sig(d->p_value, 2, pv, sizeof pv);
+        token_label(f->tok, rec->rows[0].id, TOKEN_LABEL_DEFAULT, lab, sizeof lab);
+        if (shorter) snprintf(buf, cap, "%s rolls " MIDDOT " \xCF\x87\xC2\xB2 %s, p = %s", n_s, chi, pv);
+        else
+            snprintf(buf, cap, "%s rolls (black bars): '%s' (p %s) won %s = %s, lost %s " MIDDOT
+                               " \xCF\x87\xC2\xB2 = %s, dof %d, p = %s",
+                     n_s, lab, pf, won, pw, lost, chi, d->dof, pv);
+        return;
+    }
     if (rec->greedy) {
         token_label(f->tok, rec->chosen.id, TOKEN_LABEL_DEFAULT, lab, sizeof lab);
         char p[24];

@@ -233,18 +233,19 @@ static const char EXPECT_FORMS[] =
     "next TEXT | prob TEXT OP X | pick TEXT | chosen TEXT | text TEXT | token POS TEXT | "
     "tokens TEXT OP N | ids TEXT A,B,C | kept OP N | top N OP X | repeats [OP] N | seen [run|count] OP X | "
     "surprisal POS|max|mean OP X | lens TEXT DEPTH OP RANK | attribution PART OP X | "
+    "draws TEXT OP N | chi2 [p] OP X | "
     "attention L H QUERY KEY OP X | attention L H prev|first OP X | attention L H prev|first strongest";
 
 static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *wl, int nw) {
     static const char *const KINDS[] = {"next", "prob", "chosen", "text", "tokens", "kept",
                                         "repeats", "attention", "token", "ids", "pick", "top",
-                                        "seen", "surprisal", "lens", "attribution"};
+                                        "seen", "surprisal", "lens", "attribution", "draws", "chi2"};
     /* words including the kind; -1: checked below */
-    static const int ARGS[] = {2, 4, 2, -1, 4, 3, -1, -1, 3, 3, 2, 4, -1, 4, 5, 4};
+    static const int ARGS[] = {2, 4, 2, -1, 4, 3, -1, -1, 3, 3, 2, 4, -1, 4, 5, 4, 4, -1};
     int k = -1;
     for (int i = 0; i < (int)(sizeof KINDS / sizeof KINDS[0]); i++)
         if (strcmp(w[0], KINDS[i]) == 0) k = i;
-    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, pick, chosen, text, token, tokens, ids, kept, top, repeats, attention, seen, surprisal, lens, attribution)", w[0]);
+    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, pick, chosen, text, token, tokens, ids, kept, top, repeats, attention, seen, surprisal, lens, attribution, draws, chi2)", w[0]);
     d->kind = k;
     if (ARGS[k] > 0 && nw != ARGS[k]) return fail(p, "expect takes: %s", EXPECT_FORMS);
     switch ((LessonExpect)k) {
@@ -283,6 +284,18 @@ static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *w
         if (parse_long(p, w[3], 0, 1000000, "expect tokens", &d->n)) return -1;
         d->x = (double)d->n;
         return 0;
+    case LEXP_DRAWS:
+        if (parse_token_arg(p, d, w[1], wl[1]) || parse_cmp(p, w[2], &d->cmp)) return -1;
+        if (parse_long(p, w[3], 0, SAMPLER_MAX_DRAWS, "expect draws", &d->n)) return -1;
+        d->x = (double)d->n;
+        return 0;
+    case LEXP_CHI2: /* chi2 OP X | chi2 p OP X (arg[0] = 1: the p-value) */
+        if (nw == 4 && strcmp(w[1], "p") == 0) {
+            d->arg[0] = 1;
+            return parse_cmp(p, w[2], &d->cmp) || parse_double(p, w[3], 0.0, 1.0, "expect chi2 p", &d->x);
+        }
+        if (nw != 3) return fail(p, "expect takes: %s", EXPECT_FORMS);
+        return parse_cmp(p, w[1], &d->cmp) || parse_double(p, w[2], 0.0, 1e12, "expect chi2", &d->x);
     case LEXP_KEPT:
         if (parse_cmp(p, w[1], &d->cmp) || parse_long(p, w[2], 0, 10000000, "expect kept", &d->n)) return -1;
         d->x = (double)d->n;
@@ -372,7 +385,7 @@ static const OpName OPS[] = {
     {"title", LOP_TITLE, 2},     {"model", LOP_MODEL, 2},   {"prompt", LOP_PROMPT, 2},
     {"seed", LOP_SEED, 2},
     {"step", LOP_STEP, 1},       {"back", LOP_BACK, 1},     {"home", LOP_HOME, 0},
-    {"force", LOP_FORCE, 2},     {"reroll", LOP_REROLL, 0}, {"layer", LOP_LAYER, 2},
+    {"force", LOP_FORCE, 2},     {"reroll", LOP_REROLL, 0}, {"draws", LOP_DRAWS, 2}, {"layer", LOP_LAYER, 2},
     {"head", LOP_HEAD, 2},       {"panel", LOP_PANEL, 2},   {"caption", LOP_CAPTION, 2},
     {"highlight", LOP_HIGHLIGHT, 2}, {"bpe", LOP_BPE, 2},   {"ask", LOP_ASK, 2},
     {"reveal", LOP_REVEAL, 0},   {"pause", LOP_PAUSE, 0},   {"axis", LOP_AXIS, 2},
@@ -451,6 +464,9 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
         break;
     case LOP_LAYER: case LOP_HEAD: case LOP_BPE:
         rc = parse_long(p, abuf, 0, 100000, word, &d.n);
+        break;
+    case LOP_DRAWS:
+        rc = parse_long(p, abuf, 0, SAMPLER_MAX_DRAWS, word, &d.n);
         break;
     case LOP_PANEL:
         d.kind = viz_panel_from_name_n(arg, alen);

@@ -22,6 +22,7 @@ typedef enum LessonOp {
     LOP_HOME,        /* home                            back to the prompt */
     LOP_FORCE,       /* force TEXT | #ID                choose this next token (a branch) */
     LOP_REROLL,      /* reroll                          same step, new dice */
+    LOP_DRAWS,       /* draws N                         roll the pending dice N times (0 = none) */
     LOP_LAYER,       /* layer N                         0-based */
     LOP_HEAD,        /* head N                          0-based */
     LOP_PANEL,       /* panel NAME                      a panel of the panel table (panel_table.h) */
@@ -60,6 +61,8 @@ typedef enum LessonExpect {
                      * embeddings, L = the output) of the newest position, as the lens panel prints */
     LEXP_ATTRIBUTION, /* attribution PART OP X  what PART (embed, LxHy, Lx.mlp, bias) adds to the logit
                      * of the pending pick at the newest position, as the attribution panel shows */
+    LEXP_DRAWS,     /* draws TEXT OP N      how often TEXT came up in the rolls of `draws N` */
+    LEXP_CHI2,      /* chi2 OP X | chi2 p OP X   Pearson's chi2 of those rolls, or its p-value */
 } LessonExpect;
 
 /* `expect top N`: at most this many bars (the rows a session keeps, SESSION_TOP_N). */

@@ -308,8 +308,9 @@ int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *v
     }
     case LEXP_KEPT:
         if (!s->has_next) return error_set(err, "there is no next-token distribution (the context is full)");
-        snprintf(out, cap, "%d tokens", s->next.kept_after_p);
-        return compare(s->next.kept_after_p, d->cmp, d->x);
+        /* after the whole chain, in its order (min-p and a temperature after the cuts too) */
+        snprintf(out, cap, "%d tokens", s->next.n_kept);
+        return compare(s->next.n_kept, d->cmp, d->x);
     case LEXP_REPEATS: {
         int at = 0, best = longest_repeat(session_ids(s) + np, n - np, &at);
         uint8_t *t = NULL;
@@ -325,6 +326,25 @@ int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *v
     case LEXP_SURPRISAL: return measure_surprisal(d, s, out, cap, err);
     case LEXP_LENS: return measure_lens(d, s, out, cap, err);
     case LEXP_ATTRIBUTION: return measure_attribution(d, s, out, cap, err);
+    case LEXP_DRAWS: case LEXP_CHI2: {
+        if (!s->has_next) return error_set(err, "there is no next-token distribution (the context is full)");
+        if (!s->has_draws) return error_set(err, "no rolls to count: put a 'draws N' line before it");
+        const SamplerDraws *dr = &s->draws;
+        if (d->kind == LEXP_CHI2) {
+            double v = d->arg[0] ? dr->p_value : dr->chi2;
+            snprintf(out, cap, "chi2 = %.6g, dof %d, p = %.6g (%d rolls)", dr->chi2, dr->dof, dr->p_value, dr->n);
+            return compare(v, d->cmp, d->x);
+        }
+        if (claim_token(d, s, &id, err)) return -1;
+        for (int i = 0; i < s->next.n; i++)
+            if (s->next.rows[i].id == id) {
+                token_quote(s, id, lab, sizeof lab);
+                snprintf(out, cap, "%d of %d rolls for %s (p_final %.4g)", dr->row_counts[i], dr->n, lab,
+                         s->next.rows[i].p_final);
+                return compare(dr->row_counts[i], d->cmp, d->x);
+            }
+        return error_set(err, "only the %d bars' tokens are counted", s->next.n);
+    }
     }
     return error_set(err, "unknown claim");
 }

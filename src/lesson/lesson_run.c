@@ -117,7 +117,7 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
     SamplerSettings set = s->settings;
     Action act = {.kind = ACT_NONE};
     if (!rs->have_prompt && (d->op == LOP_STEP || d->op == LOP_BACK || d->op == LOP_HOME || d->op == LOP_FORCE ||
-                             d->op == LOP_REROLL || d->op == LOP_BPE))
+                             d->op == LOP_REROLL || d->op == LOP_BPE || d->op == LOP_DRAWS))
         return fail_at(l, d, err, "this needs a prompt first: put a 'prompt' line before it");
     switch (d->op) {
     case LOP_TITLE: case LOP_MODEL: case LOP_PAUSE: break;
@@ -140,6 +140,7 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
     case LOP_BACK: act = (Action){.kind = ACT_BACK, .n = d->n}; break;
     case LOP_HOME: act = (Action){.kind = ACT_HOME}; break;
     case LOP_REROLL: act = (Action){.kind = ACT_REROLL}; break;
+    case LOP_DRAWS: act = (Action){.kind = ACT_DRAWS, .n = d->n}; break;
     case LOP_FORCE: {
         int id = 0;
         if (force_id(l, d, s, &id, err)) return -1;
@@ -203,6 +204,7 @@ typedef struct BeatSnap {
     const uint8_t *prompt;     /* borrowed from the lesson (or the replay's pre_prompt) */
     size_t prompt_len;
     uint32_t pending_salt;
+    int draws;                 /* rolls of the pending dice shown (0: none) */
     SamplerSettings settings;
     uint64_t seed;
     VizView view;
@@ -299,6 +301,7 @@ static int take_snapshot(const Lesson *l, LessonReplay *r, const Session *s, con
         sn.n_pos = session_len(s);
         sn.n_prompt = s->n_prompt;
         sn.pending_salt = s->pending_salt;
+        sn.draws = s->has_next && s->has_draws ? s->draws.n : 0;
         if (rs->prompt_dir != SIZE_MAX) {
             sn.prompt = (const uint8_t *)l->dir[rs->prompt_dir].text;
             sn.prompt_len = l->dir[rs->prompt_dir].text_len;
@@ -337,6 +340,10 @@ static int restore_snapshot(const Lesson *l, LessonReplay *r, size_t k, Session 
                            .n_prompt = sn->n_prompt, .pending_salt = sn->pending_salt,
                            .settings = sn->settings, .seed = sn->seed};
         if (session_restore(s, &st, &e)) return error_set(err, "%s: beat %zu: %s", l->path, k + 1, e.text);
+        /* the rolls as they were (0 clears a tally a later beat left on the same record) */
+        Action roll = {.kind = ACT_DRAWS, .n = sn->draws};
+        if (s->has_next && action_apply(s, NULL, &roll, &e))
+            return error_set(err, "%s: beat %zu: %s", l->path, k + 1, e.text);
     } else {
         session_set_settings(s, &sn->settings, &e);
         session_set_seed(s, sn->seed);

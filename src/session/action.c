@@ -10,7 +10,7 @@ static const char *const NAMES[ACT_COUNT] = {
     [ACT_SALT] = "salt",          [ACT_REROLL] = "reroll",     [ACT_BACK] = "back",
     [ACT_HOME] = "home",          [ACT_LAYER] = "layer",       [ACT_HEAD] = "head",
     [ACT_PANEL] = "panel",        [ACT_HIGHLIGHT_TOKEN] = "highlight token",
-    [ACT_SELECT_TOKEN] = "select token", [ACT_QUERY] = "query",
+    [ACT_SELECT_TOKEN] = "select token", [ACT_QUERY] = "query", [ACT_DRAWS] = "draws",
 };
 
 const char *action_name(ActionKind k) {
@@ -95,6 +95,14 @@ int action_apply(Session *s, VizView *view, const Action *a, ErrorMsg *err) {
     case ACT_SEED: session_set_seed(s, a->seed); return 0;
     case ACT_SALT: session_set_pending_salt(s, a->salt); return 0;
     case ACT_REROLL: session_reroll(s); return 0;
+    case ACT_DRAWS:
+        if (a->n < 0 || a->n > SAMPLER_MAX_DRAWS)
+            return error_set(err, "draws %ld: the count must be 0 (none) to %d", a->n, SAMPLER_MAX_DRAWS);
+        if (a->n == 0) {
+            s->has_draws = 0;
+            return 0;
+        }
+        return session_draw_many(s, (int)a->n, err);
     case ACT_BACK:
         if (a->n < 0) return error_set(err, "back %ld: the count must be at least 0", a->n);
         session_back(s, a->n > session_len(s) ? session_len(s) : (int)a->n);

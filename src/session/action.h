@@ -31,6 +31,8 @@ typedef enum ActionKind {
     ACT_SEED,            /* seed: the pending and all future draws */
     ACT_SALT,            /* salt of the pending draw */
     ACT_REROLL,          /* new dice for the pending draw */
+    ACT_DRAWS,           /* n rolls of the pending dice (1..SAMPLER_MAX_DRAWS; 0 = forget them):
+                            the tally and its χ² (session_draw_many), shown over the bars */
     ACT_BACK,            /* n tokens back (nothing recomputed) */
     ACT_HOME,            /* back to the end of the prompt */
     /* the view only */
