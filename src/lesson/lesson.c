@@ -233,19 +233,19 @@ static const char EXPECT_FORMS[] =
     "next TEXT | prob TEXT OP X | pick TEXT | chosen TEXT | text TEXT | token POS TEXT | "
     "tokens TEXT OP N | ids TEXT A,B,C | kept OP N | top N OP X | repeats [OP] N | seen [run|count] OP X | "
     "surprisal POS|max|mean OP X | lens TEXT DEPTH OP RANK | attribution PART OP X | "
-    "draws TEXT OP N | chi2 [p] OP X | "
+    "draws TEXT OP N | chi2 [p] OP X | penalty TEXT OP X | "
     "attention L H QUERY KEY OP X | attention L H prev|first OP X | attention L H prev|first strongest";
 
 static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *wl, int nw) {
     static const char *const KINDS[] = {"next", "prob", "chosen", "text", "tokens", "kept",
                                         "repeats", "attention", "token", "ids", "pick", "top",
-                                        "seen", "surprisal", "lens", "attribution", "draws", "chi2"};
+                                        "seen", "surprisal", "lens", "attribution", "draws", "chi2", "penalty"};
     /* words including the kind; -1: checked below */
-    static const int ARGS[] = {2, 4, 2, -1, 4, 3, -1, -1, 3, 3, 2, 4, -1, 4, 5, 4, 4, -1};
+    static const int ARGS[] = {2, 4, 2, -1, 4, 3, -1, -1, 3, 3, 2, 4, -1, 4, 5, 4, 4, -1, 4};
     int k = -1;
     for (int i = 0; i < (int)(sizeof KINDS / sizeof KINDS[0]); i++)
         if (strcmp(w[0], KINDS[i]) == 0) k = i;
-    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, pick, chosen, text, token, tokens, ids, kept, top, repeats, attention, seen, surprisal, lens, attribution, draws, chi2)", w[0]);
+    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, pick, chosen, text, token, tokens, ids, kept, top, repeats, attention, seen, surprisal, lens, attribution, draws, chi2, penalty)", w[0]);
     d->kind = k;
     if (ARGS[k] > 0 && nw != ARGS[k]) return fail(p, "expect takes: %s", EXPECT_FORMS);
     switch ((LessonExpect)k) {
@@ -289,6 +289,9 @@ static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *w
         if (parse_long(p, w[3], 0, SAMPLER_MAX_DRAWS, "expect draws", &d->n)) return -1;
         d->x = (double)d->n;
         return 0;
+    case LEXP_PENALTY:
+        if (parse_token_arg(p, d, w[1], wl[1]) || parse_cmp(p, w[2], &d->cmp)) return -1;
+        return parse_double(p, w[3], -1e6, 1e6, "expect penalty", &d->x);
     case LEXP_CHI2: /* chi2 OP X | chi2 p OP X (arg[0] = 1: the p-value) */
         if (nw == 4 && strcmp(w[1], "p") == 0) {
             d->arg[0] = 1;

@@ -63,6 +63,7 @@ typedef enum LessonExpect {
                      * of the pending pick at the newest position, as the attribution panel shows */
     LEXP_DRAWS,     /* draws TEXT OP N      how often TEXT came up in the rolls of `draws N` */
     LEXP_CHI2,      /* chi2 OP X | chi2 p OP X   Pearson's chi2 of those rolls, or its p-value */
+    LEXP_PENALTY,   /* penalty TEXT OP X    the logit change the penalties gave TEXT (the token strip's Δ) */
 } LessonExpect;
 
 /* `expect top N`: at most this many bars (the rows a session keeps, SESSION_TOP_N). */

@@ -326,6 +326,15 @@ int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *v
     case LEXP_SURPRISAL: return measure_surprisal(d, s, out, cap, err);
     case LEXP_LENS: return measure_lens(d, s, out, cap, err);
     case LEXP_ATTRIBUTION: return measure_attribution(d, s, out, cap, err);
+    case LEXP_PENALTY: {
+        if (claim_token(d, s, &id, err)) return -1;
+        if (!s->has_next) return error_set(err, "there is no next-token distribution (the context is full)");
+        const SamplerPenalty *pen = sampler_record_penalty(&s->next, id);
+        token_quote(s, id, lab, sizeof lab);
+        double delta = pen ? pen->after - pen->before : 0.0;
+        snprintf(out, cap, "%.6g for %s (%s)", delta, lab, pen ? "penalised" : "not penalised");
+        return compare(delta, d->cmp, d->x);
+    }
     case LEXP_DRAWS: case LEXP_CHI2: {
         if (!s->has_next) return error_set(err, "there is no next-token distribution (the context is full)");
         if (!s->has_draws) return error_set(err, "no rolls to count: put a 'draws N' line before it");
