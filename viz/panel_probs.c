@@ -452,6 +452,16 @@ static void draw_row(Viz *viz, Rect row, Rect panel, const VizFrame *f, const Pr
     if (sr && !sr->kept) {
         TextStyle cs = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL, .color = th->cut, .valign = VIZ_ALIGN_MIDDLE};
         if (end + viz_px(viz, 30) < c.bar.x + c.bar.w) draw_text(viz, end + viz_px(viz, 4), row.y + row.h / 2, "cut", &cs, NULL);
+    } else if (sr && v->drawn >= 0.0 && f->draws && (L->cols.compact || !L->two_lines)) {
+        /* many rolls, no second line for the count: it goes after the bars */
+        char cnt[32], t[40];
+        probs_fmt_count((long long)(v->drawn * f->draws->n + 0.5), cnt, sizeof cnt);
+        snprintf(t, sizeof t, "%s\xC3\x97", cnt);
+        TextStyle cs = {.font = VIZ_FONT_BOLD, .size = second, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
+        int tw = viz_text_width(viz, VIZ_FONT_BOLD, second, t);
+        if (end + viz_px(viz, 6) + tw < c.bar.x + c.bar.w)
+            draw_text(viz, end + viz_px(viz, 6), row.y + row.h / 2, t, &cs, NULL);
+        /* no room after the bars: the line under the axis names the favourite's count */
     }
     /* numbers: the final probability in body text (bold if chosen), the stages under it */
     TextStyle ns = {.font = chosen ? VIZ_FONT_BOLD : VIZ_FONT_MONO, .size = VIZ_TEXT_BODY, .color = th->text,
@@ -467,7 +477,7 @@ static void draw_row(Viz *viz, Rect row, Rect panel, const VizFrame *f, const Pr
     } else {
         char stages[192];
         probs_stage_text(rec, agg ? -1 : (int)(sr - rec->rows), L->shown, stages, sizeof stages);
-        if (v->drawn >= 0.0 && f->draws) { /* many rolls: how often this row came up */
+        if (v->drawn >= 0.0 && f->draws && (agg || sr->kept)) { /* many rolls: how often this row came up */
             char cnt[32], pc[24];
             probs_fmt_count((long long)(v->drawn * f->draws->n + 0.5), cnt, sizeof cnt);
             prob_format_pct(v->drawn, pc, sizeof pc);

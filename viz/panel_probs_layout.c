@@ -105,9 +105,9 @@ static void summary_mass(const VizFrame *f, int shorter, char *buf, size_t cap) 
         prob_format_sig(d->chi2, 3, chi, sizeof chi);
         prob_format_sig(d->p_value, 2, pv, sizeof pv);
         token_label(f->tok, rec->rows[0].id, TOKEN_LABEL_DEFAULT, lab, sizeof lab);
-        if (shorter) snprintf(buf, cap, "%s rolls " MIDDOT " \xCF\x87\xC2\xB2 %s, p = %s", n_s, chi, pv);
+        if (shorter) snprintf(buf, cap, "\xCF\x87\xC2\xB2 %s " MIDDOT " p = %s", chi, pv);
         else
-            snprintf(buf, cap, "%s rolls (black bars): '%s' (p %s) won %s = %s, lost %s " MIDDOT
+            snprintf(buf, cap, "%s rolls (thin bars): '%s' (p %s) won %s = %s, lost %s " MIDDOT
                                " \xCF\x87\xC2\xB2 = %s, dof %d, p = %s",
                      n_s, lab, pf, won, pw, lost, chi, d->dof, pv);
         return;
