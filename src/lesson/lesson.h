@@ -23,6 +23,7 @@ typedef enum LessonOp {
     LOP_FORCE,       /* force TEXT | #ID                choose this next token (a branch) */
     LOP_REROLL,      /* reroll                          same step, new dice */
     LOP_DRAWS,       /* draws N                         roll the pending dice N times (0 = none) */
+    LOP_COMPARE,     /* compare SPEC SPEC [SPEC [SPEC]] the settings side by side, the same dice */
     LOP_LAYER,       /* layer N                         0-based */
     LOP_HEAD,        /* head N                          0-based */
     LOP_PANEL,       /* panel NAME                      a panel of the panel table (panel_table.h) */
@@ -64,6 +65,8 @@ typedef enum LessonExpect {
     LEXP_DRAWS,     /* draws TEXT OP N      how often TEXT came up in the rolls of `draws N` */
     LEXP_CHI2,      /* chi2 OP X | chi2 p OP X   Pearson's chi2 of those rolls, or its p-value */
     LEXP_PENALTY,   /* penalty TEXT OP X    the logit change the penalties gave TEXT (the token strip's Δ) */
+    LEXP_COMPARE,   /* compare K METRIC OP X  column K (1-based) of `compare`: repeated2, repeated3,
+                     * distinct2, surprisal (mean bits) or diverge (first token leaving greedy, -1 never) */
 } LessonExpect;
 
 /* `expect top N`: at most this many bars (the rows a session keeps, SESSION_TOP_N). */

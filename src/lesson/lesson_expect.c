@@ -326,6 +326,20 @@ int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *v
     case LEXP_SURPRISAL: return measure_surprisal(d, s, out, cap, err);
     case LEXP_LENS: return measure_lens(d, s, out, cap, err);
     case LEXP_ATTRIBUTION: return measure_attribution(d, s, out, cap, err);
+    case LEXP_COMPARE: {
+        if (!session_compare_current(s))
+            return error_set(err, "no settings side by side for this prompt: put a 'compare' line before it");
+        const SeqCompare *c = &s->cmp.result;
+        if (d->arg[0] > c->n_cols) return error_set(err, "compare has %d columns", c->n_cols);
+        const SeqCompareColumn *col = &c->col[d->arg[0] - 1];
+        double v = d->arg[1] == 0   ? (double)col->ngrams[1].repeated
+                   : d->arg[1] == 1 ? (double)col->ngrams[2].repeated
+                   : d->arg[1] == 2 ? col->ngrams[1].distinct_ratio
+                   : d->arg[1] == 3 ? col->mean_surprisal_bits
+                                    : (double)col->diverge;
+        snprintf(out, cap, "%.6g in column %ld (%s)", v, d->arg[0], col->spec);
+        return compare(v, d->cmp, d->x);
+    }
     case LEXP_PENALTY: {
         if (claim_token(d, s, &id, err)) return -1;
         if (!s->has_next) return error_set(err, "there is no next-token distribution (the context is full)");

@@ -10,7 +10,7 @@ static const char *const NAMES[ACT_COUNT] = {
     [ACT_SALT] = "salt",          [ACT_REROLL] = "reroll",     [ACT_BACK] = "back",
     [ACT_HOME] = "home",          [ACT_LAYER] = "layer",       [ACT_HEAD] = "head",
     [ACT_PANEL] = "panel",        [ACT_HIGHLIGHT_TOKEN] = "highlight token",
-    [ACT_SELECT_TOKEN] = "select token", [ACT_QUERY] = "query", [ACT_DRAWS] = "draws",
+    [ACT_SELECT_TOKEN] = "select token", [ACT_QUERY] = "query", [ACT_DRAWS] = "draws", [ACT_COMPARE] = "compare",
 };
 
 const char *action_name(ActionKind k) {
@@ -19,7 +19,7 @@ const char *action_name(ActionKind k) {
 
 int action_is_model_work(ActionKind k) {
     return k == ACT_STEP || k == ACT_FORCE || k == ACT_PROMPT || k == ACT_PROMPT_IDS || k == ACT_SWITCH ||
-           k == ACT_ABLATE;
+           k == ACT_ABLATE || k == ACT_COMPARE;
 }
 
 /* "layer 7 does not exist: the model has 4 layers (0-3)" */
@@ -89,6 +89,9 @@ int action_apply(Session *s, VizView *view, const Action *a, ErrorMsg *err) {
         if (a->n < 0 || a->n > SESSION_MAX_BRANCHES) return error_set(err, "there is no branch %ld", a->n + 1);
         return session_switch_branch(s, (int)a->n, err);
     case ACT_ABLATE: return session_set_ablation(s, a->ablation, err);
+    case ACT_COMPARE:
+        if (session_compare_set(s, a->specs, a->n_specs, 0, err)) return -1;
+        return session_compare_update(s, err);
     case ACT_SETTINGS:
         if (!a->settings) return error_set(err, "settings: none given");
         return session_set_settings(s, a->settings, err);

@@ -26,6 +26,8 @@ typedef enum ActionKind {
     ACT_PROMPT_IDS,      /* ids/n_ids: the same with token ids */
     ACT_SWITCH,          /* n: show branch n (0-based) */
     ACT_ABLATE,          /* ablation: the parts switched off (NULL = every part on again) */
+    ACT_COMPARE,         /* specs/n_specs: the settings side by side (0 = the default set),
+                            computed for the current prompt and seed (session_compare.h) */
     /* the sampler only (same logits): cheap */
     ACT_SETTINGS,        /* settings: validated; the same dice choose again */
     ACT_SEED,            /* seed: the pending and all future draws */
@@ -57,6 +59,8 @@ typedef struct Action {
     size_t n_ids;
     const SamplerSettings *settings; /* SETTINGS (borrowed) */
     const Gpt2Ablation *ablation;    /* ABLATE (borrowed; NULL = none) */
+    const char *const *specs;        /* COMPARE (borrowed, n_specs of them) */
+    int n_specs;
 } Action;
 
 /* Carries out a. view may be NULL for the actions that do not touch it (the model-work
