@@ -13,7 +13,10 @@
 #include "action.h"
 #include "check.h"
 #include "check_run.h"
+#include "check_export.h"
 #include "check_session.h"
+#include "check_tmp.h"
+#include "figure_meta.h"
 #include "frame_fill.h"
 
 #define PROMPT "The little dog ran to the"
@@ -99,6 +102,26 @@ int main(void) {
     CHECK(ch && cJSON_GetObjectItem(ch, "rank")->valueint == rec->chosen.rank + 1, "chosen rank as the window's");
     cJSON_Delete(j);
     free(out);
+
+    /* a figure records the rolls (inferscope:draws) and reopening it rolls the same dice */
+    char dir[256], png[512];
+    if (check_tmpdir_make(dir, sizeof dir, "draws") == 0) {
+        ExportOptions o = check_export_opts(dir, VIZ_PANEL_PROBS, 960, 540);
+        CHECK(export_png(&s, &view, &o, png, sizeof png, &err) == 0, "export: %s", err.text);
+        FigureState fs = {0};
+        CHECK(figure_meta_read(png, &fs, &err) == 0 && fs.draws == N_ROLLS, "figure draws %d: %s", fs.draws, err.text);
+        Session t;
+        if (check_open_bundled(&t) == 0) {
+            VizView v2;
+            CHECK(figure_state_apply(&fs, &t, &v2, &err) == 0, "apply: %s", err.text);
+            CHECK(t.has_draws && t.draws.n == N_ROLLS && memcmp(t.draws.row_counts, s.draws.row_counts,
+                                                                sizeof s.draws.row_counts) == 0,
+                  "the reopened figure has the same counts");
+            session_free(&t);
+        }
+        figure_state_free(&fs);
+        check_tmpdir_remove(dir);
+    }
 
     /* 0 clears; a new setting forgets the tally (it was of the old distribution) */
     Action clear = {.kind = ACT_DRAWS, .n = 0};
