@@ -99,4 +99,8 @@ bad_line comparebad "compare greedy T=9x" "'T=9x': T: '9x' is not a number"
 bad_line chi2none "expect chi2 < 3" "expect chi2 < 3: no rolls to count: put a 'draws N' line before it"
 bad_line drawsmax "draws 10001" "draws"
 bad_line cmpnone "expect compare 1 repeated3 == 0" "expect compare 1 repeated3 == 0: no settings side by side for this prompt"
+printf 'prompt The little dog ran to the\nmin_p 0.2\nexpect prob " cat" < 0.1\n' >"$tmp/probminp.lesson"
+"$BIN" export --lesson "$tmp/probminp.lesson" --out "$tmp/bad" >"$tmp/probminp.err" 2>&1; rc=$?
+check "expect prob of a token without a bar under min-p: refused, not guessed" \
+  bash -c '[ "$1" -eq 2 ] && grep -qF "probminp.lesson:3: expect prob \" cat\" < 0.1: only the 20 bars" "$2"' _ "$rc" "$tmp/probminp.err"
 summary test_lessons
