@@ -165,9 +165,10 @@ static void test_model_work(void) {
         n += action_is_model_work((ActionKind)k);
         CHECK(strcmp(action_name((ActionKind)k), "?") != 0, "kind %d has a name", k);
     }
-    CHECK(n == 6 && action_is_model_work(ACT_STEP) && action_is_model_work(ACT_ABLATE) &&
+    CHECK(n == 7 && action_is_model_work(ACT_STEP) && action_is_model_work(ACT_ABLATE) &&
+              action_is_model_work(ACT_COMPARE) && !action_is_model_work(ACT_DRAWS) &&
               !action_is_model_work(ACT_SETTINGS) && !action_is_model_work(ACT_BACK),
-          "six kinds run the model (%d)", n);
+          "seven kinds run the model (%d)", n);
     CHECK(strcmp(action_name(ACT_COUNT), "?") == 0, "out of range: '?'");
 }
 

@@ -141,6 +141,16 @@ check "export --ablate: a block the model lacks" err_is "--ablate: '9\.mlp': blo
 check "export --ablate with --lesson is refused, not ignored" err_is "--ablate does not apply to --lesson" \
   --lesson lessons/01-what-is-inference.lesson --ablate 0.1 --out "$T/x"
 
+# issue 19: --draws N rolls the pending dice in every state and records it
+run --prompt "Once upon a time" --panel probs --draws 500 --size 640x400 --out "$T/dr" >/dev/null 2>&1
+check "--draws: a figure with inferscope:draws 500 (none without)" python3 -c "$PYREAD"'
+t, _ = chunks(sys.argv[1])
+assert t["inferscope:draws"] == "500", t.get("inferscope:draws")
+t0, _ = chunks(sys.argv[2])
+assert "inferscope:draws" not in t0
+' "$T"/dr/0001-*.png "$T"/fb/0001-*.png
+check "--draws 0 refused" err_is "--draws" --prompt "Hi" --draws 0 --out "$T/x"
+check "--draws with --lesson refused" err_is "--draws does not apply to --lesson" --lesson lessons/11-sampling-lab.lesson --draws 5 --out "$T/x"
 summary test_cli_export
 
 # the Text panel's marks: the mode is in the provenance; bad values are refused

@@ -88,4 +88,19 @@ for f in lessons/*.lesson; do
   n=$(grep -c '^[[:space:]]*expect[[:space:]]' "$f")
   check "$(basename "$f"): $n expect lines (>= 3)" [ "$n" -ge 3 ]
 done
+# issue 19: the sampling lab's lines name their line when they cannot run
+bad_line() { # NAME LINE2 WANT: a two-line lesson fails with exit 2 and WANT at line 2
+  printf 'prompt Once upon a time\n%s\n' "$2" >"$tmp/$1.lesson"
+  "$BIN" export --lesson "$tmp/$1.lesson" --out "$tmp/bad" >"$tmp/$1.err" 2>&1; local rc=$?
+  check "$1: exit 2 and '$3'" bash -c '[ "$1" -eq 2 ] && grep -qF "$2" "$3"' _ "$rc" "$1.lesson:2: $3" "$tmp/$1.err"
+}
+bad_line compare1 "compare greedy" "compare: 1 settings given, 2 to 4 side by side"
+bad_line comparebad "compare greedy T=9x" "'T=9x': T: '9x' is not a number"
+bad_line chi2none "expect chi2 < 3" "expect chi2 < 3: no rolls to count: put a 'draws N' line before it"
+bad_line drawsmax "draws 10001" "draws"
+bad_line cmpnone "expect compare 1 repeated3 == 0" "expect compare 1 repeated3 == 0: no settings side by side for this prompt"
+printf 'prompt The little dog ran to the\nmin_p 0.2\nexpect prob " cat" < 0.1\n' >"$tmp/probminp.lesson"
+"$BIN" export --lesson "$tmp/probminp.lesson" --out "$tmp/bad" >"$tmp/probminp.err" 2>&1; rc=$?
+check "expect prob of a token without a bar under min-p: refused, not guessed" \
+  bash -c '[ "$1" -eq 2 ] && grep -qF "probminp.lesson:3: expect prob \" cat\" < 0.1: only the 20 bars" "$2"' _ "$rc" "$tmp/probminp.err"
 summary test_lessons

@@ -22,6 +22,7 @@
 #include "logit_attribution.h"
 #include "logit_lens.h"
 #include "sampler.h"
+#include "sampler_draws.h"
 #include "seq_compare.h"
 #include "token_stats.h"
 #include "token_journey.h"
@@ -136,6 +137,7 @@ typedef struct VizFrame {
     const TokEncoding *prompt_enc;/* the prompt's pieces and merges (BPE replay), may be NULL */
     const SamplerRecord *rec;     /* the next-token distribution and the draw, may be NULL */
     const SamplerRecord *prev_rec;/* the record that chose the newest token, may be NULL */
+    const SamplerDraws *draws;    /* many rolls of rec's pending dice (row_counts per rows[i]), or NULL */
 
     /* --- session facts for the status line and titles --- */
     const char *model_name;       /* "stories16m", "gpt2-124M" */

@@ -214,6 +214,7 @@ static RowCols row_cols(Rect row, const ProbsCols *pc) {
 typedef struct BarValues {
     double p_raw, p_temp, p_final;
     int kept;
+    double drawn;    /* share of the many rolls (f->draws) that came up, < 0: none */
 } BarValues;
 
 /* "//" across a bar that runs past the axis end: the axis is broken there, the bar's
@@ -224,6 +225,11 @@ static void draw_break_mark(Viz *viz, Rect b) {
         int x0 = x + k * viz_px(viz, 6);
         draw_line(viz, x0 - viz_px(viz, 3), b.y + b.h + 1, x0 + viz_px(viz, 3), b.y - 2, viz->theme->panel, t);
     }
+}
+
+static int end_of(int a, int b, int c) {
+    int m = a > b ? a : b;
+    return m > c ? m : c;
 }
 
 /* The bars of one row inside cols.bar: the temperature bar (filled, or grey+hatched
@@ -249,6 +255,15 @@ static int draw_bars(Viz *viz, Rect bar, Rect panel, const BarValues *v, const P
     if (lr > 0) draw_rect_outline(viz, (Rect){b.x, b.y, lr, upper_h}, bs.raw_line, 1);
     low.w = lf;
     draw_fill_rect(viz, low, aggregate ? color_mix(viz->theme->panel, viz->theme->text_muted, 0.7f) : bs.final_fill);
+    if (v->drawn >= 0.0) {
+        /* many rolls: the share each token came up, as a solid bar in the text colour
+         * along the bottom of the final bar (the histogram over the bars; its number is
+         * printed beside the row) */
+        int t = viz_px(viz, 3) > 2 ? viz_px(viz, 3) : 2;
+        int ld = probs_bar_len(ax, v->drawn, b.w);
+        draw_fill_rect(viz, (Rect){b.x, b.y + b.h - t, ld, t}, viz->theme->text);
+        if (ld > end_of(lt, lr, lf)) lf = ld;
+    }
     if ((probs_past_axis(ax, v->p_temp) || probs_past_axis(ax, v->p_raw) || probs_past_axis(ax, v->p_final)) &&
         b.w > viz_px(viz, 24))
         draw_break_mark(viz, b);
@@ -276,8 +291,8 @@ static void draw_row_tooltip(Viz *viz, Rect panel, Rect row, const VizFrame *f, 
     char lab[TOKEN_LABEL_CAP], c[24], line[2][TOKEN_LABEL_CAP + 160];
     token_label_ex(f->tok, sr->id, TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, lab, sizeof lab);
     snprintf(line[0], sizeof line[0], "#%d '%s' " MIDDOT " id %d", sr->rank + 1, lab, sr->id);
-    char stages[96];
-    probs_stage_text(rec, sr->p_raw, sr->p_temp, stages, sizeof stages);
+    char stages[192];
+    probs_stage_text(rec, (int)(sr - rec->rows), 0, stages, sizeof stages);
     prob_format_pct(sr->p_final, c, sizeof c);
     if (sr->kept) snprintf(line[1], sizeof line[1], "%s " ARROW_RIGHT " final %s", stages, c);
     else snprintf(line[1], sizeof line[1], "%s " MIDDOT " cut by the sampler", stages);
@@ -437,6 +452,16 @@ static void draw_row(Viz *viz, Rect row, Rect panel, const VizFrame *f, const Pr
     if (sr && !sr->kept) {
         TextStyle cs = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_SMALL, .color = th->cut, .valign = VIZ_ALIGN_MIDDLE};
         if (end + viz_px(viz, 30) < c.bar.x + c.bar.w) draw_text(viz, end + viz_px(viz, 4), row.y + row.h / 2, "cut", &cs, NULL);
+    } else if (sr && v->drawn >= 0.0 && f->draws && (L->cols.compact || !L->two_lines)) {
+        /* many rolls, no second line for the count: it goes after the bars */
+        char cnt[32], t[40];
+        probs_fmt_count((long long)(v->drawn * f->draws->n + 0.5), cnt, sizeof cnt);
+        snprintf(t, sizeof t, "%s\xC3\x97", cnt);
+        TextStyle cs = {.font = VIZ_FONT_BOLD, .size = second, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
+        int tw = viz_text_width(viz, VIZ_FONT_BOLD, second, t);
+        if (end + viz_px(viz, 6) + tw < c.bar.x + c.bar.w)
+            draw_text(viz, end + viz_px(viz, 6), row.y + row.h / 2, t, &cs, NULL);
+        /* no room after the bars: the line under the axis names the favourite's count */
     }
     /* numbers: the final probability in body text (bold if chosen), the stages under it */
     TextStyle ns = {.font = chosen ? VIZ_FONT_BOLD : VIZ_FONT_MONO, .size = VIZ_TEXT_BODY, .color = th->text,
@@ -450,8 +475,14 @@ static void draw_row(Viz *viz, Rect row, Rect panel, const VizFrame *f, const Pr
     if (L->cols.compact || !L->two_lines) {
         draw_text_in_rect(viz, c.nums, num, &ns);
     } else {
-        char stages[96];
-        probs_stage_text(rec, v->p_raw, v->p_temp, stages, sizeof stages);
+        char stages[192];
+        probs_stage_text(rec, agg ? -1 : (int)(sr - rec->rows), L->shown, stages, sizeof stages);
+        if (v->drawn >= 0.0 && f->draws && (agg || sr->kept)) { /* many rolls: how often this row came up */
+            char cnt[32], pc[24];
+            probs_fmt_count((long long)(v->drawn * f->draws->n + 0.5), cnt, sizeof cnt);
+            prob_format_pct(v->drawn, pc, sizeof pc);
+            snprintf(stages, sizeof stages, "drawn %s\xC3\x97 = %s", cnt, pc);
+        }
         TextStyle ss = {.font = VIZ_FONT_SANS, .size = second, .color = th->text_muted, .valign = VIZ_ALIGN_TOP};
         draw_text_in_rect(viz, (Rect){c.nums.x, block_y, c.nums.w, body_h}, num, &ns);
         draw_text_in_rect(viz, (Rect){c.nums.x, block_y + body_h - viz_px(viz, 2), c.nums.w, second_h}, stages, &ss);
@@ -497,16 +528,19 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     int shown = L.shown, n_rows = shown + 1;
     /* the aggregate row: every token not shown, summed by the sampler over the full
      * vocabulary (rows the view hides are added back here) */
-    BarValues other = {rec->other_raw, rec->other_temp, rec->other_final, 1};
+    const SamplerDraws *dr = f->draws && f->draws->n > 0 ? f->draws : NULL;
+    BarValues other = {rec->other_raw, rec->other_temp, rec->other_final, 1, dr ? (double)dr->other_count / dr->n : -1.0};
     for (int i = shown; i < rec->n; i++) {
         other.p_raw += rec->rows[i].p_raw;
         other.p_temp += rec->rows[i].p_temp;
         other.p_final += rec->rows[i].p_final;
+        if (dr) other.drawn += (double)dr->row_counts[i] / dr->n;
     }
     double longest = 0.0;
     for (int i = 0; i < shown; i++) {
         const SamplerRow *row = &rec->rows[i];
         double m = fmax(row->p_raw, fmax(row->p_temp, row->p_final));
+        if (dr) m = fmax(m, (double)dr->row_counts[i] / dr->n);
         if (m > longest) longest = m;
     }
     Rect rows_area = L.rows;
@@ -524,7 +558,9 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         int agg = i == shown;
         Rect row = rect_grid_cell(rows_area, (size_t)n_rows, 1, (size_t)i, 0);
         const SamplerRow *sr = agg ? NULL : &rec->rows[i];
-        BarValues v = agg ? other : (BarValues){sr->p_raw, sr->p_temp, sr->p_final, sr->kept};
+        BarValues v = agg ? other
+                          : (BarValues){sr->p_raw, sr->p_temp, sr->p_final, sr->kept,
+                                        dr ? (double)dr->row_counts[i] / dr->n : -1.0};
         if (sr && sr->kept) kept_shown++;
         draw_row(viz, row, r, f, &L, sr, &v, &ax);
         if (!agg && f->p_orig) {

@@ -67,6 +67,20 @@ static int legend_flow(Viz *viz, int x, int y, int w, int row_h, const char *con
     return rows;
 }
 
+/* 1 if the chain reads as "temperature, then the cuts top-k / top-p" (the summary
+ * names the one cut); 0 when a penalty or min-p acted or temperature ran after a cut. */
+static int chain_is_plain(const SamplerRecord *rec) {
+    int cut_seen = 0;
+    for (int j = 0; j < rec->n_stages; j++) {
+        const SamplerStageRecord *st = &rec->stages[j];
+        if (!st->active) continue;
+        if (st->stage == SAMPLER_STAGE_PENALTIES || st->stage == SAMPLER_STAGE_MIN_P) return 0;
+        if (st->stage == SAMPLER_STAGE_TEMPERATURE && cut_seen) return 0;
+        if (st->stage == SAMPLER_STAGE_TOP_K || st->stage == SAMPLER_STAGE_TOP_P) cut_seen = 1;
+    }
+    return 1;
+}
+
 /* The summary under the axis: how much of the mass the cut kept (or greedy's rule),
  * long and short wording. */
 static void summary_mass(const VizFrame *f, int shorter, char *buf, size_t cap) {
@@ -78,12 +92,40 @@ static void summary_mass(const VizFrame *f, int shorter, char *buf, size_t cap) 
     const char *which = rec->kept_after_p < rec->kept_after_k ? "top-p" : "top-k";
     char div[24];
     prob_format_sig(rec->kept_mass, 3, div, sizeof div);
+    if (f->draws && f->draws->n > 0 && rec->n > 0) {
+        /* many rolls: how often the favourite came up, and Pearson's χ² against p_final */
+        const SamplerDraws *d = f->draws;
+        char n_s[32], won[32], pf[24], pw[24], chi[24], pv[24];
+        probs_fmt_count(d->n, n_s, sizeof n_s);
+        probs_fmt_count(d->row_counts[0], won, sizeof won);
+        char lost[32];
+        probs_fmt_count(d->n - d->row_counts[0], lost, sizeof lost);
+        prob_format_pct(rec->rows[0].p_final, pf, sizeof pf);
+        prob_format_pct((double)d->row_counts[0] / d->n, pw, sizeof pw);
+        prob_format_sig(d->chi2, 3, chi, sizeof chi);
+        prob_format_sig(d->p_value, 2, pv, sizeof pv);
+        token_label(f->tok, rec->rows[0].id, TOKEN_LABEL_DEFAULT, lab, sizeof lab);
+        if (shorter) snprintf(buf, cap, "\xCF\x87\xC2\xB2 %s " MIDDOT " p = %s", chi, pv);
+        else
+            snprintf(buf, cap, "%s rolls (thin bars): '%s' (p %s) won %s = %s, lost %s " MIDDOT
+                               " \xCF\x87\xC2\xB2 = %s, dof %d, p = %s",
+                     n_s, lab, pf, won, pw, lost, chi, d->dof, pv);
+        return;
+    }
     if (rec->greedy) {
         token_label(f->tok, rec->chosen.id, TOKEN_LABEL_DEFAULT, lab, sizeof lab);
         char p[24];
         prob_format_pct(rec->chosen.p_raw, p, sizeof p);
         if (shorter) snprintf(buf, cap, "greedy: always the argmax");
         else snprintf(buf, cap, "greedy: argmax " MIDDOT " takes '%s' (%s at T=1) every time", lab, p);
+    } else if (chain_is_plain(rec) == 0) {
+        /* penalties, min-p or temperature after a cut: the chain's own order and counts,
+         * so what each stage kept is read where it happened */
+        char chain[PROBS_TEXT_CAP / 2];
+        probs_chain_text(rec, chain, sizeof chain);
+        probs_fmt_count(rec->n_kept, kept_n, sizeof kept_n);
+        if (shorter) snprintf(buf, cap, "the chain kept %s token%s", kept_n, rec->n_kept == 1 ? "" : "s");
+        else snprintf(buf, cap, "chain: %s " MIDDOT " kept %s, renormalised", chain, kept_n);
     } else if (rec->kept_after_p < rec->vocab_size) {
         if (shorter)
             snprintf(buf, cap, "%s kept %s = %s of the mass", which, kept_n, mass);
@@ -117,14 +159,78 @@ static int axis_height(const Viz *viz) {
     return 1 + viz_px(viz, 4) + viz_px(viz, 2) + viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
 }
 
-/* The stage numbers under the final one: "T=1 35.9%" or "T=1 33.2% → T=0.8 40.1%". */
-void probs_stage_text(const SamplerRecord *rec, double p_raw, double p_temp, char *buf, size_t cap) {
-    char a[24], b[24];
-    prob_format_pct(p_raw, a, sizeof a);
-    prob_format_pct(p_temp, b, sizeof b);
-    /* at T = 1 the temperature stage changes nothing: say it once */
-    if (rec->greedy || rec->settings.temperature == 1.0f) snprintf(buf, cap, "T=1 %s", a);
-    else snprintf(buf, cap, "T=1 %s " ARROW_RIGHT " T=%g %s", a, (double)rec->settings.temperature, b);
+/* A stage's name with its setting, as the title writes settings. */
+static void stage_name(const SamplerRecord *rec, int stage, char *buf, size_t cap) {
+    const SamplerSettings *st = &rec->settings;
+    switch (stage) {
+    case SAMPLER_STAGE_TEMPERATURE: snprintf(buf, cap, "T=%g", (double)st->temperature); break;
+    case SAMPLER_STAGE_TOP_K: snprintf(buf, cap, "top-k %d", st->top_k); break;
+    case SAMPLER_STAGE_TOP_P: snprintf(buf, cap, "top-p %g", (double)st->top_p); break;
+    case SAMPLER_STAGE_MIN_P: snprintf(buf, cap, "min-p %g", (double)st->min_p); break;
+    case SAMPLER_STAGE_PENALTIES: snprintf(buf, cap, "penalties"); break;
+    case SAMPLER_STAGE_GREEDY: snprintf(buf, cap, "greedy"); break;
+    default: snprintf(buf, cap, "?"); break;
+    }
+}
+
+/* Row i's probability after stage j; the "all other" row sums the rows from `shown` on
+ * and the record's own sum of the tokens beyond its rows. */
+static double stage_p(const SamplerRecord *rec, int j, int row, int shown) {
+    if (row >= 0) return rec->stages[j].p[row];
+    double s = rec->stages[j].other;
+    for (int i = shown < 0 ? 0 : shown; i < rec->n; i++) s += rec->stages[j].p[i];
+    return s;
+}
+
+int probs_stage_cells(const SamplerRecord *rec, int row, int shown, ProbsStageCell *out, int cap) {
+    int n = 0;
+    if (!rec || row >= rec->n || row < -1) return 0;
+    for (int j = 0; j < rec->n_stages && n < cap; j++) {
+        const SamplerStageRecord *sr = &rec->stages[j];
+        if (!sr->active) continue;
+        ProbsStageCell *c = &out[n++];
+        memset(c, 0, sizeof *c);
+        stage_name(rec, sr->stage, c->name, sizeof c->name);
+        c->stage = sr->stage;
+        c->kept = sr->kept;
+        c->p = stage_p(rec, j, row, shown);
+        c->cut = row >= 0 && rec->rows[row].cut_by == j;
+        if (c->cut) break;
+    }
+    return n;
+}
+
+void probs_stage_text(const SamplerRecord *rec, int row, int shown, char *buf, size_t cap) {
+    char a[24];
+    double raw = rec->other_raw;
+    if (row >= 0) raw = rec->rows[row].p_raw;
+    else
+        for (int i = shown < 0 ? 0 : shown; i < rec->n; i++) raw += rec->rows[i].p_raw;
+    prob_format_pct(raw, a, sizeof a);
+    int o = snprintf(buf, cap, "T=1 %s", a);
+    ProbsStageCell cells[SAMPLER_N_STAGES + 1];
+    int n = probs_stage_cells(rec, row, shown, cells, SAMPLER_N_STAGES + 1);
+    for (int i = 0; i < n && o > 0 && (size_t)o < cap; i++) {
+        /* temperature 1 and penalties that left this row alone change nothing: skip */
+        if (cells[i].stage == SAMPLER_STAGE_GREEDY) continue;
+        if (cells[i].cut) {
+            o += snprintf(buf + o, cap - (size_t)o, " " ARROW_RIGHT " %s cut", cells[i].name);
+            break;
+        }
+        prob_format_pct(cells[i].p, a, sizeof a);
+        o += snprintf(buf + o, cap - (size_t)o, " " ARROW_RIGHT " %s %s", cells[i].name, a);
+    }
+}
+
+void probs_chain_text(const SamplerRecord *rec, char *buf, size_t cap) {
+    ProbsStageCell cells[SAMPLER_N_STAGES + 1];
+    int n = probs_stage_cells(rec, -1, rec->n, cells, SAMPLER_N_STAGES + 1), o = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && o >= 0 && (size_t)o < cap; i++) {
+        char k[32];
+        probs_fmt_count(cells[i].kept, k, sizeof k);
+        o += snprintf(buf + o, cap - (size_t)o, "%s%s %s", i ? " " ARROW_RIGHT " " : "", cells[i].name, k);
+    }
 }
 
 ProbsCols probs_columns(Viz *viz, const VizFrame *f, int width, int shown, int two_lines) {
@@ -148,7 +254,7 @@ ProbsCols probs_columns(Viz *viz, const VizFrame *f, int width, int shown, int t
         prob_format_pct(row->p_final, buf, sizeof buf);
         int w = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, buf);
         if (w > final_w) final_w = w;
-        probs_stage_text(rec, row->p_raw, row->p_temp, buf, sizeof buf);
+        probs_stage_text(rec, i < shown ? i : -1, shown, buf, sizeof buf);
         w = viz_text_width(viz, VIZ_FONT_SANS, second, buf);
         if (w > stage_w) stage_w = w;
     }

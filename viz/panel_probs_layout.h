@@ -64,8 +64,31 @@ void probs_fmt_count(long long n, char *buf, size_t cap);
 /* "Next token · T=0.8 · top-k 40": the title states the settings. */
 void probs_title(const SamplerRecord *rec, char *buf, size_t cap);
 
-/* The stage numbers under the final one: "T=1 35.9%" or "T=1 33.2% → T=0.8 40.1%". */
-void probs_stage_text(const SamplerRecord *rec, double p_raw, double p_temp, char *buf, size_t cap);
+/* One stage of the chain as the bars show it, in the order it ran (rec->stages): its
+ * name with its setting ("T=1.5", "top-p 0.9", "min-p 0.05", "penalties"), the tokens it
+ * kept, and one row's probability after it (rec->stages[s].p[row], or .other for the
+ * "all other" row), 0 once cut. Only stages whose setting changed something. Read from
+ * the record: nothing is recomputed here. */
+typedef struct ProbsStageCell {
+    char name[32];
+    int stage;  /* SamplerStage */
+    int kept;   /* tokens left after it */
+    double p;   /* the row's probability after it, renormalised over its survivors */
+    int cut;    /* 1: this stage cut the row (p = 0 from here on) */
+} ProbsStageCell;
+
+/* The cells of row `row` (0 <= row < rec->n; -1 = "all other": every token not among
+ * the first `shown` rows, summed) into out[0..cap); returns how many there are (<= SAMPLER_N_STAGES + 1). The list stops at
+ * the stage that cut the row. */
+int probs_stage_cells(const SamplerRecord *rec, int row, int shown, ProbsStageCell *out, int cap);
+
+/* The chain's numbers under the final one, in the order it ran: "T=1 35.9%", or
+ * "T=1 9.1% → top-p 0.9 12.4% → T=1.5 8.0%", "... → min-p 0.05 cut". row, shown as above. */
+void probs_stage_text(const SamplerRecord *rec, int row, int shown, char *buf, size_t cap);
+
+/* What each stage kept, in the order the chain ran: "penalties 50,257 → top-p 0.9 236 →
+ * T=1.5 236" (active stages only; "" when none is). */
+void probs_chain_text(const SamplerRecord *rec, char *buf, size_t cap);
 
 /* ---- the probability axis (panel_probs_axis.c) ---- */
 

@@ -25,6 +25,8 @@ typedef struct ChipMetrics {
     int label_h; /* the token text */
     int id_h;    /* the id line */
     int bytes_h; /* the token's bytes in hex under the id (a slide with room), or 0 */
+    int pen_h;   /* the penalty line ("Δ−1.52") when the pending draw's penalties changed
+                    a token of the strip, or 0 */
     int h;       /* whole chip */
     int pad;     /* inner horizontal padding */
     int gap;     /* between chips */
@@ -38,7 +40,33 @@ typedef struct ChipMetrics {
 /* Spacing grows with the label once it is larger than the UI's own sizes. */
 static int at_least(int a, int b) { return a > b ? a : b; }
 
-static ChipMetrics chip_metrics(Viz *viz, int avail_w, VizTextSize label_size, VizTextSize small_size, int bytes) {
+/* 1 if any chip of the strip carries a penalty mark. */
+static int has_penalty_marks(const VizFrame *f) {
+    if (!f || !f->rec || !f->ids) return 0;
+    for (int p = 0; p < f->n_pos; p++)
+        if (tokens_penalty_mark(f, p, NULL)) return 1;
+    return 0;
+}
+
+int tokens_penalty_mark(const VizFrame *f, int p, double *delta) {
+    const SamplerRecord *rec = f ? f->rec : NULL;
+    /* the record must be the one for this strip: its context is these tokens */
+    if (!rec || !f->ids || rec->n_penalised < 1 || rec->n_context != f->n_pos) return 0;
+    if (p < rec->window_start || p >= rec->n_context) return 0;
+    const SamplerPenalty *pen = sampler_record_penalty(rec, f->ids[p]);
+    if (!pen) return 0;
+    if (delta) *delta = pen->after - pen->before;
+    return 1;
+}
+
+/* "Δ−1.52": the logit change, with a real minus sign. */
+static void penalty_text(double d, char *buf, size_t cap) {
+    double a = d < 0 ? -d : d;
+    snprintf(buf, cap, a >= 10.0 ? "\xCE\x94%s%.1f" : "\xCE\x94%s%.2f", d < 0 ? "\xE2\x88\x92" : "+", a);
+}
+
+static ChipMetrics chip_metrics(Viz *viz, int avail_w, VizTextSize label_size, VizTextSize small_size, int bytes,
+                                const VizFrame *f) {
     ChipMetrics m;
     m.label_size = label_size;
     m.small_size = small_size;
@@ -47,9 +75,10 @@ static ChipMetrics chip_metrics(Viz *viz, int avail_w, VizTextSize label_size, V
     m.label_h = lh + viz_px(viz, 2);
     m.id_h = viz_line_height(viz, VIZ_FONT_MONO, small_size) + viz_px(viz, 3);
     m.bytes_h = bytes ? m.id_h : 0;
+    m.pen_h = has_penalty_marks(f) ? m.id_h : 0;
     if (label_size == VIZ_TEXT_DISPLAY) /* a slide: a taller colour band for the position */
         m.band_h = at_least(m.band_h, viz_text_px(viz, VIZ_TEXT_DISPLAY) * 2 / 5);
-    m.h = m.band_h + m.label_h + m.id_h + m.bytes_h;
+    m.h = m.band_h + m.label_h + m.id_h + m.bytes_h + m.pen_h;
     m.pad = at_least(viz_px(viz, 6), lh / 10);
     m.gap = at_least(viz_px(viz, 4), lh / 12);
     m.row_gap = at_least(viz_px(viz, 6), lh / 8);
@@ -96,6 +125,13 @@ static int chip_natural_width(Viz *viz, const VizFrame *f, int p, const ChipMetr
         chip_bytes(f, p, bytes, sizeof bytes);
         int wb = viz_text_width(viz, VIZ_FONT_MONO, m->small_size, bytes);
         if (wb > w) w = wb;
+    }
+    double d;
+    if (m->pen_h && tokens_penalty_mark(f, p, &d)) {
+        char pt[32];
+        penalty_text(d, pt, sizeof pt);
+        int wq = viz_text_width(viz, VIZ_FONT_BOLD, m->small_size, pt);
+        if (wq > w) w = wq;
     }
     return w + 2 * m->pad;
 }
@@ -191,6 +227,18 @@ static void draw_chip(DrawCtx *c, int p, Rect chip) {
         Rect br = {idr.x, idr.y + m->id_h, idr.w, m->bytes_h - viz_px(viz, 3)};
         c->rc |= draw_text_in_rect(viz, br, bytes, &is);
     }
+    double d;
+    if (m->pen_h && tokens_penalty_mark(f, p, &d)) {
+        /* the penalties changed this token's logit for the pending draw: by how much,
+         * in words and a box, so colour is not the only sign */
+        char pt[32];
+        penalty_text(d, pt, sizeof pt);
+        Rect pr = {idr.x, idr.y + m->id_h + m->bytes_h, idr.w, m->pen_h - viz_px(viz, 3)};
+        TextStyle ps = {.font = VIZ_FONT_BOLD, .size = m->small_size, .color = th->text,
+                        .halign = VIZ_ALIGN_CENTER, .valign = VIZ_ALIGN_MIDDLE};
+        c->rc |= draw_fill_rect(viz, pr, color_mix(th->background, th->cut, 0.25f));
+        c->rc |= draw_text_in_rect(viz, pr, pt, &ps);
+    }
 
     /* generated tokens are underlined in the accent colour (as in the text panel) */
     if (generated) {
@@ -259,7 +307,7 @@ static int fill_label_px(Viz *viz, const VizFrame *f, Rect in, const BpeReplay *
     while (lo <= hi) {
         int mid = lo + (hi - lo) / 2;
         viz_set_display_px(viz, mid);
-        ChipMetrics m = chip_metrics(viz, in.w, VIZ_TEXT_DISPLAY, small_for(viz, mid), bytes);
+        ChipMetrics m = chip_metrics(viz, in.w, VIZ_TEXT_DISPLAY, small_for(viz, mid), bytes, f);
         int cut = 0;
         for (int p = 0; p < n; p++) {
             widths[p] = chip_natural_width(viz, f, p, &m);
@@ -326,10 +374,16 @@ static int draw_header(Viz *viz, Rect *in, const VizFrame *f, int n, const ChipM
             "tinted: newest",
             TOKEN_MARK_SPACE " space   " TOKEN_MARK_NEWLINE " newline   <e2 80> bytes",
             TOKEN_MARK_SPACE " space   <e2 80> bytes"};
-        const char *k = keys[2];
+        static const char *const pen_keys[] = {
+            "\xCE\x94\xE2\x88\x92" "1.5: what the penalties did to this token's logit for the next draw    "
+            TOKEN_MARK_SPACE " space    <e2 80> bytes",
+            "\xCE\x94: logit change by the penalties   " TOKEN_MARK_SPACE " space",
+            "\xCE\x94: change by the penalties"};
+        const char *const *kl = m->pen_h ? pen_keys : keys;
+        const char *k = kl[2];
         for (size_t i = 0; i < 3; i++)
-            if (viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, keys[i]) <= key.w) {
-                k = keys[i];
+            if (viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, kl[i]) <= key.w) {
+                k = kl[i];
                 break;
             }
         rc |= draw_text_in_rect(viz, key, k, &ks);
@@ -341,7 +395,7 @@ static int draw_header(Viz *viz, Rect *in, const VizFrame *f, int n, const ChipM
 int tokens_panel_height(Viz *viz, int w, const VizFrame *f, int max_rows, int max_h) {
     int pad = draw_panel_pad(viz);
     int inner_w = w - 2 * pad;
-    ChipMetrics m = chip_metrics(viz, inner_w, VIZ_TEXT_TITLE, VIZ_TEXT_SMALL, 0);
+    ChipMetrics m = chip_metrics(viz, inner_w, VIZ_TEXT_TITLE, VIZ_TEXT_SMALL, 0, f);
     ColorbarSpec cb = {.map = viz->theme->sequential, .vmin = 0, .vmax = 1, .label = "position", .target_ticks = 3};
     int cb_h = draw_colorbar_size(viz, &cb, viz_px(viz, 8));
     int title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE);
@@ -378,7 +432,11 @@ int draw_tokens_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     Rect in;
     int rc = draw_panel_begin(viz, r, &in);
     int n = f && f->ids && f->tok ? f->n_pos : 0;
-    ChipMetrics m = chip_metrics(viz, in.w, VIZ_TEXT_TITLE, VIZ_TEXT_SMALL, 0);
+    ChipMetrics m = chip_metrics(viz, in.w, VIZ_TEXT_TITLE, VIZ_TEXT_SMALL, 0, f);
+    if (m.pen_h && m.h > in.h) { /* a strip too low for the penalty line: chips stay whole */
+        m.h -= m.pen_h;
+        m.pen_h = 0;
+    }
     rc |= draw_header(viz, &in, f, n, &m);
     if (n <= 0) {
         TextStyle es = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text_muted};
@@ -400,7 +458,7 @@ int draw_tokens_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         bytes = with_bytes * 10 >= fill_px * 9;
         if (bytes) fill_px = with_bytes;
         viz_set_display_px(viz, fill_px);
-        m = chip_metrics(viz, in.w, VIZ_TEXT_DISPLAY, small_for(viz, fill_px), bytes);
+        m = chip_metrics(viz, in.w, VIZ_TEXT_DISPLAY, small_for(viz, fill_px), bytes, f);
         bs = (BpeSizes){VIZ_TEXT_DISPLAY, m.small_size};
     }
     for (int p = base; p < n; p++) widths[p - base] = chip_width(viz, f, p, &m);

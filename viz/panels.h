@@ -21,6 +21,11 @@ int draw_tokens_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
  * BPE replay when a word is selected — with fewer rows, then without the header's key
  * and legend, when that is more than max_h (the frame layout gives it that). */
 int tokens_panel_height(Viz *viz, int w, const VizFrame *f, int max_rows, int max_h);
+/* The penalty mark of chip p: 1 when f->rec (the pending draw, whose context is this
+ * strip) penalised the chip's token and p lies in its penalty window, with *delta (may
+ * be NULL) = its logit change (penalised[].after - before); 0 otherwise. The strip
+ * prints it under the chip ("Δ−1.52"). */
+int tokens_penalty_mark(const VizFrame *f, int p, double *delta);
 
 /* Attention: heatmap of pattern[view.layer][view.head] (query rows × key columns,
  * token labels on both axes, linear 0..1 colour scale with legend, masked cells

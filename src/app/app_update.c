@@ -285,6 +285,22 @@ static void apply_intent(AppState *app, AppIntent intent, int arg) {
         app_set_status(app, 0, "back at the prompt");
         break;
     }
+    case INTENT_DRAWS: {
+        if (!s->has_next) {
+            app_set_status(app, 1, "nothing to roll (the context is full)");
+            break;
+        }
+        /* 100 -> 1,000 -> 10,000 -> off: the tally converges on p_final as N grows */
+        long n = !s->has_draws ? 100 : s->draws.n < SAMPLER_MAX_DRAWS ? (long)s->draws.n * 10 : 0;
+        if (n > SAMPLER_MAX_DRAWS) n = SAMPLER_MAX_DRAWS;
+        Action a = {.kind = ACT_DRAWS, .n = n};
+        if (app_act(app, &a, 0)) break;
+        if (n == 0) app_set_status(app, 0, "rolls cleared");
+        else if (s->has_draws)
+            app_set_status(app, 0, "%ld rolls of the pending dice: chi2 = %.2f, dof %d, p = %.2g", n, s->draws.chi2,
+                           s->draws.dof, s->draws.p_value);
+        break;
+    }
     case INTENT_REROLL: {
         if (!s->has_next) {
             app_set_status(app, 1, "nothing to re-roll (the context is full)");

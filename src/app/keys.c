@@ -23,6 +23,8 @@ static const KeyBinding TABLE[] = {
     {SDLK_LEFT, KEYMOD_NONE, INTENT_BACK, 0, LEFT_ARROW, "step back one token (nothing is recomputed)", 0},
     {SDLK_HOME, KEYMOD_NONE, INTENT_HOME, 0, "Home", "back to the prompt", 0},
     {SDLK_r, KEYMOD_NONE, INTENT_REROLL, 0, "R", "re-roll: new dice for the pending draw", 0},
+    {SDLK_r, KEYMOD_SHIFT, INTENT_DRAWS, 0, "Shift+R",
+     "roll the dice 100 / 1,000 / 10,000 times / off", 0},
     {SDLK_g, KEYMOD_NONE, INTENT_TOGGLE_GREEDY, 0, "G", "greedy (argmax) on / off", 0},
     {SDLK_t, KEYMOD_NONE, INTENT_KNOB, KNOB_TEMPERATURE, "T, then " UP_ARROW "/" DOWN_ARROW,
      "temperature \xC2\xB1" "0.1 (0 to 5)", 0},

@@ -18,6 +18,8 @@ typedef enum AppIntent {
     INTENT_BACK,          /* remove the newest token (session_back, nothing recomputed) */
     INTENT_HOME,          /* back to the end of the prompt */
     INTENT_REROLL,        /* new dice for the pending draw */
+    INTENT_DRAWS,         /* roll the pending dice many times: 100, then x10 per press up to
+                             10,000, then off again (ACT_DRAWS) */
     INTENT_TOGGLE_GREEDY, /* greedy on/off */
     INTENT_KNOB,          /* select what ↑/↓ change: arg = AppKnob */
     INTENT_KNOB_UP,       /* ↑: the selected setting one notch up */

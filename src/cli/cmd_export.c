@@ -33,7 +33,7 @@ static void usage(void) {
             "         [--compare SPEC SPEC [SPEC [SPEC]]]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
             "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--axis A]\n"
-            "         [--text-mode plain|surprisal|seen] [--sidecar] [--ablate LIST]\n"
+            "         [--text-mode plain|surprisal|seen] [--draws N] [--sidecar] [--ablate LIST]\n"
             "         --out DIR\n"
             "       inferscope export --lesson FILE.lesson [--model DIR] [--size WxH] [--scale S] [--handout]\n"
             "         --out DIR\n\n"
@@ -74,7 +74,11 @@ static void usage(void) {
             "  --text-mode M    what the Text panel marks on each token: plain (default), surprisal\n"
             "                   (-log2 p in bits, viridis, with a scale) or seen (ends an 8-token run of\n"
             "                   the training text: boxed; models without an index say so); a lesson\n"
-            "                   sets it with `textmode`\n"
+            "                   sets it with `textmode`\n");
+    fprintf(stdout,
+            "  --draws N        roll the pending dice N times (1..10000, the rolls `next --draws N`\n"
+            "                   makes) in every state: how often each token came up, drawn over the\n"
+            "                   bars, with Pearson's chi2 (inferscope:draws; a lesson: `draws N`)\n"
             "  --theme T        light (default, for print) or dark\n"
             "  --sidecar        also write NAME.json with the same provenance\n"
             "  --out DIR        output folder (created if missing)\n"
@@ -206,6 +210,7 @@ typedef struct ExportArgs {
     VizProbAxis axis;
     float axis_max;
     const char *lesson_path;
+    long draws;              /* --draws N: roll the pending dice N times in every state, 0 = no */
     int compare;             /* --compare: the arguments after it are SPECs */
     const char *spec[SEQ_COMPARE_MAX_COLS + 1]; /* (n_specs) borrowed from argv; one over
                                                  * the limit is kept to refuse it */
@@ -325,6 +330,7 @@ static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs
         CLI_LONG("--layer", &ea->layer, 0, 4095, NULL),
         CLI_LONG("--head", &ea->head, 0, 4095, NULL),
         CLI_LONG("--query", &ea->query, 0, 100000, NULL),
+        CLI_LONG("--draws", &ea->draws, 1, SAMPLER_MAX_DRAWS, NULL),
         CLI_CALL("--scale", take_scale, &ea->opt.scale),
         CLI_CALL("--panel", take_panel, ea),
         CLI_CALL("--heads", take_heads, ea),
@@ -366,6 +372,7 @@ static int check_export_args(const CliModelArgs *ma, ExportArgs *ea, int *heads_
             ea->panel_given || ea->axis_given || ea->query >= 0 || ea->heads || ea->heads_all || ea->vs)
             return error_set(err, "--lesson sets the prompt, steps, layer/head, panel, axis and text mode itself: "
                                   "drop those options");
+        if (ea->draws) return error_set(err, "--draws does not apply to --lesson (a lesson rolls with `draws N`)");
         if (ma->ablate) /* not silently dropped: the slides would claim the whole model */
             return error_set(err, "--ablate does not apply to --lesson (a lesson sets its own state)");
         return 0;
@@ -452,6 +459,13 @@ static int export_flipbook(const char *CMD, const CliModelArgs *ma, ExportArgs *
         if (st > 0 && session_step(&s, &err)) {
             rc = cli_fail(CMD, "step %d: %s", st, err.text);
             break;
+        }
+        if (ea->draws > 0) {
+            Action roll = {.kind = ACT_DRAWS, .n = ea->draws};
+            if (action_apply(&s, NULL, &roll, &err)) {
+                rc = cli_fail(CMD, "--draws: %s", err.text);
+                break;
+            }
         }
         if (opt->panel == VIZ_PANEL_COMPARE && session_compare_update(&s, &err)) {
             rc = cli_fail(CMD, "%s", err.text);

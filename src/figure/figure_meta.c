@@ -145,6 +145,7 @@ int figure_meta_build(FigureMeta *m, const Session *s, const VizView *view,
     strbuf_add(&str, "]", 1);
     rc |= str.oom ? -1 : meta_add(m, "inferscope:salts", str.data, 1);
     rc |= meta_addf(m, "inferscope:pending_salt", 1, "%u", (unsigned)s->pending_salt);
+    if (s->has_next && s->has_draws) rc |= meta_addf(m, "inferscope:draws", 1, "%d", s->draws.n);
 
     rc |= meta_add(m, "inferscope:panel", panel, 0);
     rc |= meta_add(m, "inferscope:focus", viz_panel_name(v->focus) ? viz_panel_name(v->focus) : "frame", 0);

@@ -20,6 +20,8 @@
  *   inferscope:n_prompt, inferscope:step, inferscope:branch, inferscope:n_branches
  *   inferscope:salts      JSON array: the dice salt of each generated position
  *   inferscope:pending_salt   salt of the draw shown for the next token
+ *   inferscope:draws      N rolls of the pending dice tallied over the bars (written only
+ *                         when there are, so figures without are byte-identical to before)
  *   inferscope:panel, inferscope:focus, inferscope:layer, inferscope:head,
  *   inferscope:contact_sheet  ("" = single figure, "layer 3", "all layers")
  *   inferscope:tensor     trace names drawn, e.g. "blocks.3.attn.hook_pattern"
@@ -105,6 +107,7 @@ typedef struct FigureState {
     int n_prompt;              /* 1 <= n_prompt <= n_ids */
     uint32_t *salts;           /* owned (n_ids - n_prompt), may be NULL when 0 */
     uint32_t pending_salt;
+    int draws;                 /* inferscope:draws: rolls tallied over the bars, 0 = none */
     int step, branch, n_branches;
     VizPanel panel;
     int contact_sheet, sheet_layer;

@@ -297,6 +297,11 @@ static int parse_tokens(const PngTextChunks *t, const char *what, FigureState *f
         parse_long(what, "inferscope:pending_salt", v, 0, (long)UINT32_MAX, &x, err))
         return -1;
     fs->pending_salt = (uint32_t)x;
+    const char *dv = png_text_find(t, "inferscope:draws"); /* optional: absent = none */
+    if (dv) {
+        if (parse_long(what, "inferscope:draws", dv, 1, SAMPLER_MAX_DRAWS, &x, err)) return -1;
+        fs->draws = (int)x;
+    }
     return 0;
 }
 

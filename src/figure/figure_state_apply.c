@@ -71,6 +71,10 @@ int figure_state_apply(const FigureState *fs, Session *s, VizView *view, ErrorMs
     action_apply(s, NULL, &pending, err);
     if (session_len(s) != (int)fs->n_ids || memcmp(session_ids(s), fs->ids, fs->n_ids * sizeof *fs->ids) != 0)
         return error_set(err, "figure: replay did not reproduce the recorded tokens");
+    if (fs->draws > 0) { /* the same rolls again: the same seed, position and salt */
+        Action draws = {.kind = ACT_DRAWS, .n = fs->draws};
+        if (action_apply(s, NULL, &draws, err)) return -1;
+    }
 
     if (fs->n_compare) { /* the specs side by side; the window or exporter computes the columns */
         const char *specs[SEQ_COMPARE_MAX_COLS];

@@ -232,19 +232,21 @@ static const char EXPECT_FORMS[] =
     "next TEXT | prob TEXT OP X | pick TEXT | chosen TEXT | text TEXT | token POS TEXT | "
     "tokens TEXT OP N | ids TEXT A,B,C | kept OP N | top N OP X | repeats [OP] N | seen [run|count] OP X | "
     "surprisal POS|max|mean OP X | lens TEXT DEPTH OP RANK | attribution PART OP X | "
+    "draws TEXT OP N | chi2 [p] OP X | penalty TEXT OP X | compare K repeated2|repeated3|distinct2|surprisal|diverge OP X | "
     "attention L H QUERY KEY OP X | attention L H prev|first OP X | attention L H prev|first strongest | "
     "head L.H best PATTERN | head L.H PATTERN OP X";
 
 static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *wl, int nw) {
     static const char *const KINDS[] = {"next", "prob", "chosen", "text", "tokens", "kept",
                                         "repeats", "attention", "token", "ids", "pick", "top",
-                                        "seen", "surprisal", "lens", "attribution", "head"};
+                                        "seen", "surprisal", "lens", "attribution", "head", "draws", "chi2", "penalty",
+                                        "compare"};
     /* words including the kind; -1: checked below */
-    static const int ARGS[] = {2, 4, 2, -1, 4, 3, -1, -1, 3, 3, 2, 4, -1, 4, 5, 4, -1};
+    static const int ARGS[] = {2, 4, 2, -1, 4, 3, -1, -1, 3, 3, 2, 4, -1, 4, 5, 4, -1, 4, -1, 4, 5};
     int k = -1;
     for (int i = 0; i < (int)(sizeof KINDS / sizeof KINDS[0]); i++)
         if (strcmp(w[0], KINDS[i]) == 0) k = i;
-    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, pick, chosen, text, token, tokens, ids, kept, top, repeats, attention, seen, surprisal, lens, attribution, head)", w[0]);
+    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, pick, chosen, text, token, tokens, ids, kept, top, repeats, attention, seen, surprisal, lens, attribution, head, draws, chi2, penalty, compare)", w[0]);
     d->kind = k;
     if (ARGS[k] > 0 && nw != ARGS[k]) return fail(p, "expect takes: %s", EXPECT_FORMS);
     switch ((LessonExpect)k) {
@@ -283,6 +285,32 @@ static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *w
         if (parse_long(p, w[3], 0, 1000000, "expect tokens", &d->n)) return -1;
         d->x = (double)d->n;
         return 0;
+    case LEXP_DRAWS:
+        if (parse_token_arg(p, d, w[1], wl[1]) || parse_cmp(p, w[2], &d->cmp)) return -1;
+        if (parse_long(p, w[3], 0, SAMPLER_MAX_DRAWS, "expect draws", &d->n)) return -1;
+        d->x = (double)d->n;
+        return 0;
+    case LEXP_COMPARE: {
+        static const char *const METRICS[] = {"repeated2", "repeated3", "distinct2", "surprisal", "diverge"};
+        d->arg[1] = -1;
+        for (int i = 0; i < 5; i++)
+            if (strcmp(w[2], METRICS[i]) == 0) d->arg[1] = i;
+        if (d->arg[1] < 0)
+            return fail(p, "expect compare: '%s' is not repeated2, repeated3, distinct2, surprisal or diverge", w[2]);
+        if (parse_long(p, w[1], 1, SEQ_COMPARE_MAX_COLS, "expect compare column", &d->arg[0]) || parse_cmp(p, w[3], &d->cmp))
+            return -1;
+        return parse_double(p, w[4], -1.0, 1e6, "expect compare", &d->x);
+    }
+    case LEXP_PENALTY:
+        if (parse_token_arg(p, d, w[1], wl[1]) || parse_cmp(p, w[2], &d->cmp)) return -1;
+        return parse_double(p, w[3], -1e6, 1e6, "expect penalty", &d->x);
+    case LEXP_CHI2: /* chi2 OP X | chi2 p OP X (arg[0] = 1: the p-value) */
+        if (nw == 4 && strcmp(w[1], "p") == 0) {
+            d->arg[0] = 1;
+            return parse_cmp(p, w[2], &d->cmp) || parse_double(p, w[3], 0.0, 1.0, "expect chi2 p", &d->x);
+        }
+        if (nw != 3) return fail(p, "expect takes: %s", EXPECT_FORMS);
+        return parse_cmp(p, w[1], &d->cmp) || parse_double(p, w[2], 0.0, 1e12, "expect chi2", &d->x);
     case LEXP_KEPT:
         if (parse_cmp(p, w[1], &d->cmp) || parse_long(p, w[2], 0, 10000000, "expect kept", &d->n)) return -1;
         d->x = (double)d->n;
@@ -394,7 +422,7 @@ static const OpName OPS[] = {
     {"title", LOP_TITLE, 2},     {"model", LOP_MODEL, 2},   {"prompt", LOP_PROMPT, 2},
     {"seed", LOP_SEED, 2},
     {"step", LOP_STEP, 1},       {"back", LOP_BACK, 1},     {"home", LOP_HOME, 0},
-    {"force", LOP_FORCE, 2},     {"reroll", LOP_REROLL, 0}, {"layer", LOP_LAYER, 2},
+    {"force", LOP_FORCE, 2},     {"reroll", LOP_REROLL, 0}, {"draws", LOP_DRAWS, 2}, {"compare", LOP_COMPARE, 2}, {"layer", LOP_LAYER, 2},
     {"head", LOP_HEAD, 2},       {"panel", LOP_PANEL, 2},   {"caption", LOP_CAPTION, 2},
     {"highlight", LOP_HIGHLIGHT, 2}, {"bpe", LOP_BPE, 2},   {"ask", LOP_ASK, 2},
     {"reveal", LOP_REVEAL, 0},   {"pause", LOP_PAUSE, 0},   {"axis", LOP_AXIS, 2},
@@ -497,6 +525,9 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
         d.arg[1] = (long)(m >> 32);
         break;
     }
+    case LOP_DRAWS:
+        rc = parse_long(p, abuf, 0, SAMPLER_MAX_DRAWS, word, &d.n);
+        break;
     case LOP_PANEL:
         d.kind = viz_panel_from_name_n(arg, alen);
         if (d.kind < 0) {
@@ -547,6 +578,8 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
         if (d.kind < 0) return fail(p, "textmode takes plain, surprisal or seen, not '%s'", abuf);
         break;
     case LOP_EXPECT: rc = parse_expect(p, arg, alen, &d); break;
+    case LOP_COMPARE:
+        /* the specs are checked when the beat runs (settings_spec_parse names the bad one) */
     case LOP_ABLATE:
         /* the parts are checked against the model when the beat runs (gpt2_ablation_parse) */
         if (alen >= sizeof abuf) return fail(p, "ablate: the list is too long%s", "");

@@ -22,6 +22,8 @@ typedef enum LessonOp {
     LOP_HOME,        /* home                            back to the prompt */
     LOP_FORCE,       /* force TEXT | #ID                choose this next token (a branch) */
     LOP_REROLL,      /* reroll                          same step, new dice */
+    LOP_DRAWS,       /* draws N                         roll the pending dice N times (0 = none) */
+    LOP_COMPARE,     /* compare SPEC SPEC [SPEC [SPEC]] the settings side by side, the same dice */
     LOP_LAYER,       /* layer N                         0-based */
     LOP_HEAD,        /* head N                          0-based */
     LOP_QUERY,       /* query N | query all             the query attention-math explains and
@@ -67,6 +69,11 @@ typedef enum LessonExpect {
                      * of the pending pick at the newest position, as the attribution panel shows */
     LEXP_HEAD,      /* head L.H best PATTERN | head L.H PATTERN OP X   engine/head_scores on the fixed
                      * probe (inferscope heads): L.H scores highest of all heads, or compares OP X */
+    LEXP_DRAWS,     /* draws TEXT OP N      how often TEXT came up in the rolls of `draws N` */
+    LEXP_CHI2,      /* chi2 OP X | chi2 p OP X   Pearson's chi2 of those rolls, or its p-value */
+    LEXP_PENALTY,   /* penalty TEXT OP X    the logit change the penalties gave TEXT (the token strip's Δ) */
+    LEXP_COMPARE,   /* compare K METRIC OP X  column K (1-based) of `compare`: repeated2, repeated3,
+                     * distinct2, surprisal (mean bits) or diverge (first token leaving greedy, -1 never) */
 } LessonExpect;
 
 /* `expect top N`: at most this many bars (the rows a session keeps, SESSION_TOP_N). */

@@ -66,8 +66,31 @@ static int compare(double v, int cmp, double x) {
     }
 }
 
+/* 1 when the chain is "temperature, then top-k / top-p" on the raw logits, the case
+ * final_prob can redo for a token without a bar; 0 with penalties or min-p acting, or
+ * temperature after a cut. */
+static int chain_is_plain(const SamplerRecord *r) {
+    int cut = 0;
+    for (int j = 0; j < r->n_stages; j++) {
+        const SamplerStageRecord *st = &r->stages[j];
+        if (!st->active) continue;
+        if (st->stage == SAMPLER_STAGE_PENALTIES || st->stage == SAMPLER_STAGE_MIN_P) return 0;
+        if (st->stage == SAMPLER_STAGE_TEMPERATURE && cut) return 0;
+        if (st->stage == SAMPLER_STAGE_TOP_K || st->stage == SAMPLER_STAGE_TOP_P) cut = 1;
+    }
+    return 1;
+}
+
+/* 1 if token id has a bar of the pending draw (its p_final is the bar's number). */
+static int has_bar(const Session *s, int id) {
+    for (int i = 0; i < s->next.n; i++)
+        if (s->next.rows[i].id == id) return 1;
+    return 0;
+}
+
 /* p_final of token id in the pending draw: the bar's own number when it is shown,
- * else the same pipeline for that one token (rank by logit, cut, renormalised). */
+ * else the same pipeline for that one token (rank by logit, cut, renormalised); the
+ * caller refuses a token without a bar when the chain is not plain (chain_is_plain). */
 static double final_prob(const Session *s, int id) {
     const SamplerRecord *r = &s->next;
     for (int i = 0; i < r->n; i++)
@@ -279,6 +302,9 @@ int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *v
             token_quote(s, s->next.rows[0].id, out, cap);
             return s->next.rows[0].id == id;
         } else {
+            if (!has_bar(s, id) && !chain_is_plain(&s->next))
+                return error_set(err, "only the %d bars' probabilities are measured when penalties, min-p or a "
+                                      "temperature after the cuts are on", s->next.n);
             double p = final_prob(s, id);
             token_quote(s, id, lab, sizeof lab);
             snprintf(out, cap, "%.6g for %s", p, lab);
@@ -344,8 +370,9 @@ int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *v
     }
     case LEXP_KEPT:
         if (!s->has_next) return error_set(err, "there is no next-token distribution (the context is full)");
-        snprintf(out, cap, "%d tokens", s->next.kept_after_p);
-        return compare(s->next.kept_after_p, d->cmp, d->x);
+        /* after the whole chain, in its order (min-p and a temperature after the cuts too) */
+        snprintf(out, cap, "%d tokens", s->next.n_kept);
+        return compare(s->next.n_kept, d->cmp, d->x);
     case LEXP_REPEATS: {
         int at = 0, best = longest_repeat(session_ids(s) + np, n - np, &at);
         uint8_t *t = NULL;
@@ -362,6 +389,48 @@ int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *v
     case LEXP_LENS: return measure_lens(d, s, out, cap, err);
     case LEXP_ATTRIBUTION: return measure_attribution(d, s, view, out, cap, err);
     case LEXP_HEAD: return measure_head(d, s, out, cap, err);
+    case LEXP_COMPARE: {
+        if (!session_compare_current(s))
+            return error_set(err, "no settings side by side for this prompt: put a 'compare' line before it");
+        const SeqCompare *c = &s->cmp.result;
+        if (d->arg[0] > c->n_cols) return error_set(err, "compare has %d columns", c->n_cols);
+        const SeqCompareColumn *col = &c->col[d->arg[0] - 1];
+        double v = d->arg[1] == 0   ? (double)col->ngrams[1].repeated
+                   : d->arg[1] == 1 ? (double)col->ngrams[2].repeated
+                   : d->arg[1] == 2 ? col->ngrams[1].distinct_ratio
+                   : d->arg[1] == 3 ? col->mean_surprisal_bits
+                                    : (double)col->diverge;
+        snprintf(out, cap, "%.6g in column %ld (%s)", v, d->arg[0], col->spec);
+        return compare(v, d->cmp, d->x);
+    }
+    case LEXP_PENALTY: {
+        if (claim_token(d, s, &id, err)) return -1;
+        if (!s->has_next) return error_set(err, "there is no next-token distribution (the context is full)");
+        const SamplerPenalty *pen = sampler_record_penalty(&s->next, id);
+        token_quote(s, id, lab, sizeof lab);
+        double delta = pen ? pen->after - pen->before : 0.0;
+        snprintf(out, cap, "%.6g for %s (%s)", delta, lab, pen ? "penalised" : "not penalised");
+        return compare(delta, d->cmp, d->x);
+    }
+    case LEXP_DRAWS: case LEXP_CHI2: {
+        if (!s->has_next) return error_set(err, "there is no next-token distribution (the context is full)");
+        if (!s->has_draws) return error_set(err, "no rolls to count: put a 'draws N' line before it");
+        const SamplerDraws *dr = &s->draws;
+        if (d->kind == LEXP_CHI2) {
+            double v = d->arg[0] ? dr->p_value : dr->chi2;
+            snprintf(out, cap, "chi2 = %.6g, dof %d, p = %.6g (%d rolls)", dr->chi2, dr->dof, dr->p_value, dr->n);
+            return compare(v, d->cmp, d->x);
+        }
+        if (claim_token(d, s, &id, err)) return -1;
+        for (int i = 0; i < s->next.n; i++)
+            if (s->next.rows[i].id == id) {
+                token_quote(s, id, lab, sizeof lab);
+                snprintf(out, cap, "%d of %d rolls for %s (p_final %.4g)", dr->row_counts[i], dr->n, lab,
+                         s->next.rows[i].p_final);
+                return compare(dr->row_counts[i], d->cmp, d->x);
+            }
+        return error_set(err, "only the %d bars' tokens are counted", s->next.n);
+    }
     }
     return error_set(err, "unknown claim");
 }

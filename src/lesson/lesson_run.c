@@ -91,7 +91,30 @@ typedef struct RunState {
     int have_prompt;           /* a `prompt` line has run */
     size_t prompt_dir;         /* index of that directive, SIZE_MAX = none yet */
     size_t ablate_dir;         /* the `ablate` in force, SIZE_MAX = none (the whole model) */
+    size_t compare_dir;        /* the `compare` in force, SIZE_MAX = none (the default set) */
 } RunState;
+
+/* `compare SPEC SPEC ...`: the specs (split at spaces into buf) side by side, computed
+ * now (an Action: the window runs it as a job). text NULL: back to the default set. */
+static int lesson_compare(Session *s, VizView *view, const char *text, ErrorMsg *err) {
+    char buf[4 * (SETTINGS_SPEC_MAX + 2) + 8];
+    const char *specs[SEQ_COMPARE_MAX_COLS + 1];
+    int n = 0;
+    if (text) {
+        if (strlen(text) >= sizeof buf) return error_set(err, "compare: the list is too long");
+        strcpy(buf, text);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+            if (n > SEQ_COMPARE_MAX_COLS) break;
+            specs[n++] = t;
+        }
+        if (n < 2 || n > SEQ_COMPARE_MAX_COLS)
+            return error_set(err, "compare: %d settings given, 2 to %d side by side", n, SEQ_COMPARE_MAX_COLS);
+    }
+    Action a = {.kind = ACT_COMPARE, .specs = specs, .n_specs = n};
+    if (!text) return session_compare_set(s, NULL, 0, 0, err);
+    return action_apply(s, view, &a, err);
+}
 
 /* Switches off what `ablate SPEC` lists ("none" or NULL: everything back on). */
 static int lesson_ablate(Session *s, VizView *view, const char *spec, ErrorMsg *err) {
@@ -120,7 +143,7 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
     SamplerSettings set = s->settings;
     Action act = {.kind = ACT_NONE};
     if (!rs->have_prompt && (d->op == LOP_STEP || d->op == LOP_BACK || d->op == LOP_HOME || d->op == LOP_FORCE ||
-                             d->op == LOP_REROLL || d->op == LOP_BPE))
+                             d->op == LOP_REROLL || d->op == LOP_BPE || d->op == LOP_DRAWS || d->op == LOP_COMPARE))
         return fail_at(l, d, err, "this needs a prompt first: put a 'prompt' line before it");
     switch (d->op) {
     case LOP_TITLE: case LOP_MODEL: case LOP_PAUSE: break;
@@ -143,6 +166,11 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
     case LOP_BACK: act = (Action){.kind = ACT_BACK, .n = d->n}; break;
     case LOP_HOME: act = (Action){.kind = ACT_HOME}; break;
     case LOP_REROLL: act = (Action){.kind = ACT_REROLL}; break;
+    case LOP_DRAWS: act = (Action){.kind = ACT_DRAWS, .n = d->n}; break;
+    case LOP_COMPARE:
+        if (lesson_compare(s, view, d->text, &e)) return fail_at(l, d, err, e.text);
+        rs->compare_dir = di;
+        break;
     case LOP_FORCE: {
         int id = 0;
         if (force_id(l, d, s, &id, err)) return -1;
@@ -220,6 +248,7 @@ typedef struct BeatSnap {
     const uint8_t *prompt;     /* borrowed from the lesson (or the replay's pre_prompt) */
     size_t prompt_len;
     uint32_t pending_salt;
+    int draws;                 /* rolls of the pending dice shown (0: none) */
     SamplerSettings settings;
     uint64_t seed;
     VizView view;
@@ -309,6 +338,7 @@ static int take_snapshot(const Lesson *l, LessonReplay *r, const Session *s, con
         sn.n_pos = session_len(s);
         sn.n_prompt = s->n_prompt;
         sn.pending_salt = s->pending_salt;
+        sn.draws = s->has_next && s->has_draws ? s->draws.n : 0;
         if (rs->prompt_dir != SIZE_MAX) {
             sn.prompt = (const uint8_t *)l->dir[rs->prompt_dir].text;
             sn.prompt_len = l->dir[rs->prompt_dir].text_len;
@@ -347,6 +377,13 @@ static int restore_snapshot(const Lesson *l, LessonReplay *r, size_t k, Session 
                            .n_prompt = sn->n_prompt, .pending_salt = sn->pending_salt,
                            .settings = sn->settings, .seed = sn->seed};
         if (session_restore(s, &st, &e)) return error_set(err, "%s: beat %zu: %s", l->path, k + 1, e.text);
+        /* the rolls as they were (0 clears a tally a later beat left on the same record) */
+        Action roll = {.kind = ACT_DRAWS, .n = sn->draws};
+        if (s->has_next && action_apply(s, NULL, &roll, &e))
+            return error_set(err, "%s: beat %zu: %s", l->path, k + 1, e.text);
+        /* the settings side by side of that beat (computed again only when not current) */
+        const char *cmp = sn->rs.compare_dir == SIZE_MAX ? NULL : l->dir[sn->rs.compare_dir].text;
+        if (lesson_compare(s, view, cmp, &e)) return error_set(err, "%s: beat %zu: %s", l->path, k + 1, e.text);
     } else {
         session_set_settings(s, &sn->settings, &e);
         session_set_seed(s, sn->seed);
@@ -364,7 +401,8 @@ static int restore_snapshot(const Lesson *l, LessonReplay *r, size_t k, Session 
 /* Runs beats n_snap .. k from the last snapshot (or a clean start), one snapshot per beat. */
 static int run_beats(const Lesson *l, LessonReplay *r, size_t k, Session *s, VizView *view, LessonBeatView *bv,
                      ErrorMsg *err) {
-    RunState rs = {.last_question = NULL, .have_prompt = 0, .prompt_dir = SIZE_MAX, .ablate_dir = SIZE_MAX};
+    RunState rs = {.last_question = NULL, .have_prompt = 0, .prompt_dir = SIZE_MAX, .ablate_dir = SIZE_MAX,
+                   .compare_dir = SIZE_MAX};
     int rc = 0;
     session_batch_begin(s);
     if (r->n_snap) {

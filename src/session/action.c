@@ -12,6 +12,7 @@ static const char *const NAMES[ACT_COUNT] = {
     [ACT_PANEL] = "panel",        [ACT_HIGHLIGHT_TOKEN] = "highlight token",
     [ACT_SELECT_TOKEN] = "select token", [ACT_QUERY] = "query", [ACT_HEADS] = "heads",
     [ACT_ATTR_VS] = "attribute vs",
+    [ACT_DRAWS] = "draws", [ACT_COMPARE] = "compare",
 };
 
 const char *action_name(ActionKind k) {
@@ -20,7 +21,7 @@ const char *action_name(ActionKind k) {
 
 int action_is_model_work(ActionKind k) {
     return k == ACT_STEP || k == ACT_FORCE || k == ACT_PROMPT || k == ACT_PROMPT_IDS || k == ACT_SWITCH ||
-           k == ACT_ABLATE;
+           k == ACT_ABLATE || k == ACT_COMPARE;
 }
 
 /* "layer 7 does not exist: the model has 4 layers (0-3)" */
@@ -102,12 +103,23 @@ int action_apply(Session *s, VizView *view, const Action *a, ErrorMsg *err) {
         if (a->n < 0 || a->n > SESSION_MAX_BRANCHES) return error_set(err, "there is no branch %ld", a->n + 1);
         return session_switch_branch(s, (int)a->n, err);
     case ACT_ABLATE: return session_set_ablation(s, a->ablation, err);
+    case ACT_COMPARE:
+        if (session_compare_set(s, a->specs, a->n_specs, 0, err)) return -1;
+        return session_compare_update(s, err);
     case ACT_SETTINGS:
         if (!a->settings) return error_set(err, "settings: none given");
         return session_set_settings(s, a->settings, err);
     case ACT_SEED: session_set_seed(s, a->seed); return 0;
     case ACT_SALT: session_set_pending_salt(s, a->salt); return 0;
     case ACT_REROLL: session_reroll(s); return 0;
+    case ACT_DRAWS:
+        if (a->n < 0 || a->n > SAMPLER_MAX_DRAWS)
+            return error_set(err, "draws %ld: the count must be 0 (none) to %d", a->n, SAMPLER_MAX_DRAWS);
+        if (a->n == 0) {
+            s->has_draws = 0;
+            return 0;
+        }
+        return session_draw_many(s, (int)a->n, err);
     case ACT_BACK:
         if (a->n < 0) return error_set(err, "back %ld: the count must be at least 0", a->n);
         session_back(s, a->n > session_len(s) ? session_len(s) : (int)a->n);

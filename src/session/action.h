@@ -26,11 +26,15 @@ typedef enum ActionKind {
     ACT_PROMPT_IDS,      /* ids/n_ids: the same with token ids */
     ACT_SWITCH,          /* n: show branch n (0-based) */
     ACT_ABLATE,          /* ablation: the parts switched off (NULL = every part on again) */
+    ACT_COMPARE,         /* specs/n_specs: the settings side by side (0 = the default set),
+                            computed for the current prompt and seed (session_compare.h) */
     /* the sampler only (same logits): cheap */
     ACT_SETTINGS,        /* settings: validated; the same dice choose again */
     ACT_SEED,            /* seed: the pending and all future draws */
     ACT_SALT,            /* salt of the pending draw */
     ACT_REROLL,          /* new dice for the pending draw */
+    ACT_DRAWS,           /* n rolls of the pending dice (1..SAMPLER_MAX_DRAWS; 0 = forget them):
+                            the tally and its χ² (session_draw_many), shown over the bars */
     ACT_BACK,            /* n tokens back (nothing recomputed) */
     ACT_HOME,            /* back to the end of the prompt */
     /* the view only */
@@ -59,6 +63,8 @@ typedef struct Action {
     const SamplerSettings *settings; /* SETTINGS (borrowed) */
     const Gpt2Ablation *ablation;    /* ABLATE (borrowed; NULL = none) */
     unsigned long long heads;        /* HEADS */
+    const char *const *specs;        /* COMPARE (borrowed, n_specs of them) */
+    int n_specs;
 } Action;
 
 /* Carries out a. view may be NULL for the actions that do not touch it (the model-work

@@ -41,6 +41,7 @@ void frame_fill(VizFrame *f, const Session *s, const VizView *view) {
     f->prompt_enc = s->prompt_enc.n_ids ? &s->prompt_enc : NULL;
     f->rec = s->has_next ? &s->next : NULL;
     f->prev_rec = s->has_prev ? &s->prev : NULL;
+    f->draws = s->has_next && s->has_draws ? &s->draws : NULL;
     f->model_name = s->model.name;
     f->n_params = s->model.n_params;
     f->weights = gpt2_model_weights_name(&s->model);
