@@ -283,6 +283,17 @@ static void test_text_api(void) {
     CHECK(bl > 3 && strcmp(buf + bl - 3, "\xE2\x80\xA6") == 0 && strncmp(buf, long_text, bl - 3) == 0,
           "prefix + ellipsis: %s", buf);
     CHECK(w == viz_text_width(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, buf), "returned width is the real width");
+    /* a line never ends on an opening quote before a space (`" park"`): the width that
+     * would end the line right after the quote takes the quote to the next line */
+    {
+        const char *cap = "rolled: \" park\" holds";
+        int upto_quote = viz_text_width(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, "rolled: \"");
+        size_t used = draw_wrap_line(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, cap, upto_quote + 2, buf, sizeof buf);
+        CHECK(strcmp(buf, "rolled:") == 0 && strncmp(cap + used, "\" park\"", 7) == 0,
+              "quote kept with its token: line '%s', rest '%s'", buf, cap + used);
+        used = draw_wrap_line(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, "a \"b\" c", 1000, buf, sizeof buf);
+        CHECK(strcmp(buf, "a \"b\" c") == 0, "a closing quote still ends a word: '%s'", buf);
+    }
     w = draw_fit_text(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, "short", 80, buf, sizeof buf);
     CHECK(strcmp(buf, "short") == 0 && w > 0, "fits whole: %s", buf);
     w = draw_fit_text(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, long_text, 2, buf, sizeof buf);

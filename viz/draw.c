@@ -257,12 +257,25 @@ int draw_hatch(Viz *viz, Rect r, Rect restore, int ox, int oy, int spacing, SDL_
 
 /* ---- wrapped text ------------------------------------------------------------ */
 
+/* 1 when text[0..i) ends with an opening quote standing alone before a space — the
+ * `"` of `" park"`, how lessons quote a token with its leading space: a line must not
+ * end there, or the quote is left dangling and the token starts the next line bare. */
+static int ends_with_open_quote(const char *text, size_t i) {
+    static const char *const QUOTES[] = {"\"", "'", "\xE2\x80\x9C", "\xE2\x80\x98", "\xC2\xAB"};
+    for (size_t q = 0; q < sizeof QUOTES / sizeof QUOTES[0]; q++) {
+        size_t k = strlen(QUOTES[q]);
+        if (i >= k && memcmp(text + i - k, QUOTES[q], k) == 0 && (i == k || text[i - k - 1] == ' ')) return 1;
+    }
+    return 0;
+}
+
 size_t draw_wrap_line(Viz *viz, VizFont font, VizTextSize size, const char *text, int max_w, char *buf,
                         size_t cap) {
     size_t n = strcspn(text, "\n");
     size_t best = 0; /* bytes of the longest prefix ending at a word end that fits */
     for (size_t i = 1; i <= n && i < cap; i++) {
         if (i < n && text[i] != ' ') continue; /* candidate breaks: before a space, at the end */
+        if (i < n && ends_with_open_quote(text, i)) continue;
         memcpy(buf, text, i);
         buf[i] = '\0';
         if (viz_text_width(viz, font, size, buf) > max_w) break;
