@@ -107,33 +107,42 @@ static int draw_token_row(Viz *viz, Rect cell, const VizFrame *f, int p, int rig
     return rc;
 }
 
-int draw_attn_lines_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
-    if (r.w <= 0 || r.h <= 0) return 0;
-    const Theme *th = viz->theme;
+/* What the parts of the figure share: the frame, the panel's inner rect, line heights, the
+ * rows chosen and where the two token columns and the lines between them go. */
+typedef struct LinesCtx {
+    Viz *viz;
+    const Theme *th;
+    const VizFrame *f;
+    const AttnLinesSelect *sel;
+    VizHits *hits;
     Rect in;
-    int rc = draw_panel_begin(viz, r, &in);
-    int title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE);
-    int body_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY);
-    int small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
+    int body_h, small_h;
+    int n, NH, one;  /* positions, heads of the layer, 1: one query alone */
+    TextStyle sub;   /* the muted body text of the subtitle and the footer */
+    LinesRows lr;
+    int focus;       /* the position the window is around */
+    int row_h, body_top;
+    Rect lc, rcol;   /* the query column (left) and the key column (right) */
+    int x0, x1;      /* where the lines start and end */
+} LinesCtx;
+
+/* The title naming the heads, then what the lines are and how much of the attention they
+ * carry (a shorter wording when the long one needs more than two lines: a large UI scale on a
+ * small window). Returns the y below them. */
+static int draw_lines_heading(LinesCtx *c, int *rc) {
+    Viz *viz = c->viz;
+    const VizFrame *f = c->f;
+    const AttnLinesSelect *sel = c->sel;
+    const int NH = c->NH, body_h = c->body_h;
+    const Rect in = c->in;
     char buf[512], heads[160];
-    if (!f || !f->attn_lines || !f->tok || !f->ids || !f->cfg || f->n_pos < 1) {
-        rc |= label(viz, in.x, in.y, in.w, "attention lines", VIZ_FONT_BOLD, VIZ_TEXT_TITLE, th->text);
-        const char *why = f && f->attn_missing && f->attn_missing[0] ? f->attn_missing : "no tokens yet: type a prompt";
-        rc |= label(viz, in.x, in.y + title_h + viz_px(viz, 8), in.w, why, VIZ_FONT_SANS, VIZ_TEXT_BODY, th->text_muted);
-        draw_set_clip(viz, NULL);
-        return rc ? -1 : 0;
-    }
-    const AttnLinesSelect *sel = &f->lines_sel;
-    const int n = f->n_pos, NH = f->cfg->n_head, one = sel->only_query >= 0;
     heads_text(sel->head_mask, NH, sel->layer, heads, sizeof heads);
     snprintf(buf, sizeof buf, "Attention lines \xE2\x80\x94 %s", heads);
-    rc |= label(viz, in.x, in.y, in.w, buf, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, th->text);
-    int y = in.y + title_h + viz_px(viz, 2);
+    *rc |= label(viz, in.x, in.y, in.w, buf, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, c->th->text);
+    int y = in.y + viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE) + viz_px(viz, 2);
 
-    /* what the lines are, and how much of the attention they carry (a shorter wording when the
-     * long one needs more than two lines: a large UI scale on a small window) */
     char alt[256];
-    if (one) {
+    if (c->one) {
         char lab[TOKEN_LABEL_CAP];
         token_label_ex(f->tok, f->ids[sel->only_query], TOKEN_LABEL_DEFAULT, viz_glyph_provided, viz, lab, sizeof lab);
         snprintf(buf, sizeof buf, "Query %d '%s' alone: every key with at least %.0f\xC2\xA0%% \xE2\x80\x94 %.0f\xC2\xA0%% of its attention.%s",
@@ -153,149 +162,218 @@ int draw_attn_lines_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     }
     if (draw_count_lines(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, buf, in.w, 3) > 2) snprintf(buf, sizeof buf, "%s", alt);
     int sub_lines = draw_count_lines(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, buf, in.w, 2);
-    TextStyle sub = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text_muted, .valign = VIZ_ALIGN_TOP};
-    rc |= draw_wrapped_text(viz, (Rect){in.x, y, in.w, sub_lines * body_h}, buf, &sub, body_h, 2);
-    y += sub_lines * body_h + viz_px(viz, 4);
+    *rc |= draw_wrapped_text(viz, (Rect){in.x, y, in.w, sub_lines * body_h}, buf, &c->sub, body_h, 2);
+    return y + sub_lines * body_h + viz_px(viz, 4);
+}
 
-    /* the legend: one swatch and name per head drawn; in the window the other heads of the layer
-     * too, hollow and muted, so a click can add them (VIZ_HIT_HEAD_THUMB: a = layer, b = head) */
-    {
-        int x = in.x, sw = viz_px(viz, 28), gap = viz_px(viz, 14), lh = body_h;
-        for (int h = 0; h < NH && h < 64; h++) {
-            int on = (int)((sel->head_mask >> h) & 1u);
-            if (!on && f->view.print) continue;
-            char name[32];
-            snprintf(name, sizeof name, on ? "L%dH%d" : "L%dH%d off", sel->layer, h);
-            TextStyle ls = {.font = on ? VIZ_FONT_BOLD : VIZ_FONT_SANS, .size = VIZ_TEXT_BODY,
-                            .color = on ? th->text : th->text_muted, .valign = VIZ_ALIGN_MIDDLE};
-            int w = sw + viz_px(viz, 6) + viz_text_width(viz, ls.font, VIZ_TEXT_BODY, name);
-            if (x > in.x && x + w > in.x + in.w) x = in.x, y += lh;
-            if (on) rc |= draw_line(viz, x, y + lh / 2, x + sw, y + lh / 2, colormap_category(h), viz_px(viz, 5));
-            else rc |= draw_rect_outline(viz, (Rect){x, y + lh / 2 - viz_px(viz, 4), sw, viz_px(viz, 8)}, colormap_category(h), 1);
-            rc |= draw_text(viz, x + sw + viz_px(viz, 6), y + lh / 2, name, &ls, NULL);
-            viz_hits_add(hits, (Rect){x, y, w, lh}, VIZ_HIT_HEAD_THUMB, sel->layer, h);
-            x += w + gap;
-        }
-        y += lh + viz_px(viz, 6);
+/* The legend: one swatch and name per head drawn; in the window the other heads of the layer
+ * too, hollow and muted, so a click can add them (VIZ_HIT_HEAD_THUMB: a = layer, b = head).
+ * Returns the y below it. */
+static int draw_head_legend(LinesCtx *c, int y, int *rc) {
+    Viz *viz = c->viz;
+    const Theme *th = c->th;
+    const AttnLinesSelect *sel = c->sel;
+    const Rect in = c->in;
+    int x = in.x, sw = viz_px(viz, 28), gap = viz_px(viz, 14), lh = c->body_h;
+    for (int h = 0; h < c->NH && h < 64; h++) {
+        int on = (int)((sel->head_mask >> h) & 1u);
+        if (!on && c->f->view.print) continue;
+        char name[32];
+        snprintf(name, sizeof name, on ? "L%dH%d" : "L%dH%d off", sel->layer, h);
+        TextStyle ls = {.font = on ? VIZ_FONT_BOLD : VIZ_FONT_SANS, .size = VIZ_TEXT_BODY,
+                        .color = on ? th->text : th->text_muted, .valign = VIZ_ALIGN_MIDDLE};
+        int w = sw + viz_px(viz, 6) + viz_text_width(viz, ls.font, VIZ_TEXT_BODY, name);
+        if (x > in.x && x + w > in.x + in.w) x = in.x, y += lh;
+        if (on) *rc |= draw_line(viz, x, y + lh / 2, x + sw, y + lh / 2, colormap_category(h), viz_px(viz, 5));
+        else *rc |= draw_rect_outline(viz, (Rect){x, y + lh / 2 - viz_px(viz, 4), sw, viz_px(viz, 8)}, colormap_category(h), 1);
+        *rc |= draw_text(viz, x + sw + viz_px(viz, 6), y + lh / 2, name, &ls, NULL);
+        viz_hits_add(c->hits, (Rect){x, y, w, lh}, VIZ_HIT_HEAD_THUMB, sel->layer, h);
+        x += w + gap;
     }
+    return y + lh + viz_px(viz, 6);
+}
 
-    /* the columns' names, then the rows that fit above the footer note */
-    {
-        TextStyle hs = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_SMALL, .color = th->text_muted, .valign = VIZ_ALIGN_TOP};
-        rc |= draw_text(viz, in.x, y, "query (looks)", &hs, NULL);
-        hs.halign = VIZ_ALIGN_RIGHT;
-        rc |= draw_text(viz, in.x + in.w, y, "key (looked at)", &hs, NULL);
-        y += small_h + viz_px(viz, 2);
-    }
-    int foot_h = 2 * body_h + viz_px(viz, 4);
-    int row_h = body_h + viz_px(viz, 2);
+/* The columns' names, then the rows that fit between them and the footer note: which rows
+ * (c->lr), how tall, and where the columns and the lines go. */
+static void layout_columns(LinesCtx *c, int y, int foot_h, int *rc) {
+    Viz *viz = c->viz;
+    const VizFrame *f = c->f;
+    const Rect in = c->in;
+    TextStyle hs = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_SMALL, .color = c->th->text_muted, .valign = VIZ_ALIGN_TOP};
+    *rc |= draw_text(viz, in.x, y, "query (looks)", &hs, NULL);
+    hs.halign = VIZ_ALIGN_RIGHT;
+    *rc |= draw_text(viz, in.x + in.w, y, "key (looked at)", &hs, NULL);
+    y += c->small_h + viz_px(viz, 2);
+
+    int row_h = c->body_h + viz_px(viz, 2);
     int body_top = y, body_bot = in.y + in.h - foot_h;
     int avail = (body_bot - body_top) / row_h;
-    int focus = one ? sel->only_query : (f->view.query >= 0 ? f->view.query : n - 1);
-    LinesRows lr = pick_rows(n, avail, focus, one);
-    if (lr.n_rows > 0 && lr.n_rows * row_h < body_bot - body_top) { /* few tokens: taller rows, up to 2x */
-        int grow = (body_bot - body_top) / lr.n_rows;
+    c->focus = c->one ? c->sel->only_query : (f->view.query >= 0 ? f->view.query : c->n - 1);
+    c->lr = pick_rows(c->n, avail, c->focus, c->one);
+    if (c->lr.n_rows > 0 && c->lr.n_rows * row_h < body_bot - body_top) { /* few tokens: taller rows, up to 2x */
+        int grow = (body_bot - body_top) / c->lr.n_rows;
         row_h = grow < 2 * row_h ? grow : 2 * row_h;
     }
     int col_w = in.w * 30 / 100;
     int max_lab = viz_text_width(viz, VIZ_FONT_MONO, VIZ_TEXT_BODY, "0000000000000000") +
                   viz_text_width(viz, VIZ_FONT_MONO, VIZ_TEXT_SMALL, "000") + viz_px(viz, 12);
     if (col_w > max_lab) col_w = max_lab;
-    Rect lc = {in.x, body_top, col_w, lr.n_rows * row_h};
-    Rect rcol = {in.x + in.w - col_w, body_top, col_w, lr.n_rows * row_h};
-    int x0 = lc.x + lc.w + viz_px(viz, 8), x1 = rcol.x - viz_px(viz, 8);
+    c->row_h = row_h;
+    c->body_top = body_top;
+    c->lc = (Rect){in.x, body_top, col_w, c->lr.n_rows * row_h};
+    c->rcol = (Rect){in.x + in.w - col_w, body_top, col_w, c->lr.n_rows * row_h};
+    c->x0 = c->lc.x + c->lc.w + viz_px(viz, 8);
+    c->x1 = c->rcol.x - viz_px(viz, 8);
+}
 
-    /* lines, weakest first so the strong ones lie on top; those of queries not shown are counted */
-    int n_lanes = 0;
-    for (int h = 0; h < NH && h < 64; h++) n_lanes += (int)((sel->head_mask >> h) & 1u);
+/* The lines, weakest first so the strong ones lie on top; those of queries not shown are
+ * counted (*hidden), and so are those that end on a "⋮" row (*into_gap). */
+static int draw_lines(const LinesCtx *c, size_t *hidden, size_t *into_gap) {
+    Viz *viz = c->viz;
+    const VizFrame *f = c->f;
+    const AttnLinesSelect *sel = c->sel;
+    const LinesRows *lr = &c->lr;
+    const int row_h = c->row_h;
+    int rc = 0, n_lanes = 0;
+    for (int h = 0; h < c->NH && h < 64; h++) n_lanes += (int)((sel->head_mask >> h) & 1u);
     int lane_px = n_lanes > 1 ? (row_h * 2 / 3) / n_lanes : 0;
     int max_th = n_lanes > 1 ? (lane_px > 2 ? lane_px : 2) : row_h / 3;
     if (max_th < viz_px(viz, 3) && n_lanes <= 1) max_th = viz_px(viz, 3);
-    size_t hidden = 0, into_gap = 0;
     for (size_t i = 0; i < f->n_attn_lines; i++) {
         const AttnLine *ln = &f->attn_lines[i];
-        int rq = row_of(&lr, ln->query, 0), rk = row_of(&lr, ln->key, 1);
+        int rq = row_of(lr, ln->query, 0), rk = row_of(lr, ln->key, 1);
         if (rq < 0 || rk < 0) {
-            hidden++;
+            (*hidden)++;
             continue;
         }
-        if ((lr.pin && rk == 1 && ln->key != 0) || (lr.later && rk == lr.n_rows - 1)) into_gap++;
+        if ((lr->pin && rk == 1 && ln->key != 0) || (lr->later && rk == lr->n_rows - 1)) (*into_gap)++;
         float w = ln->weight < 0.0f ? 0.0f : (ln->weight > 1.0f ? 1.0f : ln->weight);
-        SDL_Color c = colormap_category(ln->head);
-        c.a = (Uint8)(70.0f + 185.0f * w);
+        SDL_Color col = colormap_category(ln->head);
+        col.a = (Uint8)(70.0f + 185.0f * w);
         int t = 1 + (int)((float)(max_th - 1) * w + 0.5f);
         /* several heads: each its own lane within the row, so lines between the same two tokens
          * lie side by side instead of on top of each other */
         int lane = 0;
         for (int h = 0; h < ln->head && h < 64; h++) lane += (int)((sel->head_mask >> h) & 1u);
         int dy = n_lanes > 1 ? (2 * lane - (n_lanes - 1)) * lane_px / 2 : 0;
-        rc |= draw_line(viz, x0, body_top + rq * row_h + row_h / 2 + dy, x1, body_top + rk * row_h + row_h / 2 + dy, c, t);
+        rc |= draw_line(viz, c->x0, c->body_top + rq * row_h + row_h / 2 + dy, c->x1,
+                        c->body_top + rk * row_h + row_h / 2 + dy, col, t);
     }
+    return rc;
+}
 
-    /* one query alone: its weights printed at the keys' ends, per head in head order ("H0 62 %  H3 31 %";
-     * a "⋮" row gets the sum of the keys it stands for, "Σ"), so the numbers never ride on colour and
-     * width alone */
-    if (one) {
-        TextStyle ws = {.font = VIZ_FONT_MONO, .size = VIZ_TEXT_SMALL, .color = th->text, .valign = VIZ_ALIGN_BOTTOM,
-                        .halign = VIZ_ALIGN_RIGHT, .max_width = (x1 - x0) / 2};
-        for (int row = 0; row < lr.n_rows; row++) {
-            int gap_row = (lr.pin && row == 1) || (lr.later && row == lr.n_rows - 1);
-            double sum[64] = {0};
-            int any = 0;
-            for (size_t i = 0; i < f->n_attn_lines; i++) {
-                const AttnLine *ln = &f->attn_lines[i];
-                if (ln->head < 64 && row_of(&lr, ln->key, 1) == row) sum[ln->head] += (double)ln->weight, any = 1;
-            }
-            if (!any) continue;
-            size_t k = 0;
-            buf[0] = 0;
-            for (int h = 0; h < 64 && k < sizeof buf; h++)
-                if (sum[h] > 0.0)
-                    k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%sH%d %.0f\xC2\xA0%%", k ? "  " : "",
-                                          gap_row ? "\xCE\xA3 " : "", h, 100.0 * sum[h]);
-            rc |= draw_text(viz, x1 - viz_px(viz, 4), body_top + row * row_h + row_h / 2 - viz_px(viz, 3), buf, &ws, NULL);
+/* One query alone: its weights printed at the keys' ends, per head in head order ("H0 62 %  H3 31 %";
+ * a "⋮" row gets the sum of the keys it stands for, "Σ"), so the numbers never ride on colour and
+ * width alone */
+static int draw_key_weights(const LinesCtx *c) {
+    Viz *viz = c->viz;
+    const VizFrame *f = c->f;
+    const LinesRows *lr = &c->lr;
+    char buf[512];
+    int rc = 0;
+    TextStyle ws = {.font = VIZ_FONT_MONO, .size = VIZ_TEXT_SMALL, .color = c->th->text, .valign = VIZ_ALIGN_BOTTOM,
+                    .halign = VIZ_ALIGN_RIGHT, .max_width = (c->x1 - c->x0) / 2};
+    for (int row = 0; row < lr->n_rows; row++) {
+        int gap_row = (lr->pin && row == 1) || (lr->later && row == lr->n_rows - 1);
+        double sum[64] = {0};
+        int any = 0;
+        for (size_t i = 0; i < f->n_attn_lines; i++) {
+            const AttnLine *ln = &f->attn_lines[i];
+            if (ln->head < 64 && row_of(lr, ln->key, 1) == row) sum[ln->head] += (double)ln->weight, any = 1;
         }
+        if (!any) continue;
+        size_t k = 0;
+        buf[0] = 0;
+        for (int h = 0; h < 64 && k < sizeof buf; h++)
+            if (sum[h] > 0.0)
+                k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%sH%d %.0f\xC2\xA0%%", k ? "  " : "",
+                                      gap_row ? "\xCE\xA3 " : "", h, 100.0 * sum[h]);
+        rc |= draw_text(viz, c->x1 - viz_px(viz, 4), c->body_top + row * c->row_h + c->row_h / 2 - viz_px(viz, 3), buf, &ws, NULL);
     }
+    return rc;
+}
 
-    /* the token rows over the lines' ends */
-    for (int row = 0; row < lr.n_rows; row++) {
-        Rect cl = {lc.x, body_top + row * row_h, lc.w, row_h}, cr = {rcol.x, cl.y, rcol.w, row_h};
+/* The token rows over the lines' ends; a "⋮" row names the positions it stands for. */
+static int draw_token_rows(const LinesCtx *c) {
+    Viz *viz = c->viz;
+    const LinesRows *lr = &c->lr;
+    char buf[64];
+    int rc = 0;
+    for (int row = 0; row < lr->n_rows; row++) {
+        Rect cl = {c->lc.x, c->body_top + row * c->row_h, c->lc.w, c->row_h}, cr = {c->rcol.x, cl.y, c->rcol.w, c->row_h};
         int p = -1;
-        if (lr.pin && row == 0) p = 0;
-        else if (lr.pin && row == 1) p = -1;
-        else if (lr.later && row == lr.n_rows - 1) p = -2;
-        else p = lr.w0 + row - (lr.pin ? 2 : 0);
+        if (lr->pin && row == 0) p = 0;
+        else if (lr->pin && row == 1) p = -1;
+        else if (lr->later && row == lr->n_rows - 1) p = -2;
+        else p = lr->w0 + row - (lr->pin ? 2 : 0);
         if (p >= 0) {
-            rc |= draw_token_row(viz, cl, f, p, 0, one && p == sel->only_query, hits);
-            rc |= draw_token_row(viz, cr, f, p, 1, 0, hits);
+            rc |= draw_token_row(viz, cl, c->f, p, 0, c->one && p == c->sel->only_query, c->hits);
+            rc |= draw_token_row(viz, cr, c->f, p, 1, 0, c->hits);
             continue;
         }
-        if (p == -1) snprintf(buf, sizeof buf, "\xE2\x8B\xAE %d\xE2\x80\x93%d", 1, lr.w0 - 1);
-        else snprintf(buf, sizeof buf, "\xE2\x8B\xAE %d\xE2\x80\x93%d", lr.w1, n - 1);
-        TextStyle gs = {.font = VIZ_FONT_MONO, .size = VIZ_TEXT_SMALL, .color = th->text_muted, .valign = VIZ_ALIGN_MIDDLE,
+        if (p == -1) snprintf(buf, sizeof buf, "\xE2\x8B\xAE %d\xE2\x80\x93%d", 1, lr->w0 - 1);
+        else snprintf(buf, sizeof buf, "\xE2\x8B\xAE %d\xE2\x80\x93%d", lr->w1, c->n - 1);
+        TextStyle gs = {.font = VIZ_FONT_MONO, .size = VIZ_TEXT_SMALL, .color = c->th->text_muted, .valign = VIZ_ALIGN_MIDDLE,
                         .halign = VIZ_ALIGN_RIGHT, .max_width = cl.w};
         rc |= draw_text(viz, cl.x + cl.w, cl.y + cl.h / 2, buf, &gs, NULL);
         gs.halign = VIZ_ALIGN_LEFT;
         rc |= draw_text(viz, cr.x, cr.y + cr.h / 2, buf, &gs, NULL);
     }
+    return rc;
+}
 
-    /* the footer: what is not on the figure */
+/* The footer: what is not on the figure. */
+static int draw_lines_footer(const LinesCtx *c, int foot_h, size_t hidden, size_t into_gap) {
+    Viz *viz = c->viz;
+    const LinesRows *lr = &c->lr;
+    const Rect in = c->in;
+    const int n = c->n;
+    char buf[512];
     int fy = in.y + in.h - foot_h + viz_px(viz, 4);
-    if (lr.pin || lr.later) {
+    if (lr->pin || lr->later) {
         size_t k = (size_t)snprintf(buf, sizeof buf, "%d of %d tokens shown one per row, around %s %d.",
-                                    lr.w1 - lr.w0 + (lr.pin ? 1 : 0), n,
-                                    one || f->view.query >= 0 ? "query" : "the newest token,", focus);
+                                    lr->w1 - lr->w0 + (lr->pin ? 1 : 0), n,
+                                    c->one || c->f->view.query >= 0 ? "query" : "the newest token,", c->focus);
         if (hidden && k < sizeof buf)
             k += (size_t)snprintf(buf + k, sizeof buf - k, " The %zu lines of the queries not shown are left out.", hidden);
         if (into_gap && k < sizeof buf)
             snprintf(buf + k, sizeof buf - k, " %zu lines end on a \xE2\x8B\xAE row.", into_gap);
         if (draw_count_lines(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, buf, in.w, 3) > 2)
             snprintf(buf, sizeof buf, "%d of %d tokens shown, \xE2\x8B\xAE = skipped; %zu lines not drawn, %zu end on \xE2\x8B\xAE.",
-                     lr.w1 - lr.w0 + (lr.pin ? 1 : 0), n, hidden, into_gap);
+                     lr->w1 - lr->w0 + (lr->pin ? 1 : 0), n, hidden, into_gap);
     } else {
-        snprintf(buf, sizeof buf, "%zu lines drawn; every token shown.", f->n_attn_lines);
+        snprintf(buf, sizeof buf, "%zu lines drawn; every token shown.", c->f->n_attn_lines);
     }
-    rc |= draw_wrapped_text(viz, (Rect){in.x, fy, in.w, 2 * body_h}, buf, &sub, body_h, 2);
+    return draw_wrapped_text(viz, (Rect){in.x, fy, in.w, 2 * c->body_h}, buf, &c->sub, c->body_h, 2);
+}
+
+int draw_attn_lines_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
+    if (r.w <= 0 || r.h <= 0) return 0;
+    const Theme *th = viz->theme;
+    Rect in;
+    int rc = draw_panel_begin(viz, r, &in);
+    if (!f || !f->attn_lines || !f->tok || !f->ids || !f->cfg || f->n_pos < 1) {
+        int title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE);
+        rc |= label(viz, in.x, in.y, in.w, "attention lines", VIZ_FONT_BOLD, VIZ_TEXT_TITLE, th->text);
+        const char *why = f && f->attn_missing && f->attn_missing[0] ? f->attn_missing : "no tokens yet: type a prompt";
+        rc |= label(viz, in.x, in.y + title_h + viz_px(viz, 8), in.w, why, VIZ_FONT_SANS, VIZ_TEXT_BODY, th->text_muted);
+        draw_set_clip(viz, NULL);
+        return rc ? -1 : 0;
+    }
+    LinesCtx c = {.viz = viz, .th = th, .f = f, .sel = &f->lines_sel, .hits = hits, .in = in,
+                  .body_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY),
+                  .small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL),
+                  .n = f->n_pos, .NH = f->cfg->n_head, .one = f->lines_sel.only_query >= 0,
+                  .sub = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text_muted, .valign = VIZ_ALIGN_TOP}};
+    int y = draw_lines_heading(&c, &rc);
+    y = draw_head_legend(&c, y, &rc);
+    int foot_h = 2 * c.body_h + viz_px(viz, 4);
+    layout_columns(&c, y, foot_h, &rc);
+    size_t hidden = 0, into_gap = 0;
+    rc |= draw_lines(&c, &hidden, &into_gap);
+    if (c.one) rc |= draw_key_weights(&c);
+    rc |= draw_token_rows(&c);
+    rc |= draw_lines_footer(&c, foot_h, hidden, into_gap);
     draw_set_clip(viz, NULL);
     return rc ? -1 : 0;
 }
