@@ -264,196 +264,231 @@ static int panel_under_mouse(const AppState *app) {
     return h ? h->a : -1;
 }
 
-static void apply_intent(AppState *app, AppIntent intent, int arg) {
+/* ---- one small handler per intent; apply_intent looks it up in the table below ---- */
+
+typedef void (*IntentHandler)(AppState *app, int arg);
+
+static void on_step(AppState *app, int arg) { (void)arg; step(app); }
+
+static void on_back(AppState *app, int arg) {
+    (void)arg;
     Session *s = &app->session;
+    int before = session_len(s);
+    Action a = {.kind = ACT_BACK, .n = 1};
+    app_act(app, &a, 0);
+    if (session_len(s) == before) app_set_status(app, 0, "already at the prompt (Enter edits it)");
+    else app->status[0] = 0;
+}
+
+static void on_home(AppState *app, int arg) {
+    (void)arg;
+    Action a = {.kind = ACT_HOME};
+    app_act(app, &a, 0);
+    app_set_status(app, 0, "back at the prompt");
+}
+
+static void on_reroll(AppState *app, int arg) {
+    (void)arg;
+    Session *s = &app->session;
+    if (!s->has_next) {
+        app_set_status(app, 1, "nothing to re-roll (the context is full)");
+        return;
+    }
+    Action a = {.kind = ACT_REROLL};
+    app_act(app, &a, 0);
+    char lb[TOKEN_LABEL_CAP];
+    if (s->next.greedy)
+        app_set_status(app, 0, "new dice, but greedy ignores them: still \"%s\"",
+                       tok_label(app, s->next.chosen.id, lb, sizeof lb));
+    else
+        app_set_status(app, 0, "new dice: u = %.3f picks \"%s\"", s->next.u,
+                       tok_label(app, s->next.chosen.id, lb, sizeof lb));
+}
+
+static void on_draws(AppState *app, int arg) {
+    (void)arg;
+    Session *s = &app->session;
+    if (!s->has_next) {
+        app_set_status(app, 1, "nothing to roll (the context is full)");
+        return;
+    }
+    /* 100 -> 1,000 -> 10,000 -> off: the tally converges on p_final as N grows */
+    long n = !s->has_draws ? 100 : s->draws.n < SAMPLER_MAX_DRAWS ? (long)s->draws.n * 10 : 0;
+    if (n > SAMPLER_MAX_DRAWS) n = SAMPLER_MAX_DRAWS;
+    Action a = {.kind = ACT_DRAWS, .n = n};
+    if (app_act(app, &a, 0)) return;
+    if (n == 0) app_set_status(app, 0, "rolls cleared");
+    else if (s->has_draws)
+        app_set_status(app, 0, "%ld rolls of the pending dice: chi2 = %.2f, dof %d, p = %.2g", n, s->draws.chi2,
+                       s->draws.dof, s->draws.p_value);
+}
+
+static void on_toggle_greedy(AppState *app, int arg) {
+    (void)arg;
+    SamplerSettings set = app->session.settings;
+    set.greedy = !set.greedy;
+    apply_settings(app, &set, set.greedy ? "greedy on" : "greedy off (sampling)");
+}
+
+static void on_knob(AppState *app, int arg) {
+    app->knob = (AppKnob)arg;
+    app_set_status(app, 0, "%s: \xE2\x86\x91/\xE2\x86\x93 to change", keys_knob_name(app->knob));
+}
+
+static void on_knob_up(AppState *app, int arg) { (void)arg; knob_step(app, +1); }
+static void on_knob_down(AppState *app, int arg) { (void)arg; knob_step(app, -1); }
+
+static void on_toggle_sink(AppState *app, int arg) {
+    (void)arg;
+    app->view.hide_sink = !app->view.hide_sink;
+    app_set_status(app, 0, app->view.hide_sink ? "attention colour scale ignores key 0 (the sink)"
+                                               : "attention colour scale over every key");
+}
+
+static void on_axis(AppState *app, int arg) {
+    (void)arg;
+    /* auto → linear 0..100 % (slides compared share a scale) → log (the tail) → auto */
+    VizView *v = &app->view;
+    v->prob_axis = v->prob_axis == VIZ_AXIS_AUTO ? VIZ_AXIS_LINEAR : v->prob_axis == VIZ_AXIS_LINEAR ? VIZ_AXIS_LOG : VIZ_AXIS_AUTO;
+    v->prob_axis_max = 1.0f;
+    app_set_status(app, 0, v->prob_axis == VIZ_AXIS_LINEAR ? "probability axis fixed at 0 \xE2\x80\x93 100 %%"
+                           : v->prob_axis == VIZ_AXIS_LOG ? "probability axis logarithmic (0.001 %% \xE2\x80\x93 100 %%)"
+                                                          : "probability axis fits the longest bar");
+}
+
+static void on_text_mode(AppState *app, int arg) {
+    (void)arg;
+    VizView *v = &app->view;
+    v->text_mode = (VizTextMode)(((int)v->text_mode + 1) % VIZ_TEXT_MODE_COUNT);
+    app_set_status(app, 0, v->text_mode == VIZ_TEXT_SURPRISAL ? "text coloured by surprisal (bits): point at a token for its numbers"
+                           : v->text_mode == VIZ_TEXT_SEEN ? "text marks the tokens that end a run seen in the training text"
+                                                           : "plain text");
+}
+
+static void on_next_branch(AppState *app, int arg) {
+    (void)arg;
+    const Session *s = &app->session;
+    if (s->n_branches < 2)
+        app_set_status(app, 0, "only one branch: take another token (1-9 or click a bar) to make one");
+    else
+        switch_branch(app, (s->cur + 1) % s->n_branches);
+}
+
+static void on_edit_prompt(AppState *app, int arg) { (void)arg; edit_open(app); }
+static void on_export_frame(AppState *app, int arg) { (void)arg; app->export_request = APP_EXPORT_FRAME; }
+
+static void on_export_panel(AppState *app, int arg) {
+    (void)arg;
+    int p = panel_under_mouse(app);
+    if (p < 0) {
+        app_set_status(app, 1, "Shift+E exports the panel under the mouse: point at one first");
+        return;
+    }
+    app->export_request = APP_EXPORT_PANEL;
+    app->export_panel = p;
+}
+
+static void on_focus(AppState *app, int arg) {
+    (void)arg;
+    int p = app->view.focus != VIZ_PANEL_FRAME ? VIZ_PANEL_FRAME : panel_under_mouse(app);
+    Action a = {.kind = ACT_PANEL, .n = p};
+    if (p < 0 || (p == VIZ_PANEL_FRAME && app->view.focus == VIZ_PANEL_FRAME))
+        app_set_status(app, 0, "F enlarges the panel under the mouse: point at one first");
+    else app_act(app, &a, 0);
+}
+
+static void on_inside(AppState *app, int arg) { (void)arg; app->view.focus = viz_panel_next_inside(app->view.focus); }
+static void on_attr_vs(AppState *app, int arg) { (void)arg; attr_vs_toggle(app); }
+/* the columns run the model 4 x 40 times: a job, never at draw time */
+
+static void on_compare(AppState *app, int arg) {
+    (void)arg;
+    if (app->view.focus == VIZ_PANEL_COMPARE) {
+        app->view.focus = VIZ_PANEL_FRAME;
+        return;
+    }
+    app->view.focus = VIZ_PANEL_COMPARE;
+    if (session_compare_current(&app->session)) app_set_status(app, 0, "settings side by side (C: back)");
+    else app_set_status(app, 0, "continuing the prompt under each setting ...");
+    app_compare_refresh(app);
+}
+
+static void on_ablate_head(AppState *app, int arg) {
+    if (arg == 1) { /* Shift+X: every part back on */
+        toggle_head_ablation(app, -1, 0);
+        return;
+    }
+    /* the head the attention panel shows: the view clamped to the model, as frame_fill does */
+    const Gpt2Config *cfg = &app->session.model.config;
+    int l = app->view.layer < 0 ? 0 : app->view.layer >= cfg->n_layer ? cfg->n_layer - 1 : app->view.layer;
+    int h = app->view.head < 0 ? 0 : app->view.head >= cfg->n_head ? cfg->n_head - 1 : app->view.head;
+    toggle_head_ablation(app, l, h);
+}
+
+static void on_blank(AppState *app, int arg) { (void)arg; app->view.blank = !app->view.blank; }
+static void on_help(AppState *app, int arg) { (void)arg; app->view.show_help = !app->view.show_help; }
+static void on_fullscreen(AppState *app, int arg) { (void)arg; app->fullscreen = !app->fullscreen; }
+static void scale_by(AppState *app, float d) {
+    float sc = app->ui_scale + d;
+    if (sc < VIZ_UI_SCALE_MIN) sc = VIZ_UI_SCALE_MIN;
+    if (sc > VIZ_UI_SCALE_MAX) sc = VIZ_UI_SCALE_MAX;
+    app->ui_scale = sc;
+    app_set_status(app, 0, "UI scale %d %%", (int)lroundf(sc * 100.0f));
+}
+
+static void on_scale_up(AppState *app, int arg) { (void)arg; scale_by(app, APP_SCALE_STEP); }
+static void on_scale_down(AppState *app, int arg) { (void)arg; scale_by(app, -APP_SCALE_STEP); }
+static void on_theme(AppState *app, int arg) { (void)arg; app->theme = app->theme == THEME_LIGHT ? THEME_DARK : THEME_LIGHT; }
+static void on_quit(AppState *app, int arg) { (void)arg; app->quit = 1; }
+
+static void on_beat_next(AppState *app, int arg) {
+    (void)arg;
+    if (app->beat.beat + 1 < app->beat.n_beats) app_lesson_show(app, app->beat.beat + 1);
+    else app_set_status(app, 0, "lesson: that was the last beat (%d of %d)", app->beat.n_beats, app->beat.n_beats);
+}
+
+static void on_beat_prev(AppState *app, int arg) { (void)arg; if (app->beat.beat > 0) app_lesson_show(app, app->beat.beat - 1); }
+static void on_beat_first(AppState *app, int arg) { (void)arg; app_lesson_show(app, 0); }
+/* Indexed by AppIntent: a new intent is one handler and one row. */
+static const IntentHandler INTENT_HANDLERS[INTENT_COUNT] = {
+    [INTENT_STEP] = on_step,
+    [INTENT_BACK] = on_back,
+    [INTENT_HOME] = on_home,
+    [INTENT_REROLL] = on_reroll,
+    [INTENT_DRAWS] = on_draws,
+    [INTENT_TOGGLE_GREEDY] = on_toggle_greedy,
+    [INTENT_KNOB] = on_knob,
+    [INTENT_KNOB_UP] = on_knob_up,
+    [INTENT_KNOB_DOWN] = on_knob_down,
+    [INTENT_TOGGLE_SINK] = on_toggle_sink,
+    [INTENT_AXIS] = on_axis,
+    [INTENT_TEXT_MODE] = on_text_mode,
+    [INTENT_FORCE_RANK] = force_rank,
+    [INTENT_NEXT_BRANCH] = on_next_branch,
+    [INTENT_EDIT_PROMPT] = on_edit_prompt,
+    [INTENT_EXPORT_FRAME] = on_export_frame,
+    [INTENT_EXPORT_PANEL] = on_export_panel,
+    [INTENT_FOCUS] = on_focus,
+    [INTENT_INSIDE] = on_inside,
+    [INTENT_ATTR_VS] = on_attr_vs,
+    [INTENT_COMPARE] = on_compare,
+    [INTENT_ABLATE_HEAD] = on_ablate_head,
+    [INTENT_BLANK] = on_blank,
+    [INTENT_HELP] = on_help,
+    [INTENT_FULLSCREEN] = on_fullscreen,
+    [INTENT_SCALE_UP] = on_scale_up,
+    [INTENT_SCALE_DOWN] = on_scale_down,
+    [INTENT_THEME] = on_theme,
+    [INTENT_QUIT] = on_quit,
+    [INTENT_BEAT_NEXT] = on_beat_next,
+    [INTENT_BEAT_PREV] = on_beat_prev,
+    [INTENT_BEAT_FIRST] = on_beat_first,
+};
+
+static void apply_intent(AppState *app, AppIntent intent, int arg) {
     app->dirty = 1;
-    switch (intent) {
-    case INTENT_STEP:
-        step(app);
-        break;
-    case INTENT_BACK: {
-        int before = session_len(s);
-        Action a = {.kind = ACT_BACK, .n = 1};
-        app_act(app, &a, 0);
-        if (session_len(s) == before) app_set_status(app, 0, "already at the prompt (Enter edits it)");
-        else app->status[0] = 0;
-        break;
-    }
-    case INTENT_HOME: {
-        Action a = {.kind = ACT_HOME};
-        app_act(app, &a, 0);
-        app_set_status(app, 0, "back at the prompt");
-        break;
-    }
-    case INTENT_DRAWS: {
-        if (!s->has_next) {
-            app_set_status(app, 1, "nothing to roll (the context is full)");
-            break;
-        }
-        /* 100 -> 1,000 -> 10,000 -> off: the tally converges on p_final as N grows */
-        long n = !s->has_draws ? 100 : s->draws.n < SAMPLER_MAX_DRAWS ? (long)s->draws.n * 10 : 0;
-        if (n > SAMPLER_MAX_DRAWS) n = SAMPLER_MAX_DRAWS;
-        Action a = {.kind = ACT_DRAWS, .n = n};
-        if (app_act(app, &a, 0)) break;
-        if (n == 0) app_set_status(app, 0, "rolls cleared");
-        else if (s->has_draws)
-            app_set_status(app, 0, "%ld rolls of the pending dice: chi2 = %.2f, dof %d, p = %.2g", n, s->draws.chi2,
-                           s->draws.dof, s->draws.p_value);
-        break;
-    }
-    case INTENT_REROLL: {
-        if (!s->has_next) {
-            app_set_status(app, 1, "nothing to re-roll (the context is full)");
-            break;
-        }
-        Action a = {.kind = ACT_REROLL};
-        app_act(app, &a, 0);
-        char lb[TOKEN_LABEL_CAP];
-        if (s->next.greedy)
-            app_set_status(app, 0, "new dice, but greedy ignores them: still \"%s\"",
-                           tok_label(app, s->next.chosen.id, lb, sizeof lb));
-        else
-            app_set_status(app, 0, "new dice: u = %.3f picks \"%s\"", s->next.u,
-                           tok_label(app, s->next.chosen.id, lb, sizeof lb));
-        break;
-    }
-    case INTENT_TOGGLE_GREEDY: {
-        SamplerSettings set = s->settings;
-        set.greedy = !set.greedy;
-        apply_settings(app, &set, set.greedy ? "greedy on" : "greedy off (sampling)");
-        break;
-    }
-    case INTENT_KNOB:
-        app->knob = (AppKnob)arg;
-        app_set_status(app, 0, "%s: \xE2\x86\x91/\xE2\x86\x93 to change", keys_knob_name(app->knob));
-        break;
-    case INTENT_KNOB_UP:
-        knob_step(app, +1);
-        break;
-    case INTENT_KNOB_DOWN:
-        knob_step(app, -1);
-        break;
-    case INTENT_TOGGLE_SINK:
-        app->view.hide_sink = !app->view.hide_sink;
-        app_set_status(app, 0, app->view.hide_sink ? "attention colour scale ignores key 0 (the sink)"
-                                                   : "attention colour scale over every key");
-        break;
-    case INTENT_AXIS: {
-        /* auto → linear 0..100 % (slides compared share a scale) → log (the tail) → auto */
-        VizView *v = &app->view;
-        v->prob_axis = v->prob_axis == VIZ_AXIS_AUTO ? VIZ_AXIS_LINEAR : v->prob_axis == VIZ_AXIS_LINEAR ? VIZ_AXIS_LOG : VIZ_AXIS_AUTO;
-        v->prob_axis_max = 1.0f;
-        app_set_status(app, 0, v->prob_axis == VIZ_AXIS_LINEAR ? "probability axis fixed at 0 \xE2\x80\x93 100 %%"
-                               : v->prob_axis == VIZ_AXIS_LOG ? "probability axis logarithmic (0.001 %% \xE2\x80\x93 100 %%)"
-                                                              : "probability axis fits the longest bar");
-        break;
-    }
-    case INTENT_TEXT_MODE: {
-        VizView *v = &app->view;
-        v->text_mode = (VizTextMode)(((int)v->text_mode + 1) % VIZ_TEXT_MODE_COUNT);
-        app_set_status(app, 0, v->text_mode == VIZ_TEXT_SURPRISAL ? "text coloured by surprisal (bits): point at a token for its numbers"
-                               : v->text_mode == VIZ_TEXT_SEEN ? "text marks the tokens that end a run seen in the training text"
-                                                               : "plain text");
-        break;
-    }
-    case INTENT_FORCE_RANK:
-        force_rank(app, arg);
-        break;
-    case INTENT_NEXT_BRANCH:
-        if (s->n_branches < 2)
-            app_set_status(app, 0, "only one branch: take another token (1-9 or click a bar) to make one");
-        else
-            switch_branch(app, (s->cur + 1) % s->n_branches);
-        break;
-    case INTENT_EDIT_PROMPT:
-        edit_open(app);
-        break;
-    case INTENT_EXPORT_FRAME:
-        app->export_request = APP_EXPORT_FRAME;
-        break;
-    case INTENT_EXPORT_PANEL: {
-        int p = panel_under_mouse(app);
-        if (p < 0) {
-            app_set_status(app, 1, "Shift+E exports the panel under the mouse: point at one first");
-            break;
-        }
-        app->export_request = APP_EXPORT_PANEL;
-        app->export_panel = p;
-        break;
-    }
-    case INTENT_FOCUS: {
-        int p = app->view.focus != VIZ_PANEL_FRAME ? VIZ_PANEL_FRAME : panel_under_mouse(app);
-        Action a = {.kind = ACT_PANEL, .n = p};
-        if (p < 0 || (p == VIZ_PANEL_FRAME && app->view.focus == VIZ_PANEL_FRAME))
-            app_set_status(app, 0, "F enlarges the panel under the mouse: point at one first");
-        else app_act(app, &a, 0);
-        break;
-    }
-    case INTENT_INSIDE:
-        app->view.focus = viz_panel_next_inside(app->view.focus);
-        break;
-    case INTENT_ATTR_VS:
-        attr_vs_toggle(app);
-        break;
-    case INTENT_COMPARE: /* the columns run the model 4 x 40 times: a job, never at draw time */
-        if (app->view.focus == VIZ_PANEL_COMPARE) {
-            app->view.focus = VIZ_PANEL_FRAME;
-            break;
-        }
-        app->view.focus = VIZ_PANEL_COMPARE;
-        if (session_compare_current(s)) app_set_status(app, 0, "settings side by side (C: back)");
-        else app_set_status(app, 0, "continuing the prompt under each setting ...");
-        app_compare_refresh(app);
-        break;
-    case INTENT_ABLATE_HEAD: {
-        if (arg == 1) { /* Shift+X: every part back on */
-            toggle_head_ablation(app, -1, 0);
-            break;
-        }
-        /* the head the attention panel shows: the view clamped to the model, as frame_fill does */
-        const Gpt2Config *cfg = &s->model.config;
-        int l = app->view.layer < 0 ? 0 : app->view.layer >= cfg->n_layer ? cfg->n_layer - 1 : app->view.layer;
-        int h = app->view.head < 0 ? 0 : app->view.head >= cfg->n_head ? cfg->n_head - 1 : app->view.head;
-        toggle_head_ablation(app, l, h);
-        break;
-    }
-    case INTENT_BLANK:
-        app->view.blank = !app->view.blank;
-        break;
-    case INTENT_HELP:
-        app->view.show_help = !app->view.show_help;
-        break;
-    case INTENT_FULLSCREEN:
-        app->fullscreen = !app->fullscreen;
-        break;
-    case INTENT_SCALE_UP:
-    case INTENT_SCALE_DOWN: {
-        float sc = app->ui_scale + (intent == INTENT_SCALE_UP ? APP_SCALE_STEP : -APP_SCALE_STEP);
-        if (sc < VIZ_UI_SCALE_MIN) sc = VIZ_UI_SCALE_MIN;
-        if (sc > VIZ_UI_SCALE_MAX) sc = VIZ_UI_SCALE_MAX;
-        app->ui_scale = sc;
-        app_set_status(app, 0, "UI scale %d %%", (int)lroundf(sc * 100.0f));
-        break;
-    }
-    case INTENT_THEME:
-        app->theme = app->theme == THEME_LIGHT ? THEME_DARK : THEME_LIGHT;
-        break;
-    case INTENT_QUIT:
-        app->quit = 1;
-        break;
-    case INTENT_BEAT_NEXT:
-        if (app->beat.beat + 1 < app->beat.n_beats) app_lesson_show(app, app->beat.beat + 1);
-        else app_set_status(app, 0, "lesson: that was the last beat (%d of %d)", app->beat.n_beats, app->beat.n_beats);
-        break;
-    case INTENT_BEAT_PREV:
-        if (app->beat.beat > 0) app_lesson_show(app, app->beat.beat - 1);
-        break;
-    case INTENT_BEAT_FIRST:
-        app_lesson_show(app, 0);
-        break;
-    default:
-        break;
-    }
+    if ((int)intent > INTENT_NONE && intent < INTENT_COUNT && INTENT_HANDLERS[intent])
+        INTENT_HANDLERS[intent](app, arg);
 }
 
 /* A click: the panel under the mouse says what its hit region means (its row of the
