@@ -287,13 +287,17 @@ static void on_home(AppState *app, int arg) {
     app_set_status(app, 0, "back at the prompt");
 }
 
+/* 1 when there is a pending draw to act on; else says so ("nothing to WHAT") and 0. */
+static int pending_draw(AppState *app, const char *what) {
+    if (app->session.has_next) return 1;
+    app_set_status(app, 1, "nothing to %s (the context is full)", what);
+    return 0;
+}
+
 static void on_reroll(AppState *app, int arg) {
     (void)arg;
     Session *s = &app->session;
-    if (!s->has_next) {
-        app_set_status(app, 1, "nothing to re-roll (the context is full)");
-        return;
-    }
+    if (!pending_draw(app, "re-roll")) return;
     Action a = {.kind = ACT_REROLL};
     app_act(app, &a, 0);
     char lb[TOKEN_LABEL_CAP];
@@ -308,10 +312,7 @@ static void on_reroll(AppState *app, int arg) {
 static void on_draws(AppState *app, int arg) {
     (void)arg;
     Session *s = &app->session;
-    if (!s->has_next) {
-        app_set_status(app, 1, "nothing to roll (the context is full)");
-        return;
-    }
+    if (!pending_draw(app, "roll")) return;
     /* 100 -> 1,000 -> 10,000 -> off: the tally converges on p_final as N grows */
     long n = !s->has_draws ? 100 : s->draws.n < SAMPLER_MAX_DRAWS ? (long)s->draws.n * 10 : 0;
     if (n > SAMPLER_MAX_DRAWS) n = SAMPLER_MAX_DRAWS;
