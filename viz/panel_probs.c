@@ -489,6 +489,67 @@ static void draw_row(Viz *viz, Rect row, Rect panel, const VizFrame *f, const Pr
     }
 }
 
+/* legend of the bar styles */
+static void draw_legend(Viz *viz, Rect r, const ProbsLayout *L) {
+    static const int kinds[PROBS_LEGEND_ITEMS] = {SW_RAW, SW_TEMP, SW_FINAL, SW_CUT, SW_CHOSEN};
+    for (int i = 0; i < PROBS_LEGEND_ITEMS && L->legend_item[i].w > 0; i++) {
+        int lx = L->legend_item[i].x;
+        legend_item(viz, L->legend_item[i], r, &lx, kinds[i], L->legend_text[i]);
+    }
+}
+
+/* the aggregate row: every token not shown, summed by the sampler over the full
+ * vocabulary (rows the view hides are added back here) */
+static BarValues other_row_values(const SamplerRecord *rec, int shown, const SamplerDraws *dr) {
+    BarValues other = {rec->other_raw, rec->other_temp, rec->other_final, 1, dr ? (double)dr->other_count / dr->n : -1.0};
+    for (int i = shown; i < rec->n; i++) {
+        other.p_raw += rec->rows[i].p_raw;
+        other.p_temp += rec->rows[i].p_temp;
+        other.p_final += rec->rows[i].p_final;
+        if (dr) other.drawn += (double)dr->row_counts[i] / dr->n;
+    }
+    return other;
+}
+
+/* The longest bar of the rows shown (any stage, or the share of the rolls): the axis
+ * is scaled to it. */
+static double longest_bar(const SamplerRecord *rec, int shown, const SamplerDraws *dr) {
+    double longest = 0.0;
+    for (int i = 0; i < shown; i++) {
+        const SamplerRow *row = &rec->rows[i];
+        double m = fmax(row->p_raw, fmax(row->p_temp, row->p_final));
+        if (dr) m = fmax(m, (double)dr->row_counts[i] / dr->n);
+        if (m > longest) longest = m;
+    }
+    return longest;
+}
+
+/* parts switched off: a ghost mark at the original model's p of this token, so
+ * the ablated bar is read against it (a line, not a colour) */
+static void draw_ghost_mark(Viz *viz, Rect row, const ProbsCols *cols, const ProbsAxis *ax, double p_orig) {
+    const Theme *th = viz->theme;
+    Rect gb = row_cols(row, cols).bar;
+    int gx = gb.x + probs_bar_len(ax, p_orig, gb.w);
+    if (gx > gb.x + gb.w) gx = gb.x + gb.w;
+    int t = viz_px(viz, 2);
+    draw_fill_rect(viz, (Rect){gx - t / 2, row.y + viz_px(viz, 1), t, row.h - viz_px(viz, 2)}, th->text);
+    draw_fill_rect(viz, (Rect){gx - t * 2, row.y + viz_px(viz, 1), t * 4, t}, th->text);
+    draw_fill_rect(viz, (Rect){gx - t * 2, row.y + row.h - viz_px(viz, 1) - t, t * 4, t}, th->text);
+}
+
+/* summary line(s), placed by the layout so they never overlap */
+static void draw_summary_lines(Viz *viz, const ProbsLayout *L) {
+    const Theme *th = viz->theme;
+    for (int i = 0; i < L->n_summary; i++) {
+        TextStyle sst = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
+        if (L->summary_is_chosen[i]) {
+            sst.font = VIZ_FONT_BOLD;
+            sst.color = th->accent;
+        }
+        draw_text_in_rect(viz, L->summary[i], L->summary_text[i], &sst);
+    }
+}
+
 int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     if (r.w <= 0 || r.h <= 0) return 0;
     const Theme *th = viz->theme;
@@ -518,31 +579,12 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         return rc;
     }
 
-    /* legend of the bar styles */
-    static const int kinds[PROBS_LEGEND_ITEMS] = {SW_RAW, SW_TEMP, SW_FINAL, SW_CUT, SW_CHOSEN};
-    for (int i = 0; i < PROBS_LEGEND_ITEMS && L.legend_item[i].w > 0; i++) {
-        int lx = L.legend_item[i].x;
-        legend_item(viz, L.legend_item[i], r, &lx, kinds[i], L.legend_text[i]);
-    }
+    draw_legend(viz, r, &L);
 
     int shown = L.shown, n_rows = shown + 1;
-    /* the aggregate row: every token not shown, summed by the sampler over the full
-     * vocabulary (rows the view hides are added back here) */
     const SamplerDraws *dr = f->draws && f->draws->n > 0 ? f->draws : NULL;
-    BarValues other = {rec->other_raw, rec->other_temp, rec->other_final, 1, dr ? (double)dr->other_count / dr->n : -1.0};
-    for (int i = shown; i < rec->n; i++) {
-        other.p_raw += rec->rows[i].p_raw;
-        other.p_temp += rec->rows[i].p_temp;
-        other.p_final += rec->rows[i].p_final;
-        if (dr) other.drawn += (double)dr->row_counts[i] / dr->n;
-    }
-    double longest = 0.0;
-    for (int i = 0; i < shown; i++) {
-        const SamplerRow *row = &rec->rows[i];
-        double m = fmax(row->p_raw, fmax(row->p_temp, row->p_final));
-        if (dr) m = fmax(m, (double)dr->row_counts[i] / dr->n);
-        if (m > longest) longest = m;
-    }
+    BarValues other = other_row_values(rec, shown, dr);
+    double longest = longest_bar(rec, shown, dr);
     Rect rows_area = L.rows;
     RowCols span = row_cols((Rect){rows_area.x, rows_area.y, rows_area.w, L.row_h}, &L.cols);
     Rect bar_span = span.bar;
@@ -563,17 +605,7 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
                                         dr ? (double)dr->row_counts[i] / dr->n : -1.0};
         if (sr && sr->kept) kept_shown++;
         draw_row(viz, row, r, f, &L, sr, &v, &ax);
-        if (!agg && f->p_orig) {
-            /* parts switched off: a ghost mark at the original model's p of this token, so
-             * the ablated bar is read against it (a line, not a colour) */
-            Rect gb = row_cols(row, &L.cols).bar;
-            int gx = gb.x + probs_bar_len(&ax, f->p_orig[i], gb.w);
-            if (gx > gb.x + gb.w) gx = gb.x + gb.w;
-            int t = viz_px(viz, 2);
-            draw_fill_rect(viz, (Rect){gx - t / 2, row.y + viz_px(viz, 1), t, row.h - viz_px(viz, 2)}, th->text);
-            draw_fill_rect(viz, (Rect){gx - t * 2, row.y + viz_px(viz, 1), t * 4, t}, th->text);
-            draw_fill_rect(viz, (Rect){gx - t * 2, row.y + row.h - viz_px(viz, 1) - t, t * 4, t}, th->text);
-        }
+        if (!agg && f->p_orig) draw_ghost_mark(viz, row, &L.cols, &ax, f->p_orig[i]);
         if (!agg) viz_hits_add(hits, row, VIZ_HIT_PROB_BAR, sr->id, sr->rank);
         if (!agg && f->view.highlight_bar == i + 1) draw_rect_outline(viz, row, th->highlight, viz_px(viz, 2));
         if (sr && sr->id == rec->chosen.id) draw_rect_outline(viz, row, th->accent, 1);
@@ -586,15 +618,7 @@ int draw_probs_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     draw_probs_axis(viz, bar_span, L.axis, (Rect){L.axis.x, L.axis.y, span.rank.w + span.label.w, L.axis.h}, &ax);
     if (!rec->greedy && rec->kept_after_p < rec->vocab_size && kept_shown < shown)
         draw_cutoff(viz, rec, rows_area, n_rows, kept_shown, bar_span);
-    /* summary line(s), placed by the layout so they never overlap */
-    for (int i = 0; i < L.n_summary; i++) {
-        TextStyle sst = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
-        if (L.summary_is_chosen[i]) {
-            sst.font = VIZ_FONT_BOLD;
-            sst.color = th->accent;
-        }
-        draw_text_in_rect(viz, L.summary[i], L.summary_text[i], &sst);
-    }
+    draw_summary_lines(viz, &L);
     if (L.strip.h > 0) draw_strip(viz, rect_inset4(L.strip, bar_span.x - L.strip.x, 0, 0, 0), f, shown);
     if (L.dropped) draw_enlarge_hint(viz, VIZ_PANEL_PROBS, f);
     if (hover >= 0) draw_row_tooltip(viz, r, hover_row, f, &rec->rows[hover]);

@@ -293,178 +293,221 @@ ProbsCols probs_columns(Viz *viz, const VizFrame *f, int width, int shown, int t
     return c;
 }
 
-int probs_panel_layout(Viz *viz, Rect r, const VizFrame *f, ProbsLayout *out) {
-    memset(out, 0, sizeof *out);
-    const SamplerRecord *rec = f ? f->rec : NULL;
-    if (!rec || rec->n < 1 || rec->vocab_size < 1 || !f->tok) return -1;
-    Rect in = draw_panel_inner(viz, r);
-    int title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE);
-    int body_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY);
-    int small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
-    int gap = viz_px(viz, 6), gap4 = viz_px(viz, 4);
+/* What probs_panel_layout decides, shared by its parts: the panel's inner rect (cut from
+ * the top as the parts are placed), the line heights, the wording picked and the plan
+ * (what is dropped, how many rows fit). */
+typedef struct ProbsLay {
+    Viz *viz;
+    const VizFrame *f;
+    const SamplerRecord *rec;
+    ProbsLayout *out;
+    Rect in;
+    int title_h, body_h, small_h, gap, gap4;
+    int sub_h, leg_row_h, leg_rows, axis_h, sum_h, strip_h;
+    char mass_l[PROBS_TEXT_CAP], mass_s[PROBS_TEXT_CAP];
+    char ch_l[PROBS_TEXT_CAP], ch_s[PROBS_TEXT_CAP], ch_xs[PROBS_TEXT_CAP];
+    const char *mass, *ch;      /* the wording that fits alone on a line */
+    int wm, wc;
+    const char *m1[4], *c1[4];  /* both on one line: the candidates, longest first */
+    int wm1[4], wc1[4], one_line;
+    int want, level, fit, has_chosen, n_sum;
+} ProbsLay;
 
-    /* subtitle: long, or without the vocabulary clause */
+/* subtitle: long, or without the vocabulary clause */
+static void lay_subtitle(ProbsLay *L) {
+    const VizFrame *f = L->f;
+    ProbsLayout *out = L->out;
     char vocab[32], last[TOKEN_LABEL_CAP];
-    probs_fmt_count(rec->vocab_size, vocab, sizeof vocab);
+    probs_fmt_count(L->rec->vocab_size, vocab, sizeof vocab);
     if (f->ids && f->n_pos > 0) {
         token_label(f->tok, f->ids[f->n_pos - 1], TOKEN_LABEL_DEFAULT, last, sizeof last);
         snprintf(out->subtitle_text, sizeof out->subtitle_text,
                  "what follows '%s' (position %d) " MIDDOT " probabilities over all %s tokens", last, f->n_pos - 1,
                  vocab);
-        if (viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, out->subtitle_text) > in.w)
+        if (viz_text_width(L->viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, out->subtitle_text) > L->in.w)
             snprintf(out->subtitle_text, sizeof out->subtitle_text, "what follows '%s' (position %d)", last,
                      f->n_pos - 1);
     } else {
         snprintf(out->subtitle_text, sizeof out->subtitle_text, "probabilities over all %s tokens", vocab);
     }
-    int sub_h = small_h + viz_px(viz, 2);
+    L->sub_h = L->small_h + viz_px(L->viz, 2);
+}
 
-    /* legend: long words on one row, else short words on one row, else long words
-     * flowed over two rows, else short ones over as many as needed */
-    int leg_row_h = small_h + viz_px(viz, 6);
+/* legend: long words on one row, else short words on one row, else long words
+ * flowed over two rows, else short ones over as many as needed */
+static void lay_legend(ProbsLay *L) {
+    Viz *viz = L->viz;
+    Rect in = L->in;
+    Rect *items = L->out->legend_item;
+    int row_h = L->leg_row_h = L->small_h + viz_px(viz, 6);
     const char *lt[PROBS_LEGEND_ITEMS], *st[PROBS_LEGEND_ITEMS];
     for (int i = 0; i < PROBS_LEGEND_ITEMS; i++) {
-        lt[i] = legend_long(i, rec->greedy);
-        st[i] = legend_short(i, rec->greedy);
+        lt[i] = legend_long(i, L->rec->greedy);
+        st[i] = legend_short(i, L->rec->greedy);
     }
     const char *const *pick = lt;
-    int leg_rows = legend_flow(viz, in.x, 0, in.w, leg_row_h, lt, out->legend_item);
-    if (leg_rows > 1 && legend_flow(viz, in.x, 0, in.w, leg_row_h, st, out->legend_item) == 1) pick = st;
-    else if (leg_rows > 2) pick = st;
-    leg_rows = legend_flow(viz, in.x, 0, in.w, leg_row_h, pick, out->legend_item);
-    for (int i = 0; i < PROBS_LEGEND_ITEMS; i++) out->legend_text[i] = pick[i];
+    int rows = legend_flow(viz, in.x, 0, in.w, row_h, lt, items);
+    if (rows > 1 && legend_flow(viz, in.x, 0, in.w, row_h, st, items) == 1) pick = st;
+    else if (rows > 2) pick = st;
+    L->leg_rows = legend_flow(viz, in.x, 0, in.w, row_h, pick, items);
+    for (int i = 0; i < PROBS_LEGEND_ITEMS; i++) L->out->legend_text[i] = pick[i];
+}
 
-    /* the summary wording: the chosen token's line only when it has no bar */
-    char mass_l[PROBS_TEXT_CAP], mass_s[PROBS_TEXT_CAP], ch_l[PROBS_TEXT_CAP], ch_s[PROBS_TEXT_CAP];
-    summary_mass(f, 0, mass_l, sizeof mass_l);
-    summary_mass(f, 1, mass_s, sizeof mass_s);
-    summary_chosen(f, 0, ch_l, sizeof ch_l);
-    summary_chosen(f, 1, ch_s, sizeof ch_s);
-    char ch_xs[PROBS_TEXT_CAP];
-    summary_chosen(f, 2, ch_xs, sizeof ch_xs);
-    int wm_l = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, mass_l);
-    int wm_s = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, mass_s);
-    int wc_l = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, ch_l);
-    int wc_s = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, ch_s);
-    const char *mass = wm_l <= in.w ? mass_l : mass_s, *ch = wc_l <= in.w ? ch_l : ch_s;
-    int wm = wm_l <= in.w ? wm_l : wm_s, wc = wc_l <= in.w ? wc_l : wc_s;
-    if (wc > in.w) { /* a narrow panel: just the token */
-        ch = ch_xs;
-        wc = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, ch_xs);
+/* the summary wording: the chosen token's line only when it has no bar */
+static void lay_summary_wording(ProbsLay *L) {
+    Viz *viz = L->viz;
+    int w = L->in.w;
+    summary_mass(L->f, 0, L->mass_l, sizeof L->mass_l);
+    summary_mass(L->f, 1, L->mass_s, sizeof L->mass_s);
+    summary_chosen(L->f, 0, L->ch_l, sizeof L->ch_l);
+    summary_chosen(L->f, 1, L->ch_s, sizeof L->ch_s);
+    summary_chosen(L->f, 2, L->ch_xs, sizeof L->ch_xs);
+    int wm_l = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, L->mass_l);
+    int wm_s = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, L->mass_s);
+    int wc_l = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, L->ch_l);
+    int wc_s = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, L->ch_s);
+    L->mass = wm_l <= w ? L->mass_l : L->mass_s;
+    L->ch = wc_l <= w ? L->ch_l : L->ch_s;
+    L->wm = wm_l <= w ? wm_l : wm_s;
+    L->wc = wc_l <= w ? wc_l : wc_s;
+    if (L->wc > w) { /* a narrow panel: just the token */
+        L->ch = L->ch_xs;
+        L->wc = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY, L->ch_xs);
     }
     /* both on one line, the longest wording that fits (k = -1: none does) */
-    const char *m1[4] = {mass_l, mass_s, mass_l, mass_s}, *c1[4] = {ch_l, ch_l, ch_s, ch_s};
-    int wm1[4] = {wm_l, wm_s, wm_l, wm_s}, wc1[4] = {wc_l, wc_l, wc_s, wc_s}, one_line = -1;
-    for (int k = 0; k < 4 && one_line < 0; k++)
-        if (wm1[k] + viz_px(viz, 24) + wc1[k] <= in.w) one_line = k;
+    const char *m1[4] = {L->mass_l, L->mass_s, L->mass_l, L->mass_s}, *c1[4] = {L->ch_l, L->ch_l, L->ch_s, L->ch_s};
+    int wm1[4] = {wm_l, wm_s, wm_l, wm_s}, wc1[4] = {wc_l, wc_l, wc_s, wc_s};
+    L->one_line = -1;
+    for (int k = 0; k < 4; k++) {
+        L->m1[k] = m1[k], L->c1[k] = c1[k], L->wm1[k] = wm1[k], L->wc1[k] = wc1[k];
+        if (L->one_line < 0 && wm1[k] + viz_px(viz, 24) + wc1[k] <= w) L->one_line = k;
+    }
+}
 
-    /* what to give up when the panel is short, least important first: the second
-     * summary line (the mass is also in the "all other" row), the strip, the subtitle,
-     * the legend, the mass line. Rows are at least PROBS_MIN_ROW_PX tall (below
-     * that, the ink of neighbouring labels touches); the bars shrink to 5 (then 3) before anything
-     * but the second summary line goes. Level: what is dropped; need: rows required.
-     * The chosen token is always named, by its bar or by its line. */
-    int want = f->view.top_n < rec->n ? f->view.top_n : rec->n;
-    if (want < 1) want = 1;
-    int axis_h = axis_height(viz), sum_h = body_h + viz_px(viz, 2), strip_h = strip_height(viz);
+/* The height above the rows at level lv: the title, then the subtitle (dropped at 3)
+ * and the legend (dropped at 4). */
+static int plan_top(const ProbsLay *L, int lv) {
+    return L->title_h + (lv < 3 ? L->sub_h + L->gap4 : 0) + (lv < 4 ? L->leg_rows * L->leg_row_h + L->gap4 : 0);
+}
+
+/* The height below the rows: the axis, n_sum summary lines, the strip (dropped at 2). */
+static int plan_bottom(const ProbsLay *L, int lv, int n_sum) {
+    return L->axis_h + L->gap + n_sum * L->sum_h + (lv < 2 ? L->strip_h + L->gap : 0);
+}
+
+/* what to give up when the panel is short, least important first: the second
+ * summary line (the mass is also in the "all other" row), the strip, the subtitle,
+ * the legend, the mass line. Rows are at least PROBS_MIN_ROW_PX tall (below
+ * that, the ink of neighbouring labels touches); the bars shrink to 5 (then 3) before anything
+ * but the second summary line goes. Level: what is dropped; need: rows required.
+ * The chosen token is always named, by its bar or by its line.
+ * Sets L->level (-1: not even one bar), fit, has_chosen, n_sum. */
+static void lay_pick_plan(ProbsLay *L) {
+    const SamplerRecord *rec = L->rec;
+    Viz *viz = L->viz;
+    int want = L->want, in_h = L->in.h;
     int min5 = want < 5 ? want : 5, min3 = want < 3 ? want : 3, min2 = want < 2 ? want : 2;
     static const int plan_level[] = {0, 1, 0, 1, 2, 3, 4, 5, 5};
     int plan_need[] = {want, want, min5, min5, min3, min3, min3, min2, 1};
     /* in logical pixels, so a 2x export makes the same choices as the window */
     int min_row = viz_px(viz, PROBS_MIN_ROW_PX);
-    int level = -1, fit = 0, has_chosen = 0, n_sum = 0;
+    L->level = -1, L->fit = 0, L->has_chosen = 0, L->n_sum = 0;
     /* the rows' height at UI scale 100 %: the text around them (level 0) is the part
      * that grows with the UI scale. In the window's layout a larger scale gives up
      * strip, subtitle, legend (in that order) before the rows fall below it (pass 0);
      * only when that cannot keep them do the rows shrink (pass 1, the plan alone). */
-    int chrome0 = title_h + sub_h + gap4 + leg_rows * leg_row_h + gap4 + axis_h + gap + sum_h + strip_h + gap;
-    int rows_100 = in.h - (int)((float)chrome0 / viz->ui_scale);
+    int chrome0 = L->title_h + L->sub_h + L->gap4 + L->leg_rows * L->leg_row_h + L->gap4 + L->axis_h + L->gap +
+                  L->sum_h + L->strip_h + L->gap;
+    int rows_100 = in_h - (int)((float)chrome0 / viz->ui_scale);
     int rows_cap = viz_gx(viz, PROBS_MAX_ROW_PX) * (want + 1);
     if (rows_100 > rows_cap) rows_100 = rows_cap;
     int best_avail = -1, best_p = -1;
-    for (int pass = f->view.fill ? 1 : 0; pass < 2 && level < 0; pass++) {
+    for (int pass = L->f->view.fill ? 1 : 0; pass < 2 && L->level < 0; pass++) {
         for (size_t p = 0; p < sizeof plan_level / sizeof plan_level[0]; p++) {
             int lv = plan_level[p];
             if (pass == 0 && lv > 4) continue; /* the mass line stays while the rows keep their room */
-            int top = title_h + (lv < 3 ? sub_h + gap4 : 0) + (lv < 4 ? leg_rows * leg_row_h + gap4 : 0);
             /* the chosen token needs a line when its rank is beyond the rows shown */
-            has_chosen = rec->chosen.rank >= plan_need[p];
+            L->has_chosen = rec->chosen.rank >= plan_need[p];
             /* level 5 keeps only the chosen line: a draw nobody can see is not shown */
-            n_sum = lv >= 5 ? has_chosen : (has_chosen && one_line < 0 && lv < 1) ? 2 : 1;
-            int bottom = axis_h + gap + n_sum * sum_h + (lv < 2 ? strip_h + gap : 0);
-            int rows_avail = in.h - top - bottom;
-            fit = rows_avail / min_row - 1; /* - 1: the "all other" row */
-            if (fit >= plan_need[p] && (pass == 1 || rows_avail >= rows_100 - viz_gx(viz, 2))) {
-                level = lv;
+            L->n_sum = lv >= 5 ? L->has_chosen : (L->has_chosen && L->one_line < 0 && lv < 1) ? 2 : 1;
+            int rows_avail = in_h - plan_top(L, lv) - plan_bottom(L, lv, L->n_sum);
+            L->fit = rows_avail / min_row - 1; /* - 1: the "all other" row */
+            if (L->fit >= plan_need[p] && (pass == 1 || rows_avail >= rows_100 - viz_gx(viz, 2))) {
+                L->level = lv;
                 break;
             }
-            if (pass == 0 && fit >= plan_need[p] && rows_avail > best_avail) {
+            if (pass == 0 && L->fit >= plan_need[p] && rows_avail > best_avail) {
                 best_avail = rows_avail;
                 best_p = (int)p;
             }
         }
         /* the window's layout cannot keep the rows' height: the plan with the most room
          * for them (the bars first; the chosen token stays named) */
-        if (pass == 0 && level < 0 && best_p >= 0) {
-            level = plan_level[best_p];
-            int lv = level;
-            int top = title_h + (lv < 3 ? sub_h + gap4 : 0) + (lv < 4 ? leg_rows * leg_row_h + gap4 : 0);
-            has_chosen = rec->chosen.rank >= plan_need[best_p];
-            n_sum = (has_chosen && one_line < 0 && lv < 1) ? 2 : 1;
-            fit = (in.h - top - axis_h - gap - n_sum * sum_h - (lv < 2 ? strip_h + gap : 0)) / min_row - 1;
+        if (pass == 0 && L->level < 0 && best_p >= 0) {
+            int lv = L->level = plan_level[best_p];
+            L->has_chosen = rec->chosen.rank >= plan_need[best_p];
+            L->n_sum = (L->has_chosen && L->one_line < 0 && lv < 1) ? 2 : 1;
+            L->fit = (in_h - plan_top(L, lv) - plan_bottom(L, lv, L->n_sum)) / min_row - 1;
         }
     }
-    if (level < 0) { /* not even one bar: only the title and a message */
-        out->too_small = 1;
-        out->title = rect_cut_top(&in, title_h);
-        out->shown = 0;
-        goto tight;
-    }
-    out->shown = fit < want ? fit : want;
-    has_chosen = rec->chosen.rank >= out->shown;
-    if (!has_chosen) n_sum = level >= 5 ? 0 : 1;
+}
 
-    out->title = rect_cut_top(&in, title_h);
-    if (level < 3) {
-        out->subtitle = rect_cut_top(&in, sub_h);
-        rect_cut_top(&in, gap4);
+/* The title, the subtitle and the legend, cut from the top of L->in. */
+static void place_head(ProbsLay *L) {
+    ProbsLayout *out = L->out;
+    out->title = rect_cut_top(&L->in, L->title_h);
+    if (L->level < 3) {
+        out->subtitle = rect_cut_top(&L->in, L->sub_h);
+        rect_cut_top(&L->in, L->gap4);
     }
-    if (level < 4) {
-        Rect leg = rect_cut_top(&in, leg_rows * leg_row_h);
+    if (L->level < 4) {
+        Rect leg = rect_cut_top(&L->in, L->leg_rows * L->leg_row_h);
         for (int i = 0; i < PROBS_LEGEND_ITEMS; i++) out->legend_item[i].y += leg.y;
-        rect_cut_top(&in, gap4);
+        rect_cut_top(&L->in, L->gap4);
     } else {
         for (int i = 0; i < PROBS_LEGEND_ITEMS; i++) out->legend_item[i] = (Rect){0, 0, 0, 0};
     }
+}
 
-    /* summary lines: y relative to the summary block, placed below */
-    if (n_sum >= 1 && has_chosen && one_line >= 0) {
-        snprintf(out->summary_text[0], PROBS_TEXT_CAP, "%s", m1[one_line]);
-        snprintf(out->summary_text[1], PROBS_TEXT_CAP, "%s", c1[one_line]);
-        out->summary[0] = (Rect){in.x, 0, wm1[one_line], sum_h};
-        out->summary[1] = (Rect){in.x + in.w - wc1[one_line], 0, wc1[one_line], sum_h};
+/* summary lines: y relative to the summary block, placed below */
+static void place_summary(ProbsLay *L) {
+    ProbsLayout *out = L->out;
+    Rect in = L->in;
+    int sum_h = L->sum_h;
+    if (L->n_sum >= 1 && L->has_chosen && L->one_line >= 0) {
+        int k = L->one_line;
+        snprintf(out->summary_text[0], PROBS_TEXT_CAP, "%s", L->m1[k]);
+        snprintf(out->summary_text[1], PROBS_TEXT_CAP, "%s", L->c1[k]);
+        out->summary[0] = (Rect){in.x, 0, L->wm1[k], sum_h};
+        out->summary[1] = (Rect){in.x + in.w - L->wc1[k], 0, L->wc1[k], sum_h};
         out->summary_is_chosen[1] = 1;
         out->n_summary = 2;
-        n_sum = 1;
-    } else if (n_sum == 2) {
-        snprintf(out->summary_text[0], PROBS_TEXT_CAP, "%s", mass);
-        snprintf(out->summary_text[1], PROBS_TEXT_CAP, "%s", ch);
-        out->summary[0] = (Rect){in.x, 0, wm < in.w ? wm : in.w, sum_h};
-        out->summary[1] = (Rect){in.x, sum_h, wc < in.w ? wc : in.w, sum_h};
+        L->n_sum = 1;
+    } else if (L->n_sum == 2) {
+        snprintf(out->summary_text[0], PROBS_TEXT_CAP, "%s", L->mass);
+        snprintf(out->summary_text[1], PROBS_TEXT_CAP, "%s", L->ch);
+        out->summary[0] = (Rect){in.x, 0, L->wm < in.w ? L->wm : in.w, sum_h};
+        out->summary[1] = (Rect){in.x, sum_h, L->wc < in.w ? L->wc : in.w, sum_h};
         out->summary_is_chosen[1] = 1;
         out->n_summary = 2;
-    } else if (n_sum == 1) {
-        const char *t = has_chosen ? ch : mass;
-        int w = has_chosen ? wc : wm;
+    } else if (L->n_sum == 1) {
+        const char *t = L->has_chosen ? L->ch : L->mass;
+        int w = L->has_chosen ? L->wc : L->wm;
         snprintf(out->summary_text[0], PROBS_TEXT_CAP, "%s", t);
         out->summary[0] = (Rect){in.x, 0, w < in.w ? w : in.w, sum_h};
-        out->summary_is_chosen[0] = has_chosen;
+        out->summary_is_chosen[0] = L->has_chosen;
         out->n_summary = 1;
     }
+}
 
-    /* rows, then the axis, the summary and the strip right under them: rows that do
-     * not need the whole height leave the slack at the bottom, not as a hole */
-    int rows_avail = in.h - axis_h - gap - n_sum * sum_h - (level < 2 ? strip_h + gap : 0);
+/* rows, then the axis, the summary and the strip right under them: rows that do
+ * not need the whole height leave the slack at the bottom, not as a hole */
+static void place_rows(ProbsLay *L) {
+    Viz *viz = L->viz;
+    const VizFrame *f = L->f;
+    ProbsLayout *out = L->out;
+    Rect in = L->in;
+    int rows_avail = in.h - plan_bottom(L, L->level, L->n_sum);
     int n_rows = out->shown + 1;
     /* rows share the height to the pixel (rect_grid_cell), not a rounded row height
      * times n: a 2x export then puts every row where the 1x one does */
@@ -472,23 +515,58 @@ int probs_panel_layout(Viz *viz, Rect r, const VizFrame *f, ProbsLayout *out) {
     if (!f->view.fill && rows_h > viz_px(viz, PROBS_MAX_ROW_PX) * n_rows) rows_h = viz_px(viz, PROBS_MAX_ROW_PX) * n_rows;
     out->row_h = rows_h / n_rows;
     /* a second line (id, stages) when the row holds it; alone, in body text */
-    int second_h = f->view.fill ? body_h : small_h;
-    out->two_lines = out->row_h >= body_h + second_h - viz_px(viz, 2);
+    int second_h = f->view.fill ? L->body_h : L->small_h;
+    out->two_lines = out->row_h >= L->body_h + second_h - viz_px(viz, 2);
     out->rows = (Rect){in.x, in.y, in.w, rows_h};
     out->cols = probs_columns(viz, f, in.w, out->shown, out->two_lines);
-    out->dropped = level >= 2 || out->shown < want;
-    out->axis = (Rect){in.x, out->rows.y + out->rows.h, in.w, axis_h};
-    int y = out->axis.y + axis_h + gap;
+    out->dropped = L->level >= 2 || out->shown < L->want;
+    out->axis = (Rect){in.x, out->rows.y + out->rows.h, in.w, L->axis_h};
+    int y = out->axis.y + L->axis_h + L->gap;
     for (int i = 0; i < out->n_summary; i++) out->summary[i].y += y;
-    y += n_sum * sum_h;
-    if (level < 2) out->strip = (Rect){in.x, y + gap, in.w, strip_h};
-tight:;
-    /* the tight title and subtitle boxes (text is cut to the panel width) */
+    y += L->n_sum * L->sum_h;
+    if (L->level < 2) out->strip = (Rect){in.x, y + L->gap, in.w, L->strip_h};
+}
+
+/* the tight title and subtitle boxes (text is cut to the panel width) */
+static void tighten_titles(ProbsLay *L) {
+    ProbsLayout *out = L->out;
     char title[160];
-    probs_title(rec, title, sizeof title);
-    int tw = viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, title);
+    probs_title(L->rec, title, sizeof title);
+    int tw = viz_text_width(L->viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE, title);
     out->title.w = tw < out->title.w ? tw : out->title.w;
-    int sw = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, out->subtitle_text);
+    int sw = viz_text_width(L->viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, out->subtitle_text);
     out->subtitle.w = sw < out->subtitle.w ? sw : out->subtitle.w;
+}
+
+int probs_panel_layout(Viz *viz, Rect r, const VizFrame *f, ProbsLayout *out) {
+    memset(out, 0, sizeof *out);
+    const SamplerRecord *rec = f ? f->rec : NULL;
+    if (!rec || rec->n < 1 || rec->vocab_size < 1 || !f->tok) return -1;
+    ProbsLay L = {.viz = viz, .f = f, .rec = rec, .out = out};
+    L.in = draw_panel_inner(viz, r);
+    L.title_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE);
+    L.body_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY);
+    L.small_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
+    L.gap = viz_px(viz, 6), L.gap4 = viz_px(viz, 4);
+    lay_subtitle(&L);
+    lay_legend(&L);
+    lay_summary_wording(&L);
+    L.want = f->view.top_n < rec->n ? f->view.top_n : rec->n;
+    if (L.want < 1) L.want = 1;
+    L.axis_h = axis_height(viz), L.sum_h = L.body_h + viz_px(viz, 2), L.strip_h = strip_height(viz);
+    lay_pick_plan(&L);
+    if (L.level < 0) { /* not even one bar: only the title and a message */
+        out->too_small = 1;
+        out->title = rect_cut_top(&L.in, L.title_h);
+        out->shown = 0;
+    } else {
+        out->shown = L.fit < L.want ? L.fit : L.want;
+        L.has_chosen = rec->chosen.rank >= out->shown;
+        if (!L.has_chosen) L.n_sum = L.level >= 5 ? 0 : 1;
+        place_head(&L);
+        place_summary(&L);
+        place_rows(&L);
+    }
+    tighten_titles(&L);
     return 0;
 }
