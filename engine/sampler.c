@@ -474,3 +474,15 @@ int sampler_run(Sampler *s, const SamplerSettings *set, const float *logits,
     rec->run = ++s->runs;
     return 0;
 }
+
+int sampler_chain_is_plain(const SamplerRecord *r) {
+    int cut = 0;
+    for (int j = 0; j < r->n_stages; j++) {
+        const SamplerStageRecord *st = &r->stages[j];
+        if (!st->active) continue;
+        if (st->stage == SAMPLER_STAGE_PENALTIES || st->stage == SAMPLER_STAGE_MIN_P) return 0;
+        if (st->stage == SAMPLER_STAGE_TEMPERATURE && cut) return 0;
+        if (st->stage == SAMPLER_STAGE_TOP_K || st->stage == SAMPLER_STAGE_TOP_P) cut = 1;
+    }
+    return 1;
+}

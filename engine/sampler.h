@@ -221,4 +221,10 @@ size_t sampler_pick(const double *probs, size_t n, double u);
  * Sampler.cum holds them), by bisection: O(log n), for many draws. */
 size_t sampler_pick_cum(const double *cum, size_t n, double u);
 
+/* 1 when the record's chain is "temperature, then the cuts top-k / top-p" on the raw
+ * logits (the case a token without a bar can be reasoned about from the temperature
+ * softmax alone, and the bars' summary can name the one cut); 0 when penalties or
+ * min-p acted, or temperature ran after a cut. */
+int sampler_chain_is_plain(const SamplerRecord *r);
+
 #endif

@@ -67,20 +67,6 @@ static int legend_flow(Viz *viz, int x, int y, int w, int row_h, const char *con
     return rows;
 }
 
-/* 1 if the chain reads as "temperature, then the cuts top-k / top-p" (the summary
- * names the one cut); 0 when a penalty or min-p acted or temperature ran after a cut. */
-static int chain_is_plain(const SamplerRecord *rec) {
-    int cut_seen = 0;
-    for (int j = 0; j < rec->n_stages; j++) {
-        const SamplerStageRecord *st = &rec->stages[j];
-        if (!st->active) continue;
-        if (st->stage == SAMPLER_STAGE_PENALTIES || st->stage == SAMPLER_STAGE_MIN_P) return 0;
-        if (st->stage == SAMPLER_STAGE_TEMPERATURE && cut_seen) return 0;
-        if (st->stage == SAMPLER_STAGE_TOP_K || st->stage == SAMPLER_STAGE_TOP_P) cut_seen = 1;
-    }
-    return 1;
-}
-
 /* The summary under the axis: how much of the mass the cut kept (or greedy's rule),
  * long and short wording. */
 static void summary_mass(const VizFrame *f, int shorter, char *buf, size_t cap) {
@@ -118,7 +104,7 @@ static void summary_mass(const VizFrame *f, int shorter, char *buf, size_t cap) 
         prob_format_pct(rec->chosen.p_raw, p, sizeof p);
         if (shorter) snprintf(buf, cap, "greedy: always the argmax");
         else snprintf(buf, cap, "greedy: argmax " MIDDOT " takes '%s' (%s at T=1) every time", lab, p);
-    } else if (chain_is_plain(rec) == 0) {
+    } else if (sampler_chain_is_plain(rec) == 0) {
         /* penalties, min-p or temperature after a cut: the chain's own order and counts,
          * so what each stage kept is read where it happened */
         char chain[PROBS_TEXT_CAP / 2];

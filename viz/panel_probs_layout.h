@@ -114,4 +114,8 @@ void draw_probs_grid(Viz *viz, Rect bars, const ProbsAxis *ax);
  * label. Tick labels that would touch are skipped, the end label always stays. */
 void draw_probs_axis(Viz *viz, Rect bars, Rect axis, Rect title_col, const ProbsAxis *ax);
 
+/* The draw strip in area: the kept tokens' intervals on 0..1 (the first `shown` rows
+ * labelled), the chosen one outlined, u marked (panel_probs_strip.c). */
+void probs_draw_strip(Viz *viz, Rect area, const VizFrame *f, int shown);
+
 #endif

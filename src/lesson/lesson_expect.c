@@ -66,20 +66,6 @@ static int compare(double v, int cmp, double x) {
     }
 }
 
-/* 1 when the chain is "temperature, then top-k / top-p" on the raw logits, the case
- * final_prob can redo for a token without a bar; 0 with penalties or min-p acting, or
- * temperature after a cut. */
-static int chain_is_plain(const SamplerRecord *r) {
-    int cut = 0;
-    for (int j = 0; j < r->n_stages; j++) {
-        const SamplerStageRecord *st = &r->stages[j];
-        if (!st->active) continue;
-        if (st->stage == SAMPLER_STAGE_PENALTIES || st->stage == SAMPLER_STAGE_MIN_P) return 0;
-        if (st->stage == SAMPLER_STAGE_TEMPERATURE && cut) return 0;
-        if (st->stage == SAMPLER_STAGE_TOP_K || st->stage == SAMPLER_STAGE_TOP_P) cut = 1;
-    }
-    return 1;
-}
 
 /* 1 if token id has a bar of the pending draw (its p_final is the bar's number). */
 static int has_bar(const Session *s, int id) {
@@ -90,7 +76,7 @@ static int has_bar(const Session *s, int id) {
 
 /* p_final of token id in the pending draw: the bar's own number when it is shown,
  * else the same pipeline for that one token (rank by logit, cut, renormalised); the
- * caller refuses a token without a bar when the chain is not plain (chain_is_plain). */
+ * caller refuses a token without a bar when the chain is not plain (sampler_chain_is_plain). */
 static double final_prob(const Session *s, int id) {
     const SamplerRecord *r = &s->next;
     for (int i = 0; i < r->n; i++)
@@ -302,7 +288,7 @@ int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *v
             token_quote(s, s->next.rows[0].id, out, cap);
             return s->next.rows[0].id == id;
         } else {
-            if (!has_bar(s, id) && !chain_is_plain(&s->next))
+            if (!has_bar(s, id) && !sampler_chain_is_plain(&s->next))
                 return error_set(err, "only the %d bars' probabilities are measured when penalties, min-p or a "
                                       "temperature after the cuts are on", s->next.n);
             double p = final_prob(s, id);
