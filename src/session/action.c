@@ -36,35 +36,31 @@ static int check_position(const Session *s, long v, const char *what, ErrorMsg *
     return error_set(err, "%s %ld: there are only %d tokens", what, v, session_len(s));
 }
 
+/* view field = v (already checked); 0, so a case reads "check ? -1 : set". */
+static int set_int(int *field, long v) {
+    *field = (int)v;
+    return 0;
+}
+
 static int apply_view(const Session *s, VizView *view, const Action *a, ErrorMsg *err) {
     const Gpt2Config *cfg = &s->model.config;
     if (!view) return error_set(err, "%s: no view to change", action_name(a->kind));
     switch (a->kind) {
-    case ACT_LAYER:
-        if (check_index(a->n, cfg->n_layer, "layer", "layers", err)) return -1;
-        view->layer = (int)a->n;
-        return 0;
+    case ACT_LAYER: return check_index(a->n, cfg->n_layer, "layer", "layers", err) ? -1 : set_int(&view->layer, a->n);
     case ACT_HEAD:
-        if (check_index(a->n, cfg->n_head, "head", "heads per layer", err)) return -1;
-        view->head = (int)a->n;
-        return 0;
+        return check_index(a->n, cfg->n_head, "head", "heads per layer", err) ? -1 : set_int(&view->head, a->n);
     case ACT_PANEL:
         if (a->n < 0 || a->n >= VIZ_PANEL_COUNT) return error_set(err, "there is no panel %ld", a->n);
         view->focus = (VizPanel)a->n;
         return 0;
     case ACT_HIGHLIGHT_TOKEN:
-        if (check_position(s, a->n, "highlight token", err)) return -1;
-        view->highlight_token = (int)a->n;
-        return 0;
+        return check_position(s, a->n, "highlight token", err) ? -1 : set_int(&view->highlight_token, a->n);
     case ACT_SELECT_TOKEN:
         if (check_position(s, a->n, "token", err)) return -1;
         view->selected_token = (int)a->n;
         view->bpe_step = -1;
         return 0;
-    case ACT_QUERY:
-        if (check_position(s, a->n, "query", err)) return -1;
-        view->query = (int)a->n;
-        return 0;
+    case ACT_QUERY: return check_position(s, a->n, "query", err) ? -1 : set_int(&view->query, a->n);
     case ACT_HEADS:
         for (int h = cfg->n_head; h < 64; h++)
             if ((a->heads >> h) & 1u)
