@@ -252,6 +252,39 @@ static void test_settings_and_view(void) {
     key(&app, SDLK_g, KMOD_NONE);
     CHECK(!s->settings.greedy, "G again: sampling");
 
+    /* O: llama.cpp's order (temperature last), O again: Hugging Face's (the default); the
+     * pending record's active stages follow (the CLI's chain is checked stage by stage
+     * against float64 in test_cli_sampling) */
+    {
+        static const uint8_t LLAMA[SAMPLER_N_STAGES] = {SAMPLER_STAGE_PENALTIES, SAMPLER_STAGE_TOP_K,
+                                                        SAMPLER_STAGE_TOP_P, SAMPLER_STAGE_MIN_P,
+                                                        SAMPLER_STAGE_TEMPERATURE};
+        SamplerSettings was = s->settings;
+        SamplerSettings hot = was;
+        hot.temperature = 1.5f;
+        hot.top_p = 0.9f;
+        Action a = {.kind = ACT_SETTINGS, .settings = &hot};
+        ErrorMsg e;
+        CHECK(action_apply(s, &app.view, &a, &e) == 0, "T=1.5 top-p 0.9");
+        int kept_hf = s->next.n_kept;
+        key(&app, SDLK_o, KMOD_NONE);
+        CHECK(memcmp(s->settings.order, LLAMA, sizeof LLAMA) == 0, "O: llama.cpp's order");
+        int last = -1;
+        for (int j = 0; j < s->next.n_stages; j++)
+            if (s->next.stages[j].active) last = (int)s->next.stages[j].stage;
+        CHECK(last == SAMPLER_STAGE_TEMPERATURE, "O: temperature is the last stage that runs (%d)", last);
+        CHECK(strstr(app.status, "llama.cpp") != NULL, "O: the status names the order: %s", app.status);
+        key(&app, SDLK_o, KMOD_NONE);
+        uint8_t now[SAMPLER_N_STAGES], def[SAMPLER_N_STAGES];
+        SamplerSettings d0 = sampler_settings_default();
+        sampler_settings_order(&s->settings, now);
+        sampler_settings_order(&d0, def);
+        CHECK(memcmp(now, def, sizeof now) == 0 && s->next.n_kept == kept_hf, "O again: Hugging Face's order, %d kept",
+              s->next.n_kept);
+        a.settings = &was;
+        CHECK(action_apply(s, &app.view, &a, &e) == 0, "settings back");
+    }
+
     int L = s->model.config.n_layer, H = s->model.config.n_head;
     CHECK(app.view.layer == L - 1, "starts on the last layer");
     key(&app, SDLK_l, KMOD_NONE);

@@ -324,6 +324,27 @@ static void on_draws(AppState *app, int arg) {
                        s->draws.dof, s->draws.p_value);
 }
 
+/* O: the two orders students meet — Hugging Face's (penalties, temperature, top-k,
+ * top-p, min-p: the default) and llama.cpp's (temperature last, so the cuts measure the
+ * untempered distribution). Any other order (from --samplers) goes back to HF's. */
+static void on_sampler_order(AppState *app, int arg) {
+    (void)arg;
+    static const uint8_t LLAMA_CPP[SAMPLER_N_STAGES] = {SAMPLER_STAGE_PENALTIES, SAMPLER_STAGE_TOP_K,
+                                                        SAMPLER_STAGE_TOP_P, SAMPLER_STAGE_MIN_P,
+                                                        SAMPLER_STAGE_TEMPERATURE};
+    SamplerSettings set = app->session.settings;
+    uint8_t now[SAMPLER_N_STAGES];
+    sampler_settings_order(&set, now);
+    int to_llama = memcmp(now, LLAMA_CPP, sizeof now) != 0 && settings_is_default(settings_row(SETTING_SAMPLERS), &set);
+    if (to_llama) memcpy(set.order, LLAMA_CPP, sizeof set.order);
+    else memset(set.order, 0, sizeof set.order); /* all zero: the default order */
+    char order[96], what[160];
+    sampler_order_format(&set, order, sizeof order);
+    snprintf(what, sizeof what, "sampler order %s (%s)", order,
+             to_llama ? "llama.cpp: temperature last" : "Hugging Face: temperature first");
+    apply_settings(app, &set, what);
+}
+
 static void on_toggle_greedy(AppState *app, int arg) {
     (void)arg;
     SamplerSettings set = app->session.settings;
@@ -457,6 +478,7 @@ static const IntentHandler INTENT_HANDLERS[INTENT_COUNT] = {
     [INTENT_HOME] = on_home,
     [INTENT_REROLL] = on_reroll,
     [INTENT_DRAWS] = on_draws,
+    [INTENT_SAMPLER_ORDER] = on_sampler_order,
     [INTENT_TOGGLE_GREEDY] = on_toggle_greedy,
     [INTENT_KNOB] = on_knob,
     [INTENT_KNOB_UP] = on_knob_up,

@@ -73,6 +73,7 @@ static const KeyBinding TABLE[] = {
     {SDLK_x, KEYMOD_NONE, INTENT_ABLATE_HEAD, 0, "X (Shift+X)", "head shown off / on (all back on)", 0},
     {SDLK_x, KEYMOD_SHIFT, INTENT_ABLATE_HEAD, 1, NULL, NULL, 0},
     {SDLK_v, KEYMOD_NONE, INTENT_ATTR_VS, 0, "V", "why the pick and not the runner-up / back", 0},
+    {SDLK_o, KEYMOD_NONE, INTENT_SAMPLER_ORDER, 0, "O", "order: HF (T first) / llama.cpp (T last)", 0},
     {SDLK_c, KEYMOD_NONE, INTENT_COMPARE, 0, "C", "settings side by side, the same dice / back", 0},
     {SDLK_ESCAPE, KEYMOD_NONE, INTENT_QUIT, 0, "Esc / Q", "quit (Esc first closes the overlay or the editor)", 0},
     {SDLK_q, KEYMOD_NONE, INTENT_QUIT, 0, NULL, NULL, 0},

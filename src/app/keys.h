@@ -51,6 +51,8 @@ typedef enum AppIntent {
                            * enlarged), or again: the pick's logit alone */
     INTENT_COMPARE,       /* settings side by side: the compare panel enlarged and its columns
                            * computed as a job (again: the full layout) */
+    INTENT_SAMPLER_ORDER, /* the sampler chain's order: Hugging Face's (temperature first) <->
+                           * llama.cpp's (temperature last); any other order goes to HF's */
     INTENT_COUNT
 } AppIntent;
 
