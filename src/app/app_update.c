@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "app_editor.h"
 #include "app_jobs.h"
 #include "panel_table.h"
 #include "token_label.h"
@@ -55,67 +56,6 @@ int app_input_from_event(const SDL_Event *e, float px_scale_x, float px_scale_y,
 static const char *tok_label(const AppState *app, int id, char *buf, size_t cap) {
     token_label(&app->session.tok, id, TOKEN_LABEL_DEFAULT, buf, cap);
     return buf;
-}
-
-/* ---- the prompt editor ---- */
-
-static void edit_open(AppState *app) {
-    const Session *s = &app->session;
-    size_t n = s->prompt ? s->prompt_len : 0;
-    if (n > APP_EDIT_MAX - 1) {
-        n = APP_EDIT_MAX - 1;
-        while (n > 0 && (s->prompt[n] & 0xC0) == 0x80) n--; /* do not cut a UTF-8 character */
-    }
-    if (n) memcpy(app->edit, s->prompt, n);
-    app->edit[n] = 0;
-    app->edit_len = n;
-    app->editing = 1;
-    app->view.show_help = 0;
-    app_set_status(app, 0, "editing the prompt: Enter applies, Esc cancels");
-}
-
-static void edit_key(AppState *app, SDL_Keycode key, Uint16 mod) {
-    switch (key) {
-    case SDLK_RETURN:
-    case SDLK_KP_ENTER: {
-        /* the editor closes when the job succeeds (app_jobs.c); on an error it stays */
-        Action a = {.kind = ACT_PROMPT, .text = (const uint8_t *)app->edit, .text_len = app->edit_len};
-        app_act(app, &a, 0);
-        return;
-    }
-    case SDLK_ESCAPE:
-        app->editing = 0;
-        app_set_status(app, 0, "prompt unchanged");
-        return;
-    case SDLK_BACKSPACE:
-        /* drop one whole UTF-8 character: continuation bytes are 10xxxxxx */
-        while (app->edit_len > 0 && (app->edit[app->edit_len - 1] & 0xC0) == 0x80) app->edit_len--;
-        if (app->edit_len > 0) app->edit_len--;
-        app->edit[app->edit_len] = 0;
-        app->dirty = 1;
-        return;
-    case SDLK_u:
-        if (mod & KMOD_CTRL) { /* Ctrl+U clears the line, as in a shell */
-            app->edit_len = 0;
-            app->edit[0] = 0;
-            app->dirty = 1;
-        }
-        return;
-    default:
-        return; /* printable keys arrive as APP_INPUT_TEXT */
-    }
-}
-
-static void edit_text(AppState *app, const char *text) {
-    size_t n = strnlen(text, sizeof ((AppInput *)0)->text);
-    if (app->edit_len + n > APP_EDIT_MAX - 1) {
-        app_set_status(app, 1, "the prompt editor holds at most %d bytes", APP_EDIT_MAX - 1);
-        return;
-    }
-    memcpy(app->edit + app->edit_len, text, n);
-    app->edit_len += n;
-    app->edit[app->edit_len] = 0;
-    app->dirty = 1;
 }
 
 /* ---- settings and view knobs ---- */
@@ -396,7 +336,7 @@ static void on_next_branch(AppState *app, int arg) {
         switch_branch(app, (s->cur + 1) % s->n_branches);
 }
 
-static void on_edit_prompt(AppState *app, int arg) { (void)arg; edit_open(app); }
+static void on_edit_prompt(AppState *app, int arg) { (void)arg; app_edit_open(app); }
 static void on_export_frame(AppState *app, int arg) { (void)arg; app->export_request = APP_EXPORT_FRAME; }
 
 static void on_export_panel(AppState *app, int arg) {
@@ -580,7 +520,7 @@ void app_update(AppState *app, const AppInput *in) {
         app->quit = 1;
         return;
     case APP_INPUT_TEXT:
-        if (app->editing) edit_text(app, in->text);
+        if (app->editing) app_edit_text(app, in->text);
         return;
     case APP_INPUT_MOUSE_MOVE:
         app->view.mouse_x = in->x;
@@ -598,7 +538,7 @@ void app_update(AppState *app, const AppInput *in) {
         return;
     case APP_INPUT_KEY: {
         if (app->editing) {
-            edit_key(app, in->key, in->mod);
+            app_edit_key(app, in->key, in->mod);
             return;
         }
         /* Esc closes what is on top before it quits; Q always quits */
