@@ -151,6 +151,7 @@ const KernIsa KB(kern_isa) = {
     .dot = {KB(dot_f32), KB(dot_f16), KB(dot_bf16)},
     .widen = {KB(widen_f32), KB(widen_f16), KB(widen_bf16)},
     .gemm = {KB_GEMM_F32, KB_GEMM_F16, KB_GEMM_BF16},
+    .dot4x4 = {KB(dot4x4_f32), KB(dot4x4_f16), KB(dot4x4_bf16)},
     .axpy = KB(axpy),
     .attn_scores = KB(attn_scores),
     .attn_mix = KB(attn_mix),

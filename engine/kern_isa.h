@@ -23,6 +23,12 @@ typedef void (*KernWidenFn)(float *dst, const void *src, size_t n);
  * w in a weight dtype; threads inside. NULL in a table: use OpenBLAS. */
 typedef void (*KernGemmFn)(float *y, const float *x, const void *w, size_t M, size_t K, size_t N, int trans);
 
+/* y[a * ldy + b] = x_a . w_b for a < na <= 4 rows of x (C floats each, ldx apart) and
+ * b < nb <= 4 rows of w (C weights each, contiguous, in a weight dtype): a 4 x 4 register
+ * block, so each w row read serves 4 vectors (the logit lens's depths; unembed_many.c). */
+typedef void (*KernDot4x4Fn)(float *y, size_t ldy, const float *x, size_t ldx, size_t na, const void *w, size_t nb,
+                             size_t C);
+
 typedef struct KernIsa {
     const char *name;      /* "avx512", "avx2", "neon", "scalar" (what INFERSCOPE_ISA takes) */
     const char *what;      /* one line for `make bench` and --help */
@@ -31,6 +37,7 @@ typedef struct KernIsa {
     KernDotFn dot[KERN_DTYPE_COUNT];
     KernWidenFn widen[KERN_DTYPE_COUNT];
     KernGemmFn gemm[KERN_DTYPE_COUNT];     /* own packed gemm (prefill), or NULL */
+    KernDot4x4Fn dot4x4[KERN_DTYPE_COUNT]; /* a few vectors against rows of a matrix */
     void (*axpy)(float *y, float alpha, const float *x, size_t n);
     void (*attn_scores)(float *s, const float *q, const float *K, size_t n, size_t hs, float scale);
     void (*attn_mix)(float *z, const float *p, const float *V, size_t n, size_t hs);

@@ -113,10 +113,8 @@ static void unembed(LogitLens *lens, const Gpt2Model *m, const float *const *str
     for (int k = 0; k < D; k++)
         kern_layernorm(lens->x + (size_t)k * C, streams[k], m->w.lnf_w, m->w.lnf_b, m->config.ln_eps, 1, C);
     const int computed = own ? D - 1 : D;
-    if (m->w.dtype == KERN_F32) unembed_many(lens->logits, V, lens->x, (size_t)computed, m->w.lm_head, V, C);
-    else /* F16/BF16 head: the dtype kernels widen wte in registers, all depths in one call */
-        kern_matmul_wt_dt(lens->logits, lens->x, gpt2_mat(&m->w, m->w.lm_head, m->w.lm_head_h), m->w.dtype,
-                          (size_t)computed, C, V);
+    unembed_many(lens->logits, V, lens->x, (size_t)computed, gpt2_mat(&m->w, m->w.lm_head, m->w.lm_head_h),
+                 m->w.dtype, V, C);
     if (own) memcpy(lens->logits + (size_t)(D - 1) * V, own, V * sizeof(float));
     lens->col_pos = pos;
     lens->col_rows = D;

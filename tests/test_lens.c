@@ -17,6 +17,8 @@
 #include "check_model.h"
 #include "check_run.h"
 #include "gpt2_forward.h"
+#include "half.h"
+#include "kernels.h"
 #include "gpt2_model.h"
 #include "gpt2_trace.h"
 #include "kernels.h"
@@ -406,30 +408,43 @@ static void test_journey_shapes(const Gpt2Model *m) {
     token_journey_free(&j);
 }
 
-/* The blocked kernel on every edge: D, V not multiples of 4, C not a multiple of 16. */
+/* The blocked kernel on every edge (D, V not multiples of 4, C not a multiple of 16) and
+ * every weight dtype, against float64 sums of the weights as the dtype holds them. */
 static void test_unembed_many(void) {
-    float x[9 * 40], w[13 * 40], y[9 * 16];
+    float x[9 * 40], w[13 * 40], wf[13 * 40], y[9 * 16];
+    uint16_t wh[13 * 40];
     for (int i = 0; i < 9 * 40; i++) x[i] = (float)((i * 37) % 23) / 11.0f - 1.0f;
     for (int i = 0; i < 13 * 40; i++) w[i] = (float)((i * 53) % 29) / 14.0f - 1.0f;
-    int bad = 0, cases = 0;
-    for (size_t D = 1; D <= 9; D++)
-        for (size_t V = 1; V <= 13; V += 3)
-            for (size_t C = 1; C <= 40; C += 13) {
-                for (size_t i = 0; i < 9 * 16; i++) y[i] = -99.0f;
-                unembed_many(y, 16, x, D, w, V, C);
-                cases++;
-                for (size_t k = 0; k < 9; k++)
-                    for (size_t v = 0; v < 16; v++) {
-                        if (k >= D || v >= V) { /* nothing written outside */
-                            bad += y[k * 16 + v] != -99.0f;
-                            continue;
-                        }
-                        double want = 0;
-                        for (size_t i = 0; i < C; i++) want += (double)x[k * C + i] * w[v * C + i];
-                        bad += fabs(y[k * 16 + v] - want) > 1e-5 * (1 + fabs(want));
-                    }
+    for (int dt = 0; dt < KERN_DTYPE_COUNT; dt++) {
+        const void *wp = w;
+        for (int i = 0; i < 13 * 40; i++) wf[i] = w[i];
+        if (dt != KERN_F32) { /* the weights as F16 / BF16 store them, and what they read back as */
+            for (int i = 0; i < 13 * 40; i++) {
+                wh[i] = dt == KERN_F16 ? half_f32_to_f16(w[i]) : half_f32_to_bf16(w[i]);
+                wf[i] = dt == KERN_F16 ? half_f16_to_f32(wh[i]) : half_bf16_to_f32(wh[i]);
             }
-    CHECK(bad == 0, "unembed_many: %d wrong entries over %d shapes", bad, cases);
+            wp = wh;
+        }
+        int bad = 0, cases = 0;
+        for (size_t D = 1; D <= 9; D++)
+            for (size_t V = 1; V <= 13; V += 3)
+                for (size_t C = 1; C <= 40; C += 13) {
+                    for (size_t i = 0; i < 9 * 16; i++) y[i] = -99.0f;
+                    unembed_many(y, 16, x, D, wp, (KernDtype)dt, V, C);
+                    cases++;
+                    for (size_t k = 0; k < 9; k++)
+                        for (size_t v = 0; v < 16; v++) {
+                            if (k >= D || v >= V) { /* nothing written outside */
+                                bad += y[k * 16 + v] != -99.0f;
+                                continue;
+                            }
+                            double want = 0;
+                            for (size_t i = 0; i < C; i++) want += (double)x[k * C + i] * wf[v * C + i];
+                            bad += fabs(y[k * 16 + v] - want) > 1e-5 * (1 + fabs(want));
+                        }
+                }
+        CHECK(bad == 0, "unembed_many %s: %d wrong entries over %d shapes", kern_dtype_name((KernDtype)dt), bad, cases);
+    }
 }
 
 int main(void) {
