@@ -9,17 +9,6 @@
 
 _Static_assert(VIZ_HEAD_PATTERN_COUNT == HEAD_PATTERN_COUNT, "frame.h's copy of the pattern count");
 
-AttnFill *attn_fill_new(void) { return calloc(1, sizeof(AttnFill)); }
-
-void attn_fill_free(AttnFill *a) {
-    if (!a) return;
-    attn_explain_free(&a->ex);
-    head_probe_free(&a->probe);
-    head_scores_free(&a->scores);
-    free(a->lines);
-    free(a);
-}
-
 int attn_fill_query(const VizView *view, int n) {
     int q = view ? view->query : -1;
     return q >= 0 && q < n ? q : n - 1;

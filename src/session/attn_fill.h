@@ -9,31 +9,10 @@
 #ifndef ATTN_FILL_H
 #define ATTN_FILL_H
 
-#include "attn_explain.h"
-#include "attn_lines.h"
+#include "attn_cache.h"
 #include "frame.h"
-#include "head_scores.h"
 
 struct Session;
-
-typedef struct AttnFill {
-    AttnExplain ex;       /* owned; sized to the trace at the first frame that needs it */
-    int ex_ready;         /* 1 once ex is sized */
-    HeadProbe probe;      /* owned: the fixed probe (head_probe_build) */
-    HeadScores scores;    /* owned: every head's five scores on it */
-    int heads_state;      /* 0 not measured yet, 1 measured, -1 failed (heads_why says why) */
-    HeadsInfo heads;      /* what the heads panel is handed (points into the above) */
-    char heads_why[300];
-    AttnLine *lines;      /* owned: the lines view's lines (room for lines_cap), allocated at the
-                           * first frame that shows it */
-    size_t lines_cap;
-    char missing[300];    /* why a panel has no data ("" when it has) */
-} AttnFill;
-
-/* A zeroed fill (nothing allocated until a panel needs it); NULL when out of memory. */
-AttnFill *attn_fill_new(void);
-/* Frees; NULL is fine. */
-void attn_fill_free(AttnFill *a);
 
 /* The query a view explains in a text of n tokens: view->query when it is one of them,
  * else the newest (n - 1). */

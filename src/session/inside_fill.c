@@ -10,18 +10,6 @@
 
 #define INSIDE_LENS_COLUMNS 64
 
-InsideData *inside_new(void) { return calloc(1, sizeof(InsideData)); }
-
-void inside_free(InsideData *d) {
-    if (!d) return;
-    logit_lens_free(&d->lens);
-    logit_lens_grid_free(&d->grid);
-    free(d->strip);
-    attribution_free(&d->attr);
-    token_journey_free(&d->journey);
-    free(d);
-}
-
 /* FNV-1a over what a column of the newest position depends on: the tokens, the
  * forward passes run (a re-run prompt may differ in the last bits), the mask, the target. */
 static unsigned long long fnv(unsigned long long h, const void *p, size_t n) {
