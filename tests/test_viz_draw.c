@@ -291,6 +291,11 @@ static void test_text_api(void) {
         size_t used = draw_wrap_line(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, cap, upto_quote + 2, buf, sizeof buf);
         CHECK(strcmp(buf, "rolled:") == 0 && strncmp(cap + used, "\" park\"", 7) == 0,
               "quote kept with its token: line '%s', rest '%s'", buf, cap + used);
+        const char *pct = "drops to 0.22 % now";
+        int upto_num = viz_text_width(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, "drops to 0.22");
+        used = draw_wrap_line(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, pct, upto_num + 2, buf, sizeof buf);
+        CHECK(strcmp(buf, "drops to") == 0 && strncmp(pct + used, "0.22 %", 6) == 0,
+              "a number keeps its %%: line '%s', rest '%s'", buf, pct + used);
         used = draw_wrap_line(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, "a \"b\" c", 1000, buf, sizeof buf);
         CHECK(strcmp(buf, "a \"b\" c") == 0, "a closing quote still ends a word: '%s'", buf);
     }

@@ -276,6 +276,7 @@ size_t draw_wrap_line(Viz *viz, VizFont font, VizTextSize size, const char *text
     for (size_t i = 1; i <= n && i < cap; i++) {
         if (i < n && text[i] != ' ') continue; /* candidate breaks: before a space, at the end */
         if (i < n && ends_with_open_quote(text, i)) continue;
+        if (i + 1 < n && text[i + 1] == '%') continue; /* "0.22 %" stays on one line */
         memcpy(buf, text, i);
         buf[i] = '\0';
         if (viz_text_width(viz, font, size, buf) > max_w) break;
