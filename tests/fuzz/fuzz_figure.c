@@ -44,7 +44,8 @@ static const char *const FUZZ_FIGURE_KEYS[] = {
     "inferscope:size", "inferscope:top_n", "inferscope:hide_sink", "inferscope:selected_token",
     "inferscope:bpe_step", "inferscope:hide_probs", "inferscope:highlight_panel", "inferscope:highlight_token",
     "inferscope:highlight_bar", "inferscope:prob_axis", "inferscope:ablate", "inferscope:text_mode",
-    "inferscope:weights", "inferscope:kernels",
+    "inferscope:weights", "inferscope:kernels", "inferscope:query", "inferscope:heads", "inferscope:attr_vs",
+    "inferscope:draws", "inferscope:compare", "inferscope:compare_n",
 };
 
 /* ---- the reference session (opened once; freed at exit) ------------------------------ */
