@@ -84,7 +84,7 @@ static int open_app(AppState *app, uint64_t seed) { return open_app_budget(app, 
 /* ---- the key table ---- */
 
 static void test_key_table(void) {
-    const KeyBinding *b = keys_lookup(SDLK_SPACE, KMOD_NONE);
+    const KeyCommand *b = keys_lookup(SDLK_SPACE, KMOD_NONE);
     CHECK(b && b->intent == INTENT_STEP, "Space steps");
     b = keys_lookup(SDLK_RIGHT, KMOD_NONE);
     CHECK(b && b->intent == INTENT_STEP, "Right steps");
@@ -104,35 +104,34 @@ static void test_key_table(void) {
     b = keys_lookup(SDLK_2, KMOD_NONE);
     CHECK(b && b->intent == INTENT_FORCE_RANK && b->arg == 2, "2 forces rank 2");
 
-    /* every intent in the table is explained by a help row, and help rows are
-     * exactly the rows with help text */
-    size_t n;
-    const KeyBinding *t = keys_table(&n);
-    int with_help = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (t[i].help_keys) {
-            with_help++;
-            CHECK(t[i].help_action && t[i].help_action[0] && t[i].help_keys[0], "row %zu has both texts", i);
-            continue;
+    /* every command in a table is explained by a help row, and help rows are exactly the
+     * rows with help text */
+    int with_help[2] = {0, 0};
+    for (int pres = 0; pres < 2; pres++) {
+        size_t n;
+        const KeyCommand *t = keys_table(pres, &n);
+        for (size_t i = 0; i < n; i++) {
+            if (t[i].help_keys) {
+                with_help[pres]++;
+                CHECK(t[i].help_action && t[i].help_action[0] && t[i].help_keys[0], "row %zu has both texts", i);
+                continue;
+            }
+            int described = 0;
+            for (size_t j = 0; j < i; j++)
+                if (t[j].intent == t[i].intent && t[j].help_keys) described = 1;
+            /* ↑/↓ are described by the rows of T, K, P, L, H */
+            if (t[i].intent == INTENT_KNOB_UP || t[i].intent == INTENT_KNOB_DOWN) described = 1;
+            CHECK(described, "command %zu (intent %d) has no help row", i, (int)t[i].intent);
         }
-        int described = 0;
-        for (size_t j = 0; j < i; j++)
-            if (t[j].intent == t[i].intent && t[j].help_keys) described = 1;
-        /* ↑/↓ are described by the rows of T, K, P, L, H */
-        if (t[i].intent == INTENT_KNOB_UP || t[i].intent == INTENT_KNOB_DOWN) described = 1;
-        CHECK(described, "binding %zu (intent %d) has no help row", i, (int)t[i].intent);
     }
     VizKeyHelp help[APP_HELP_MAX];
-    int with_help_presenter = 0;
-    for (size_t i = 0; i < n; i++) with_help_presenter += t[i].help_keys && t[i].presenter;
     int nh = keys_help(help, APP_HELP_MAX);
-    CHECK(nh == with_help - with_help_presenter && nh > 15, "help rows %d == window rows with help %d", nh,
-          with_help - with_help_presenter);
+    CHECK(nh == with_help[0] && nh > 15, "help rows %d == window rows with help %d", nh, with_help[0]);
     CHECK(keys_help(help, 3) == 3, "keys_help respects cap");
     /* in a lesson the presenter rows come first, then every window row */
     nh = keys_help_mode(help, APP_HELP_MAX, 1);
-    CHECK(nh == with_help && with_help_presenter == 3 && strcmp(help[0].action, "next beat of the lesson") == 0 &&
-              strcmp(help[2].keys, "Home") == 0,
+    CHECK(nh == with_help[0] + with_help[1] && with_help[1] == 3 &&
+              strcmp(help[0].action, "next beat of the lesson") == 0 && strcmp(help[2].keys, "Home") == 0,
           "presenter help: %d rows, first '%s'", nh, nh ? help[0].action : "");
     /* presenter rows win in a lesson and are invisible outside one */
     b = keys_lookup_mode(SDLK_SPACE, KMOD_NONE, 1);
@@ -143,14 +142,24 @@ static void test_key_table(void) {
     CHECK(b == NULL, "PageDown outside a lesson does nothing");
     b = keys_lookup_mode(SDLK_t, KMOD_NONE, 1);
     CHECK(b && b->intent == INTENT_KNOB, "T in a lesson still selects the knob");
-    /* no key+modifier pair is bound twice within a mode (the second would be unreachable) */
-    int dup = 0;
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = i + 1; j < n; j++)
-            if (t[i].key == t[j].key && t[i].mods == t[j].mods && t[i].presenter == t[j].presenter) {
-                fprintf(stderr, "rows %zu and %zu bind the same key\n", i, j);
-                dup++;
-            }
+    /* no key+modifier pair is bound twice within a table (the second would be
+     * unreachable), and every row has a key */
+    int dup = 0, keyless = 0;
+    for (int pres = 0; pres < 2; pres++) {
+        size_t n;
+        const KeyCommand *t = keys_table(pres, &n);
+        for (size_t i = 0; i < n; i++) {
+            keyless += t[i].chords[0].key == 0;
+            for (int a = 0; a < KEY_CHORDS_MAX && t[i].chords[a].key; a++)
+                for (size_t j = i; j < n; j++)
+                    for (int c = j == i ? a + 1 : 0; c < KEY_CHORDS_MAX && t[j].chords[c].key; c++)
+                        if (t[i].chords[a].key == t[j].chords[c].key && t[i].chords[a].mods == t[j].chords[c].mods) {
+                            fprintf(stderr, "rows %zu and %zu bind the same key\n", i, j);
+                            dup++;
+                        }
+        }
+    }
+    CHECK(keyless == 0, "%d rows without a key", keyless);
     CHECK(dup == 0, "%d keys bound twice", dup);
 
     CHECK(keys_top_k_step(0, +1) == 1 && keys_top_k_step(1, -1) == 0 && keys_top_k_step(0, -1) == 0,

@@ -128,19 +128,25 @@ static void test_expect_parse(void) {
     expect_error("prompt a\nexpect nxt \" a\"\n", "t.lesson:2: expect: unknown claim 'nxt'");
     expect_error("prompt a\nexpect prob \" a\" ~ 0.5\n", "t.lesson:2: expect: '~' is not a comparison");
     expect_error("prompt a\nexpect prob \" a\" >= 1.5\n", "t.lesson:2: expect prob 1.5 is out of range");
-    expect_error("prompt a\nexpect prob \" a\" >=\n", "t.lesson:2: expect takes: next TEXT");
+    expect_error("prompt a\nexpect prob \" a\" >=\n", "t.lesson:2: expect prob takes: prob TEXT OP X");
+    /* the refusals come from the claim table: its names, each claim's own form */
+    expect_error("prompt a\nexpect nxt 1\n", "(next, prob, chosen, text, tokens, kept, repeats, attention, token, ids, "
+                                              "pick, top, seen, surprisal, lens, attribution, head, draws, chi2, penalty, compare)");
+    expect_error("prompt a\nexpect text\n", "t.lesson:2: expect text takes: text TEXT");
+    expect_error("prompt a\nexpect lens \" a\" 3 <=\n", "t.lesson:2: expect lens takes: lens TEXT DEPTH OP RANK");
+    expect_error("prompt a\nexpect head 1.1 prev >=\n", "t.lesson:2: expect head takes: head L.H best PATTERN | head L.H PATTERN OP X");
     expect_error("prompt a\nexpect next \" a\n", "t.lesson:2: the text starts with a quote");
     expect_error("prompt a\nexpect kept >= lots\n", "t.lesson:2: expect kept needs a whole number");
     expect_error("prompt a\nexpect repeats 0\n", "t.lesson:2: expect repeats 0 is out of range");
-    expect_error("prompt a\nexpect attention 0 0 prev\n", "t.lesson:2: expect takes:");
-    expect_error("prompt a\nexpect attention 0 0 1 strongest\n", "t.lesson:2: expect takes:");
+    expect_error("prompt a\nexpect attention 0 0 prev\n", "t.lesson:2: expect attention takes: attention L H QUERY KEY OP X");
+    expect_error("prompt a\nexpect attention 0 0 1 strongest\n", "t.lesson:2: expect attention takes:");
     expect_error("prompt a\nexpect attention x 0 prev >= 0.5\n", "t.lesson:2: expect attention layer needs a whole number");
     expect_error("prompt a\nexpect tokens \"\" = 1\n", "t.lesson:2: expect tokens: the text is empty");
     expect_error("prompt a\nexpect ids \"a b\" 1,,2\n", "t.lesson:2: expect ids: '1,,2' is not a list");
     expect_error("prompt a\nexpect ids \"a b\" 1,x\n", "t.lesson:2: expect ids: an id needs a whole number");
     expect_error("prompt a\nexpect top 21 >= 0.5\n", "t.lesson:2: expect top 21 is out of range [1, 20]");
     expect_error("prompt a\nexpect repeats >= \n", "t.lesson:2: expect repeats needs a whole number");
-    expect_error("prompt a\nexpect repeats 1 2 3\n", "t.lesson:2: expect takes:");
+    expect_error("prompt a\nexpect repeats 1 2 3\n", "t.lesson:2: expect repeats takes: repeats [OP] N");
     Lesson m;
     ErrorMsg e2 = {{0}};
     CHECK(parse("prompt a\nexpect ids \" a\" 257\nexpect pick #5\nexpect top 3 >= 0.5\nexpect repeats <= 2\n", &m, &e2) == 0,

@@ -551,7 +551,7 @@ void app_update(AppState *app, const AppInput *in) {
                 return;
             }
         }
-        const KeyBinding *b = keys_lookup_mode(in->key, in->mod, app->in_lesson);
+        const KeyCommand *b = keys_lookup_mode(in->key, in->mod, app->in_lesson);
         if (b) apply_intent(app, b->intent, b->arg);
         return;
     }

@@ -1,5 +1,6 @@
-/* keys.h — the ONE key table of the window: every binding maps a key (plus the
- * modifiers it needs) to an intent, and carries the words the help overlay (`?`)
+/* keys.h — the ONE key table of the window (two parts: presenter mode's keys, which a
+ * lesson looks up first, and the window's): every row maps the keys (plus the modifiers
+ * they need) of one command to an intent, and carries the words the help overlay (`?`)
  * shows, so the overlay can never disagree with the handlers. Keys only name intents;
  * src/app/app_update.c is the one place that applies them to the session and view.
  * Not the mouse (clicks turn into intents in app_update.c via the frame's hits). */
@@ -11,7 +12,7 @@
 #include "frame.h"
 #include "settings.h"
 
-/* What the user wants. A few intents carry an argument (KeyBinding.arg). */
+/* What the user wants. A few intents carry an argument (KeyCommand.arg). */
 typedef enum AppIntent {
     INTENT_NONE = 0,
     INTENT_STEP,          /* append one token (session_step) */
@@ -71,28 +72,36 @@ typedef enum AppKnob {
  * Alt, GUI, Caps and Num Lock are ignored. KEYMOD_ANY accepts any modifiers. */
 enum { KEYMOD_NONE = 0, KEYMOD_SHIFT = 1, KEYMOD_CTRL = 2, KEYMOD_ANY = 4 };
 
-typedef struct KeyBinding {
-    SDL_Keycode key;
-    int mods;             /* KEYMOD_* */
+/* One key, or a key with Shift/Ctrl. */
+typedef struct KeyChord {
+    SDL_Keycode key; /* 0 ends a KeyCommand's list */
+    int mods;        /* KEYMOD_* */
+} KeyChord;
+
+enum { KEY_CHORDS_MAX = 4 };
+
+/* A row of the key table: one command, the keys that give it and the help line that
+ * names them, side by side so the overlay cannot list keys the table does not bind. */
+typedef struct KeyCommand {
     AppIntent intent;
-    int arg;              /* INTENT_KNOB: an AppKnob; INTENT_FORCE_RANK: the rank (1-based) */
-    const char *help_keys;   /* "Space / →" for the overlay; NULL = an alternate key
-                              * already described by an earlier row */
+    int arg;                 /* INTENT_KNOB: an AppKnob; INTENT_FORCE_RANK: the rank (1-based) */
+    const char *help_keys;   /* "Space / →" for the overlay; NULL = described by another
+                              * row (2 … 9 by 1's, ↑/↓ by the knobs') */
     const char *help_action; /* "one step: append the next token" */
-    int presenter;           /* 1: only in presenter mode (a lesson), where it goes before
-                              * the window's own binding of the same key */
-} KeyBinding;
+    KeyChord chords[KEY_CHORDS_MAX];
+} KeyCommand;
 
-/* The table itself (static storage) and its length. */
-const KeyBinding *keys_table(size_t *n);
+/* A table (static storage) and its length: presenter 1, the keys of presenter mode (a
+ * lesson), which go before the window's own binding of the same key; 0, the window's. */
+const KeyCommand *keys_table(int presenter, size_t *n);
 
-/* The binding for a key press (SDL keysym + SDL modifier state), or NULL. presenter: 1
+/* The command for a key press (SDL keysym + SDL modifier state), or NULL. presenter: 1
  * in a lesson (its rows first, then the window's), 0 outside (presenter rows skipped). */
-const KeyBinding *keys_lookup_mode(SDL_Keycode key, Uint16 sdl_mod, int presenter);
+const KeyCommand *keys_lookup_mode(SDL_Keycode key, Uint16 sdl_mod, int presenter);
 /* keys_lookup_mode outside a lesson. */
-const KeyBinding *keys_lookup(SDL_Keycode key, Uint16 sdl_mod);
+const KeyCommand *keys_lookup(SDL_Keycode key, Uint16 sdl_mod);
 
-/* Fills out[0..cap) with the help rows (bindings that have help text): in a lesson
+/* Fills out[0..cap) with the help rows (commands that have help text): in a lesson
  * (presenter 1) the presenter rows first, then the rest in table order; returns how
  * many were written. */
 int keys_help_mode(VizKeyHelp *out, int cap, int presenter);

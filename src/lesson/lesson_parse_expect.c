@@ -1,8 +1,9 @@
 /* lesson_parse_expect.c — the parser of a lesson's `expect CLAIM` lines (lesson.h
- * LessonExpect; the forms are EXPECT_FORMS below): the claim's words, then one small
+ * LessonExpect; each claim's form is its row in CLAIMS below): the claim's words, then one small
  * parser per kind of claim from the table CLAIMS. Only reads and checks the words;
  * lesson_expect.c measures the claim when the lesson runs. Split from lesson.c, which
  * parses every other directive and calls lesson_parse_expect. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,17 +114,12 @@ static int parse_ids(Parser *p, LessonDirective *d, const char *text, size_t tl,
     }
 }
 
-static const char EXPECT_FORMS[] =
-    "next TEXT | prob TEXT OP X | pick TEXT | chosen TEXT | text TEXT | token POS TEXT | "
-    "tokens TEXT OP N | ids TEXT A,B,C | kept OP N | top N OP X | repeats [OP] N | seen [run|count] OP X | "
-    "surprisal POS|max|mean OP X | lens TEXT DEPTH OP RANK | attribution PART OP X | "
-    "draws TEXT OP N | chi2 [p] OP X | penalty TEXT OP X | compare K repeated2|repeated3|distinct2|surprisal|diverge OP X | "
-    "attention L H QUERY KEY OP X | attention L H prev|first OP X | attention L H prev|first strongest | "
-    "head L.H best PATTERN | head L.H PATTERN OP X";
-
 /* ---- one parser per kind of claim: w[0] is the kind, nw words in all ---- */
 
 typedef int (*ClaimParser)(Parser *p, LessonDirective *d, char **w, size_t *wl, int nw);
+
+/* "expect prob takes: prob TEXT OP X": the form of the claim d->kind, from CLAIMS below. */
+static int wrong_words(Parser *p, const LessonDirective *d);
 
 /* next TEXT | chosen TEXT | pick TEXT */
 static int claim_token(Parser *p, LessonDirective *d, char **w, size_t *wl, int nw) {
@@ -203,7 +199,7 @@ static int claim_repeats(Parser *p, LessonDirective *d, char **w, size_t *wl, in
     } else if (nw == 3) {
         if (parse_cmp(p, w[1], &d->cmp) || parse_long(p, w[2], 0, 100000, "expect repeats", &d->n)) return -1;
     } else {
-        return fail(p, "expect takes: %s", EXPECT_FORMS);
+        return wrong_words(p, d);
     }
     d->x = (double)d->n;
     return 0;
@@ -214,7 +210,7 @@ static int claim_attention(Parser *p, LessonDirective *d, char **w, size_t *wl, 
     (void)wl;
     int agg = nw >= 4 && (strcmp(w[3], "prev") == 0 || strcmp(w[3], "first") == 0);
     int strongest = agg && nw == 5 && strcmp(w[4], "strongest") == 0;
-    if (!(agg && (nw == 6 || strongest)) && !(!agg && nw == 7)) return fail(p, "expect takes: %s", EXPECT_FORMS);
+    if (!(agg && (nw == 6 || strongest)) && !(!agg && nw == 7)) return wrong_words(p, d);
     if (parse_long(p, w[1], 0, 100000, "expect attention layer", &d->arg[0]) ||
         parse_long(p, w[2], 0, 100000, "expect attention head", &d->arg[1]))
         return -1;
@@ -239,7 +235,7 @@ static int claim_seen(Parser *p, LessonDirective *d, char **w, size_t *wl, int n
         return parse_double(p, w[2], 0.0, 1.0, "expect seen", &d->x);
     }
     if (nw != 4 || (strcmp(w[1], "run") != 0 && strcmp(w[1], "count") != 0))
-        return fail(p, "expect takes: %s", EXPECT_FORMS);
+        return wrong_words(p, d);
     d->arg[0] = strcmp(w[1], "run") == 0 ? LSEEN_RUN : LSEEN_COUNT;
     if (parse_cmp(p, w[2], &d->cmp) || parse_long(p, w[3], 0, 1000000, "expect seen run/count", &d->n)) return -1;
     d->x = (double)d->n;
@@ -258,7 +254,7 @@ static int claim_surprisal(Parser *p, LessonDirective *d, char **w, size_t *wl, 
 /* head L.H best PATTERN | head L.H PATTERN OP X */
 static int claim_head(Parser *p, LessonDirective *d, char **w, size_t *wl, int nw) {
     (void)wl;
-    if (!(nw == 4 && strcmp(w[2], "best") == 0) && nw != 5) return fail(p, "expect takes: %s", EXPECT_FORMS);
+    if (!(nw == 4 && strcmp(w[2], "best") == 0) && nw != 5) return wrong_words(p, d);
     char *dot = strchr(w[1], '.');
     if (!dot) return fail(p, "expect head: '%s' is not a head like 2.2 (layer.head, from 0)", w[1]);
     *dot = 0;
@@ -317,46 +313,83 @@ static int claim_chi2(Parser *p, LessonDirective *d, char **w, size_t *wl, int n
         d->arg[0] = 1;
         return parse_cmp(p, w[2], &d->cmp) || parse_double(p, w[3], 0.0, 1.0, "expect chi2 p", &d->x);
     }
-    if (nw != 3) return fail(p, "expect takes: %s", EXPECT_FORMS);
+    if (nw != 3) return wrong_words(p, d);
     return parse_cmp(p, w[1], &d->cmp) || parse_double(p, w[2], 0.0, 1e12, "expect chi2", &d->x);
 }
 
-/* Indexed by LessonExpect: a new claim is one parser and one row. */
+/* Indexed by LessonExpect: a new claim is its form and its parser. The form is what the
+ * author writes and what a refusal quotes; its first word names the claim, and its word
+ * count is checked here unless it offers alternatives (" | " or "[optional]"), which
+ * the parser then tells apart. */
 static const struct {
-    const char *name;
-    int words;         /* words including the kind; -1: the parser checks them */
+    const char *form;
     ClaimParser parse; /* NULL: parsed by the caller (text: the rest of the line) */
 } CLAIMS[] = {
-    [LEXP_NEXT] = {"next", 2, claim_token},
-    [LEXP_PROB] = {"prob", 4, claim_prob},
-    [LEXP_CHOSEN] = {"chosen", 2, claim_token},
-    [LEXP_TEXT] = {"text", -1, NULL},
-    [LEXP_TOKENS] = {"tokens", 4, claim_tokens},
-    [LEXP_KEPT] = {"kept", 3, claim_kept},
-    [LEXP_REPEATS] = {"repeats", -1, claim_repeats},
-    [LEXP_ATTENTION] = {"attention", -1, claim_attention},
-    [LEXP_TOKEN] = {"token", 3, claim_token_at},
-    [LEXP_IDS] = {"ids", 3, claim_ids},
-    [LEXP_PICK] = {"pick", 2, claim_token},
-    [LEXP_TOP] = {"top", 4, claim_top},
-    [LEXP_SEEN] = {"seen", -1, claim_seen},
-    [LEXP_SURPRISAL] = {"surprisal", 4, claim_surprisal},
-    [LEXP_LENS] = {"lens", 5, claim_lens},
-    [LEXP_ATTRIBUTION] = {"attribution", 4, claim_attribution},
-    [LEXP_HEAD] = {"head", -1, claim_head},
-    [LEXP_DRAWS] = {"draws", 4, claim_draws},
-    [LEXP_CHI2] = {"chi2", -1, claim_chi2},
-    [LEXP_PENALTY] = {"penalty", 4, claim_penalty},
-    [LEXP_COMPARE] = {"compare", 5, claim_compare},
+    [LEXP_NEXT] = {"next TEXT", claim_token},
+    [LEXP_PROB] = {"prob TEXT OP X", claim_prob},
+    [LEXP_CHOSEN] = {"chosen TEXT", claim_token},
+    [LEXP_TEXT] = {"text TEXT", NULL},
+    [LEXP_TOKENS] = {"tokens TEXT OP N", claim_tokens},
+    [LEXP_KEPT] = {"kept OP N", claim_kept},
+    [LEXP_REPEATS] = {"repeats [OP] N", claim_repeats},
+    [LEXP_ATTENTION] = {"attention L H QUERY KEY OP X | attention L H prev|first OP X | "
+                        "attention L H prev|first strongest", claim_attention},
+    [LEXP_TOKEN] = {"token POS TEXT", claim_token_at},
+    [LEXP_IDS] = {"ids TEXT A,B,C", claim_ids},
+    [LEXP_PICK] = {"pick TEXT", claim_token},
+    [LEXP_TOP] = {"top N OP X", claim_top},
+    [LEXP_SEEN] = {"seen [run|count] OP X", claim_seen},
+    [LEXP_SURPRISAL] = {"surprisal POS|max|mean OP X", claim_surprisal},
+    [LEXP_LENS] = {"lens TEXT DEPTH OP RANK", claim_lens},
+    [LEXP_ATTRIBUTION] = {"attribution PART OP X", claim_attribution},
+    [LEXP_HEAD] = {"head L.H best PATTERN | head L.H PATTERN OP X", claim_head},
+    [LEXP_DRAWS] = {"draws TEXT OP N", claim_draws},
+    [LEXP_CHI2] = {"chi2 [p] OP X", claim_chi2},
+    [LEXP_PENALTY] = {"penalty TEXT OP X", claim_penalty},
+    [LEXP_COMPARE] = {"compare K repeated2|repeated3|distinct2|surprisal|diverge OP X", claim_compare},
 };
+enum { N_CLAIMS = (int)(sizeof CLAIMS / sizeof CLAIMS[0]) };
+
+static size_t claim_name_len(const char *form) { return strcspn(form, " "); }
+
+/* The words a claim takes, or -1 when its form has alternatives. */
+static int claim_words(const char *form) {
+    if (strstr(form, " | ") || strchr(form, '[')) return -1;
+    int n = 0;
+    for (const char *c = form; *c; c += strspn(c, " ")) {
+        n++;
+        c += strcspn(c, " ");
+    }
+    return n;
+}
+
+static int wrong_words(Parser *p, const LessonDirective *d) {
+    char msg[320];
+    const char *form = CLAIMS[d->kind].form;
+    snprintf(msg, sizeof msg, "expect %.*s takes: %s", (int)claim_name_len(form), form, form);
+    return fail(p, "%s", msg);
+}
+
+static int unknown_claim(Parser *p, const char *word) {
+    char msg[400];
+    size_t n = (size_t)snprintf(msg, sizeof msg, "expect: unknown claim '%.40s' (", word);
+    for (int i = 0; i < N_CLAIMS && n < sizeof msg; i++)
+        n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%.*s", i ? ", " : "", (int)claim_name_len(CLAIMS[i].form),
+                              CLAIMS[i].form);
+    if (n < sizeof msg) snprintf(msg + n, sizeof msg - n, ")");
+    return fail(p, "%s", msg);
+}
 
 static int parse_expect_words(Parser *p, LessonDirective *d, char **w, size_t *wl, int nw) {
     int k = -1;
-    for (int i = 0; i < (int)(sizeof CLAIMS / sizeof CLAIMS[0]); i++)
-        if (CLAIMS[i].name && strcmp(w[0], CLAIMS[i].name) == 0) k = i;
-    if (k < 0) return fail(p, "expect: unknown claim '%s' (next, prob, pick, chosen, text, token, tokens, ids, kept, top, repeats, attention, seen, surprisal, lens, attribution, head, draws, chi2, penalty, compare)", w[0]);
+    for (int i = 0; i < N_CLAIMS && k < 0; i++) {
+        size_t n = claim_name_len(CLAIMS[i].form);
+        if (wl[0] == n && memcmp(w[0], CLAIMS[i].form, n) == 0) k = i;
+    }
+    if (k < 0) return unknown_claim(p, w[0]);
     d->kind = k;
-    if (CLAIMS[k].words > 0 && nw != CLAIMS[k].words) return fail(p, "expect takes: %s", EXPECT_FORMS);
+    int words = claim_words(CLAIMS[k].form);
+    if (words > 0 && nw != words) return wrong_words(p, d);
     return CLAIMS[k].parse ? CLAIMS[k].parse(p, d, w, wl, nw) : 0;
 }
 
