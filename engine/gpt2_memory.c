@@ -1,6 +1,6 @@
 /* gpt2_memory.c — predicted bytes of weights and traces, and fitting a trace into a
- * budget (gpt2_memory.h). Pure arithmetic on the config, plus one read of
- * /proc/meminfo for the default budget. */
+ * budget (gpt2_memory.h). Pure arithmetic on the config and on RAM sizes, plus one
+ * read of /proc/meminfo for the default budget. */
 #include "gpt2_memory.h"
 
 #include <stdio.h>
@@ -80,15 +80,68 @@ void gpt2_trace_plan_describe(const Gpt2TracePlan *p, size_t budget, char *buf, 
         }
 }
 
-size_t gpt2_trace_budget_default(size_t weight_bytes_to_load) {
+/* The whole process (weights + trace + GPT2_PROGRAM_BYTES) may take GPT2_RAM_SHARE_PCT %
+ * of the RAM and no more than is free now less 512 MB. Free RAM alone was the rule before:
+ * on an 8 GB laptop it gave GPT-2 XL F16 a 2.9 GB trace, ~6 GB in all, while the OS, the
+ * desktop and a browser with the slides want ~3.5 GB however large the model is: 45 % of
+ * 8 GB. A fixed reserve of that size would refuse XL at 1024 positions on the 7.6 GiB an
+ * 8 GB laptop reports; 55 % still fits its smallest plan there (1123 MB of trace), and
+ * models up to 124M F32 keep their full trace from 4 GB up. */
+size_t gpt2_trace_budget_for(size_t mem_total, size_t mem_avail, size_t weight_bytes) {
+    const size_t floor = (size_t)64 << 20, keep_free = (size_t)512 << 20;
+    if (!mem_total && !mem_avail) return 0; /* nothing known: no limit */
+    size_t cap = (size_t)-1;
+    if (mem_total) {
+        size_t share = mem_total / 100 * GPT2_RAM_SHARE_PCT;
+        cap = share > GPT2_PROGRAM_BYTES ? share - GPT2_PROGRAM_BYTES : 0;
+    }
+    if (mem_avail) {
+        size_t free_cap = mem_avail > keep_free ? mem_avail - keep_free : 0;
+        if (free_cap < cap) cap = free_cap;
+    }
+    /* never 0 (that would mean "no limit"): the plan then refuses with a clear line */
+    return cap > weight_bytes + floor ? cap - weight_bytes : floor;
+}
+
+void gpt2_trace_budget_why(size_t mem_total, size_t mem_avail, size_t weight_bytes, char *buf, size_t n) {
+    if (!n) return;
+    size_t budget = gpt2_trace_budget_for(mem_total, mem_avail, weight_bytes);
+    double share = (double)(mem_total / 100 * GPT2_RAM_SHARE_PCT) - (double)GPT2_PROGRAM_BYTES;
+    double free_cap = (double)mem_avail - (double)((size_t)512 << 20);
+    int by_share = mem_total && (!mem_avail || share <= free_cap);
+    char why[160];
+    if (by_share)
+        snprintf(why, sizeof why, "%d %% of %.0f MB RAM less %.0f MB program", GPT2_RAM_SHARE_PCT,
+                 (double)mem_total / 1e6, GPT2_PROGRAM_BYTES / 1e6);
+    else
+        snprintf(why, sizeof why, "%.0f MB RAM free now less 512 MB", (double)mem_avail / 1e6);
+    if (!budget)
+        snprintf(buf, n, "no limit (/proc/meminfo unreadable)");
+    else if ((by_share ? share : free_cap) < (double)(weight_bytes + budget))
+        snprintf(buf, n, "%.0f MB, the least: %.0f MB weights leave no room in %s", (double)budget / 1e6,
+                 (double)weight_bytes / 1e6, why);
+    else
+        snprintf(buf, n, "%.0f MB: %s, %.0f MB weights%s", (double)budget / 1e6, why, (double)weight_bytes / 1e6,
+                 by_share ? " (the rest: OS, slides, browser)" : "");
+}
+
+int gpt2_meminfo(size_t *mem_total, size_t *mem_avail) {
     FILE *f = fopen("/proc/meminfo", "r");
     char line[256];
     unsigned long long kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
+    *mem_total = *mem_avail = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (sscanf(line, "MemTotal: %llu kB", &kb) == 1) *mem_total = (size_t)kb * 1024;
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) *mem_avail = (size_t)kb * 1024;
+    }
     if (f) fclose(f);
-    size_t avail = (size_t)kb * 1024, reserve = weight_bytes_to_load + ((size_t)512 << 20);
-    if (!kb) return 0;
-    /* never 0 (that would mean "no limit"): the plan then refuses with a clear line */
-    return avail > reserve + ((size_t)64 << 20) ? avail - reserve : (size_t)64 << 20;
+    return *mem_total || *mem_avail ? 0 : -1;
+}
+
+size_t gpt2_trace_budget_default(size_t weight_bytes, size_t resident_bytes) {
+    size_t total, avail;
+    if (gpt2_meminfo(&total, &avail)) return 0;
+    /* weights already in RAM are out of MemAvailable: counted back, then once as weights */
+    if (avail) avail += resident_bytes;
+    return gpt2_trace_budget_for(total, avail, weight_bytes);
 }

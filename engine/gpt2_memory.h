@@ -34,9 +34,28 @@ int gpt2_trace_plan(const Gpt2Config *cfg, int max_pos, unsigned want, size_t bu
  * or "trace 120 MB: everything kept". */
 void gpt2_trace_plan_describe(const Gpt2TracePlan *p, size_t budget, char *buf, size_t n);
 
-/* A default trace budget from the RAM available now (MemAvailable in /proc/meminfo)
- * minus the weights still to be read and 512 MB for the rest of the program; 0 (no
- * limit) when it cannot be read. */
-size_t gpt2_trace_budget_default(size_t weight_bytes_to_load);
+/* The "auto" trace budget (--trace-mb auto): weights + trace + GPT2_PROGRAM_BYTES within
+ * GPT2_RAM_SHARE_PCT % of mem_total, and weights + trace within mem_avail less 512 MB
+ * (mem_avail as if the weights were not loaded yet); a size of 0 is unknown and sets no
+ * cap. Never 0 when either is known: at least 64 MB, which the plan then refuses with
+ * a clear line when the weights leave no room. 0 (no limit) when both are unknown. */
+#define GPT2_RAM_SHARE_PCT 55
+/* the rest of the program: fonts, SDL, OpenBLAS, the views' caches (the bundled model's
+ * window peaks at 84 MB with 32 MB of weights; XL's stayed under weights + trace) */
+#define GPT2_PROGRAM_BYTES ((size_t)200000000u)
+size_t gpt2_trace_budget_for(size_t mem_total, size_t mem_avail, size_t weight_bytes);
+
+/* Why that budget, in one line for `info --memory`: "1404 MB: 55 % of 8590 MB RAM less
+ * 200 MB program, 3121 MB weights (...)" or "...: 2147 MB RAM free now less 512 MB, ...". */
+void gpt2_trace_budget_why(size_t mem_total, size_t mem_avail, size_t weight_bytes, char *buf, size_t n);
+
+/* MemTotal and MemAvailable from /proc/meminfo in bytes (0 for one not found); -1 when
+ * neither could be read. */
+int gpt2_meminfo(size_t *mem_total, size_t *mem_avail);
+
+/* gpt2_trace_budget_for with this machine's RAM (0 = no limit when /proc/meminfo cannot
+ * be read). resident_bytes: the part of the weights already in RAM (converted on load,
+ * so out of MemAvailable); the rest is a mapped file still to be read. */
+size_t gpt2_trace_budget_default(size_t weight_bytes, size_t resident_bytes);
 
 #endif

@@ -27,6 +27,17 @@ check "XL trace"    has '^trace +37[0-9]{2} MB with the default views \(KV cache
 check "XL budget says what it dropped" has '^budget +trace 1[01][0-9]{2} MB \(budget 1200 MB, all 37[0-9]{2} MB\); dropped: .*patterns recomputed per layer'
 check "XL total with f16 under 4.5 GB" has 'total +.* (4[0-4][0-9]{2}) MB with f16'
 
+# auto: the budget and its reason, from this machine's /proc/meminfo (computed here the
+# same way: min(55 % of MemTotal - 200 MB, MemAvailable - 512 MiB) - the f16 weights)
+out=$("$BIN" info --memory --trace-mb auto "$T/xl" 2>&1); rc=$?
+check "XL info --memory --trace-mb auto exits 0 ($rc)" [ "$rc" -eq 0 ]
+w16=$(sed -nE 's/^weights .* ([0-9]+) MB as f16.*/\1/p' <<<"$out")
+want=$(awk -v w="$w16" '/^MemTotal:/ { t = int($2 * 1024 / 100) * 55 - 200e6 } /^MemAvailable:/ { a = $2 * 1024 - 512 * 2^20 }
+  END { c = t < a ? t : a; printf "%.0f", (c - w * 1e6) / 1e6 }' /proc/meminfo)
+got=$(sed -nE 's/^auto \(f16\) +([0-9]+) MB: .*/\1/p' <<<"$out")
+check "auto line: ${got:-none} MB, computed $want MB (+-50: MemAvailable moves)" [ "${got:-0}" -ge $((want - 50)) -a "${got:-0}" -le $((want + 50)) ]
+check "auto line says why" has '^auto \(f16\) +[0-9]+ MB: (55 % of [0-9]+ MB RAM less 200 MB program|[0-9]+ MB RAM free now less 512 MB), 31[0-9]{2} MB weights'
+
 out=$("$BIN" info --memory --trace-mb 100 "$T/xl" 2>&1); rc=$?
 check "budget below the KV cache: exit 2 ($rc)" [ "$rc" -eq 2 ]
 check "one line naming the minimum" bash -c '[ "$(wc -l <<<"$1")" -eq 1 ] && grep -q "need at least" <<<"$1"' _ "$out"

@@ -3,7 +3,8 @@
  * gpt2_trace_plan against gpt2_trace_bytes and the budget, and a session under a tight
  * budget (lean patterns, recomputed logits) choosing the same greedy tokens and showing
  * the same distributions as one that keeps everything. The GPT-2 XL figure of issue 21:
- * F16 weights + a 1024-position trace under 4.5 GB. */
+ * F16 weights + a 1024-position trace under 4.5 GB, also as the "auto" budget picks it
+ * on an 8 GB machine. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -87,6 +88,74 @@ static void test_plan(void) {
     CHECK(bad == 0, "%d budgets in [%zu, %zu) not met", bad, lo, hi);
 }
 
+/* The "auto" budget on given machines (gpt2_trace_budget_for): GPT-2 XL F16 on an 8 GB
+ * laptop within the issue's 4.5 GB and still at 1024 positions; 124M F32 and the bundled
+ * model keep their full default trace; XL on 16 GB keeps everything; 4 GB refuses XL. */
+static void test_auto_budget(void) {
+    const Gpt2Config xl = {.n_layer = 48, .n_head = 25, .n_embd = 1600, .n_positions = 1024, .vocab_size = 50257,
+                           .ln_eps = 1e-5f};
+    Gpt2Config s124 = xl;
+    s124.n_layer = 12, s124.n_head = 12, s124.n_embd = 768;
+    const size_t GiB = (size_t)1 << 30, MiB = (size_t)1 << 20;
+    const size_t w_xl = 3120554312u; /* the mapped XL F16 file: what the window counts */
+    const size_t w_124 = gpt2_weights_bytes(&s124, KERN_F32);
+    const unsigned want = GPT2_CAP_DEFAULT | GPT2_CAP_LOGITS; /* what a session asks for */
+    ErrorMsg err = {{0}};
+    Gpt2TracePlan p, full;
+    char why[256];
+
+    /* 8 GiB, 7 GiB free: XL plans at 1024 positions and weights + trace leave the
+     * program 200 MB under 4.5 GB (measured: it stays under weights + trace) */
+    size_t b = gpt2_trace_budget_for(8 * GiB, 7 * GiB, w_xl);
+    int rc = gpt2_trace_plan(&xl, 1024, want, b, &p, &err);
+    CHECK(rc == 0, "XL on 8 GiB: budget %.0f MB refused: %s", b / 1e6, err.text);
+    CHECK(rc || w_xl + p.bytes <= (size_t)4500000000u - 200000000u,
+          "XL on 8 GiB: weights + trace %.0f MB (budget %.0f MB), over 4300 MB", (w_xl + p.bytes) / 1e6, b / 1e6);
+    CHECK(w_xl + b + GPT2_PROGRAM_BYTES <= 8 * GiB / 100 * 55 && w_xl + b + GPT2_PROGRAM_BYTES > 8 * GiB / 2,
+          "XL on 8 GiB: weights + budget + program %.0f MB, not within (50 %%, 55 %%] of RAM",
+          (w_xl + b + GPT2_PROGRAM_BYTES) / 1e6);
+    gpt2_trace_budget_why(8 * GiB, 7 * GiB, w_xl, why, sizeof why);
+    CHECK(strstr(why, "1404 MB: 55 % of 8590 MB RAM less 200 MB program, 3121 MB weights"), "why: %s", why);
+    /* a real "8 GB" laptop shows ~7.6 GiB: XL still opens at 1024 positions */
+    CHECK(gpt2_trace_plan(&xl, 1024, want, gpt2_trace_budget_for(76 * GiB / 10, 6 * GiB, w_xl), &p, &err) == 0,
+          "XL on 7.6 GiB: %s", err.text);
+
+    /* 124M F32 on the same machine, and on 4 GiB with 3 free: the full default trace */
+    gpt2_trace_plan(&s124, 1024, want, 0, &full, &err);
+    const size_t machines[][2] = {{8 * GiB, 7 * GiB}, {4 * GiB, 3 * GiB}, {16 * GiB, 14 * GiB}};
+    for (size_t i = 0; i < 3; i++) {
+        b = gpt2_trace_budget_for(machines[i][0], machines[i][1], w_124);
+        rc = gpt2_trace_plan(&s124, 1024, want, b, &p, &err);
+        CHECK(b >= full.bytes && rc == 0 && p.dropped == 0, "124M F32 on %zu GiB: budget %.0f MB < full %.0f MB",
+              machines[i][0] / GiB, b / 1e6, full.bytes / 1e6);
+    }
+    /* XL on 16 GiB: everything kept; on 4 GiB the weights leave no room: the 64 MB floor */
+    gpt2_trace_plan(&xl, 1024, want, 0, &full, &err);
+    b = gpt2_trace_budget_for(16 * GiB, 14 * GiB, w_xl);
+    CHECK(b >= full.bytes, "XL on 16 GiB: budget %.0f MB < full %.0f MB", b / 1e6, full.bytes / 1e6);
+    b = gpt2_trace_budget_for(4 * GiB, 3 * GiB, w_xl);
+    CHECK(b == 64 * MiB && gpt2_trace_plan(&xl, 1024, want, b, &p, &err) == -1, "XL on 4 GiB: budget %zu", b);
+    gpt2_trace_budget_why(4 * GiB, 3 * GiB, w_xl, why, sizeof why);
+    CHECK(strstr(why, "67 MB, the least: 3121 MB weights leave no room in 55 % of 4295 MB RAM") != NULL, "why: %s",
+          why);
+
+    /* little free RAM: that cap wins, and the line says so */
+    b = gpt2_trace_budget_for(16 * GiB, 2 * GiB, w_124);
+    CHECK(b == 2 * GiB - 512 * MiB - w_124, "16 GiB, 2 free: budget %zu", b);
+    gpt2_trace_budget_why(16 * GiB, 2 * GiB, w_124, why, sizeof why);
+    CHECK(strstr(why, "2147 MB RAM free now less 512 MB, 498 MB weights") != NULL, "why: %s", why);
+    /* unknown sizes set no cap; both unknown: no limit at all (0) */
+    CHECK(gpt2_trace_budget_for(0, 2 * GiB, w_124) == 2 * GiB - 512 * MiB - w_124 &&
+              gpt2_trace_budget_for(8 * GiB, 0, w_xl) == 8 * GiB / 100 * 55 - GPT2_PROGRAM_BYTES - w_xl &&
+              gpt2_trace_budget_for(0, 0, w_xl) == 0,
+          "unknown MemTotal / MemAvailable");
+    /* this machine: never 0 when /proc/meminfo reads */
+    size_t total, avail;
+    if (gpt2_meminfo(&total, &avail) == 0)
+        CHECK(total > avail && gpt2_trace_budget_default(w_124, 0) >= 64 * MiB, "meminfo: %zu total, %zu free",
+              total, avail);
+}
+
 /* A budgeted session (lean, logits recomputed) against an unlimited one: greedy tokens
  * and the shown distributions. */
 static void test_session(void) {
@@ -128,6 +197,7 @@ static void test_session(void) {
 int main(void) {
     test_weights_bytes();
     test_plan();
+    test_auto_budget();
     test_session();
     return check_summary("test_trace_budget");
 }

@@ -32,7 +32,8 @@ static void usage(void) {
             "             (nothing else is read): weights in f32 and f16, the trace of the\n"
             "             default views, and with --trace-mb what a budget keeps and drops\n"
             "  --ctx N    context for --memory (default min(n_positions, 1024))\n"
-            "  --trace-mb N|auto  the trace budget --memory plans for\n"
+            "  --trace-mb N|auto  the trace budget --memory plans for (auto: what the window\n"
+            "             would pick on this machine for f16 weights, and why)\n"
             "  --json     one JSON object instead of the table\n"
             "  -h, --help this text\n");
 }
@@ -119,9 +120,13 @@ static int print_memory(const char *dir, int ctx, size_t budget) {
         return cli_fail("info", "--ctx: %d positions exceed the model's context of %d", T, c.n_positions);
     size_t w32 = gpt2_weights_bytes(&c, KERN_F32), w16 = gpt2_weights_bytes(&c, KERN_F16);
     size_t tr = gpt2_trace_bytes(&c, T, GPT2_CAP_DEFAULT), use = tr;
-    char note[256] = "";
+    char note[256] = "", why[256] = "";
     if (budget) { /* planned first: a refusal is the only line printed */
-        if (budget == SESSION_TRACE_AUTO) budget = gpt2_trace_budget_default(w16);
+        if (budget == SESSION_TRACE_AUTO) { /* the window's default, for f16 weights */
+            size_t total, avail;
+            budget = gpt2_meminfo(&total, &avail) ? 0 : gpt2_trace_budget_for(total, avail, w16);
+            gpt2_trace_budget_why(total, avail, w16, why, sizeof why);
+        }
         Gpt2TracePlan plan;
         if (gpt2_trace_plan(&c, T, GPT2_CAP_DEFAULT, budget, &plan, &err)) return cli_fail("info", "%s", err.text);
         gpt2_trace_plan_describe(&plan, budget, note, sizeof note);
@@ -131,6 +136,7 @@ static int print_memory(const char *dir, int ctx, size_t budget) {
     printf("weights      %.0f MB as f32, %.0f MB as f16/bf16\n", w32 / 1e6, w16 / 1e6);
     printf("trace        %.0f MB with the default views (KV cache %.0f MB)\n", tr / 1e6,
            2.0 * c.n_layer * T * c.n_embd * sizeof(float) / 1e6);
+    if (*why) printf("auto (f16)   %s\n", why);
     if (*note) printf("budget       %s\n", note);
     printf("total        %.0f MB with f32 weights, %.0f MB with f16 (plus ~150 MB for the program)\n",
            (w32 + use) / 1e6, (w16 + use) / 1e6);

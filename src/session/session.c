@@ -210,8 +210,9 @@ int session_open_cfg(Session *s, const char *model_dir, const char *tok_dir, con
     s->n_vocab = (int)tok_vocab_size(&s->tok);
     if (max_pos <= 0) max_pos = s->model.config.n_positions < 1024 ? s->model.config.n_positions : 1024;
     /* a budget keeps what fits (gpt2_trace_plan) and says what it dropped */
+    size_t wbytes = gpt2_model_weight_bytes(&s->model);
     size_t budget = cfg->trace_budget == SESSION_TRACE_AUTO
-                        ? gpt2_trace_budget_default(s->model.map ? gpt2_model_weight_bytes(&s->model) : 0)
+                        ? gpt2_trace_budget_default(wbytes, wbytes - (s->model.map ? s->model.map_len : 0))
                         : cfg->trace_budget;
     Gpt2TracePlan plan;
     if (gpt2_trace_plan(&s->model.config, max_pos, capture | GPT2_CAP_LOGITS, budget, &plan, err)) goto fail;
