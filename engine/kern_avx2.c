@@ -20,6 +20,16 @@ static inline KB_TARGET VF v_zero(void) { return _mm256_setzero_ps(); }
 static inline KB_TARGET VF v_add(VF a, VF b) { return _mm256_add_ps(a, b); }
 static inline KB_TARGET VF v_mul(VF a, VF b) { return _mm256_mul_ps(a, b); }
 static inline KB_TARGET VF v_fma(VF a, VF b, VF c) { return _mm256_fmadd_ps(a, b, c); }
+static inline KB_TARGET VF v_max(VF a, VF b) { return _mm256_max_ps(a, b); }
+static inline KB_TARGET VF v_round(VF a) { return _mm256_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+/* 2^n for whole n in [-126, 127]: n + 127 into the exponent bits */
+static inline KB_TARGET VF v_pow2i(VF n) {
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23));
+}
+/* A vector the compiler must hold in a register: a value used by several FMAs is then
+ * loaded once, not folded into each as a memory operand (loads, not FMAs, were the
+ * limit of the dot_block kernel). */
+#define v_in_reg(a) __asm__("" : "+x"(a))
 static inline KB_TARGET float v_hsum(VF a) {
     __m128 h = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));
     h = _mm_add_ps(h, _mm_movehl_ps(h, h));

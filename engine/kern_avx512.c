@@ -25,6 +25,16 @@ static inline KB_TARGET VF v_zero(void) { return _mm512_setzero_ps(); }
 static inline KB_TARGET VF v_add(VF a, VF b) { return _mm512_add_ps(a, b); }
 static inline KB_TARGET VF v_mul(VF a, VF b) { return _mm512_mul_ps(a, b); }
 static inline KB_TARGET VF v_fma(VF a, VF b, VF c) { return _mm512_fmadd_ps(a, b, c); }
+static inline KB_TARGET VF v_max(VF a, VF b) { return _mm512_max_ps(a, b); }
+static inline KB_TARGET VF v_round(VF a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+/* 2^n for whole n in [-126, 127]: n + 127 into the exponent bits */
+static inline KB_TARGET VF v_pow2i(VF n) {
+    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23));
+}
+/* A vector the compiler must hold in a register: a value used by several FMAs is then
+ * loaded once, not folded into each as a memory operand (loads, not FMAs, were the
+ * limit of the dot_block kernel). */
+#define v_in_reg(a) __asm__("" : "+v"(a))
 static inline KB_TARGET float v_hsum(VF a) { return _mm512_reduce_add_ps(a); }
 static inline KB_TARGET VF v_load_f16(const uint16_t *p) {
     return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)p));

@@ -58,41 +58,54 @@ static KB_TARGET float KW(dot)(const float *restrict a, const void *restrict bv,
     return s;
 }
 
-/* The 4 x 4 block of KernDot4x4Fn: 16 named accumulators (so they stay in registers),
- * each step loads 4 w and 4 x vectors for 16 FMAs. Rows past na / nb repeat row 0 and
- * are not stored. The tail of C is summed in plain float after the vectors. */
-static KB_TARGET void KW(dot4x4)(float *restrict y, size_t ldy, const float *restrict x, size_t ldx, size_t na,
-                                 const void *restrict wv, size_t nb, size_t C) {
+/* The block of KernDotBlockFn: KB_DOT_ROWS packed vectors against KB_DOT_W rows of w, one
+ * named accumulator per pair (so they stay in registers), the w vectors of a step in
+ * registers and one x vector at a time: each step loads KB_DOT_W + KB_DOT_ROWS vectors
+ * for KB_DOT_W * KB_DOT_ROWS FMAs, the x vectors all through one pointer at fixed
+ * offsets. Rows of w past nb repeat row 0 and are not stored. The tail of C is summed in
+ * plain float from the unpacked x. */
+static KB_TARGET void KW(dot_block)(float *restrict y, size_t ldy, const float *restrict xp,
+                                    const float *restrict x, size_t ldx, size_t na, const void *restrict wv,
+                                    size_t nb, size_t C) {
     const KW_T *restrict w = wv;
-    const float *x0 = x, *x1 = x + (na > 1 ? ldx : 0), *x2 = x + (na > 2 ? 2 * ldx : 0), *x3 = x + (na > 3 ? 3 * ldx : 0);
-    const KW_T *w0 = w, *w1 = w + (nb > 1 ? C : 0), *w2 = w + (nb > 2 ? 2 * C : 0), *w3 = w + (nb > 3 ? 3 * C : 0);
-#define KW_ACC(a) VF c##a##0 = v_zero(), c##a##1 = v_zero(), c##a##2 = v_zero(), c##a##3 = v_zero();
-    KW_ACC(0) KW_ACC(1) KW_ACC(2) KW_ACC(3)
-#undef KW_ACC
+    const KW_T *ws[KB_DOT_W];
+#define KW_WPTR(z, b) const KW_T *restrict w##b = w + (nb > b ? b * C : 0);
+#define KW_ACC1(a, b) VF c##a##_##b = v_zero();
+#define KW_ACC(a) KB_DOT_EACH_W(KW_ACC1, a)
+    KB_DOT_EACH_W(KW_WPTR, 0)
+    KB_DOT_EACH(KW_ACC)
     size_t i = 0;
-    for (; i + VW <= C; i += VW) {
-        const VF r0 = KW_LOADV(w0 + i), r1 = KW_LOADV(w1 + i), r2 = KW_LOADV(w2 + i), r3 = KW_LOADV(w3 + i);
+    for (const float *p = xp; i + VW <= C; i += VW, p += KB_DOT_ROWS * VW) {
+#define KW_WLOAD(z, b) const VF r##b = KW_LOADV(w##b + i);
+#define KW_FMA1(a, b) c##a##_##b = v_fma(xa, r##b, c##a##_##b);
 #define KW_ROW(a)                                                                                                \
     {                                                                                                            \
-        const VF xa = v_load(x##a + i);                                                                          \
-        c##a##0 = v_fma(xa, r0, c##a##0);                                                                        \
-        c##a##1 = v_fma(xa, r1, c##a##1);                                                                        \
-        c##a##2 = v_fma(xa, r2, c##a##2);                                                                        \
-        c##a##3 = v_fma(xa, r3, c##a##3);                                                                        \
+        VF xa = v_load(p + (a) * VW);                                                                            \
+        v_in_reg(xa);                                                                                            \
+        KB_DOT_EACH_W(KW_FMA1, a)                                                                                \
     }
-        KW_ROW(0) KW_ROW(1) KW_ROW(2) KW_ROW(3)
+        KB_DOT_EACH_W(KW_WLOAD, 0)
+        KB_DOT_EACH(KW_ROW)
+    }
+    float s[KB_DOT_ROWS][KB_DOT_W];
+#define KW_SUM1(a, b) s[a][b] = v_hsum(c##a##_##b);
+#define KW_SUM(a) KB_DOT_EACH_W(KW_SUM1, a)
+#define KW_WS(z, b) ws[b] = w##b;
+    KB_DOT_EACH(KW_SUM)
+    KB_DOT_EACH_W(KW_WS, 0)
+#undef KW_WPTR
+#undef KW_ACC1
+#undef KW_ACC
+#undef KW_WLOAD
+#undef KW_FMA1
 #undef KW_ROW
-    }
-    float s[4][4] = {{v_hsum(c00), v_hsum(c01), v_hsum(c02), v_hsum(c03)},
-                     {v_hsum(c10), v_hsum(c11), v_hsum(c12), v_hsum(c13)},
-                     {v_hsum(c20), v_hsum(c21), v_hsum(c22), v_hsum(c23)},
-                     {v_hsum(c30), v_hsum(c31), v_hsum(c32), v_hsum(c33)}};
-    const float *xs[4] = {x0, x1, x2, x3};
-    const KW_T *ws[4] = {w0, w1, w2, w3};
+#undef KW_SUM1
+#undef KW_SUM
+#undef KW_WS
     for (size_t a = 0; a < na; a++)
         for (size_t b = 0; b < nb; b++) {
             float t = s[a][b];
-            for (size_t k = i; k < C; k++) t += xs[a][k] * KW_LOAD1(ws[b] + k);
+            for (size_t k = i; k < C; k++) t += x[a * ldx + k] * KW_LOAD1(ws[b] + k);
             y[a * ldy + b] = t;
         }
 }

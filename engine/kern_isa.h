@@ -23,11 +23,14 @@ typedef void (*KernWidenFn)(float *dst, const void *src, size_t n);
  * w in a weight dtype; threads inside. NULL in a table: use OpenBLAS. */
 typedef void (*KernGemmFn)(float *y, const float *x, const void *w, size_t M, size_t K, size_t N, int trans);
 
-/* y[a * ldy + b] = x_a . w_b for a < na <= 4 rows of x (C floats each, ldx apart) and
- * b < nb <= 4 rows of w (C weights each, contiguous, in a weight dtype): a 4 x 4 register
- * block, so each w row read serves 4 vectors (the logit lens's depths; unembed_many.c). */
-typedef void (*KernDot4x4Fn)(float *y, size_t ldy, const float *x, size_t ldx, size_t na, const void *w, size_t nb,
-                             size_t C);
+/* y[a * ldy + b] = x_a . w_b for a < na <= R = KernIsa.dot_rows vectors of C floats and
+ * b < nb <= KernIsa.dot_w rows of w (C weights each, contiguous, in a weight dtype): a register block,
+ * so each w row read serves every vector (the logit lens's depths; unembed_many.c). xp:
+ * the vectors' first C - C % L floats packed by vector step, L = KernIsa.lanes:
+ * xp[(i / L) * R * L + a * L + i % L], zeros for a >= na; x (rows ldx apart): the same
+ * vectors unpacked, for the last C % L floats. */
+typedef void (*KernDotBlockFn)(float *y, size_t ldy, const float *xp, const float *x, size_t ldx, size_t na,
+                               const void *w, size_t nb, size_t C);
 
 typedef struct KernIsa {
     const char *name;      /* "avx512", "avx2", "neon", "scalar" (what INFERSCOPE_ISA takes) */
@@ -37,12 +40,15 @@ typedef struct KernIsa {
     KernDotFn dot[KERN_DTYPE_COUNT];
     KernWidenFn widen[KERN_DTYPE_COUNT];
     KernGemmFn gemm[KERN_DTYPE_COUNT];     /* own packed gemm (prefill), or NULL */
-    KernDot4x4Fn dot4x4[KERN_DTYPE_COUNT]; /* a few vectors against rows of a matrix */
+    KernDotBlockFn dot_block[KERN_DTYPE_COUNT]; /* a few vectors against rows of a matrix */
+    int dot_rows;          /* vectors a dot_block takes, and */
+    int dot_w;             /* rows of w (what fits in registers) */
     void (*axpy)(float *y, float alpha, const float *x, size_t n);
     void (*attn_scores)(float *s, const float *q, const float *K, size_t n, size_t hs, float scale);
     void (*attn_mix)(float *z, const float *p, const float *V, size_t n, size_t hs);
     float (*stream_sum)(const float *p, size_t n); /* the bench's floor: a pure read */
     float (*fma_peak)(size_t iters);               /* the bench's FMA bound: 24*lanes flops/iter */
+    void (*exp_sums)(const float *x, size_t n, float m, float *sum_e, float *sum_ed); /* kernels.h */
 } KernIsa;
 
 /* The tables (each NULL-free; the ISA files compile to nothing on other architectures). */

@@ -36,6 +36,19 @@ float kern_dot(const float *a, const float *b, size_t n) { return kern_isa()->do
 
 void kern_axpy(float *y, float alpha, const float *x, size_t n) { kern_isa()->axpy(y, alpha, x, n); }
 
+void kern_exp_sums(const float *x, size_t n, float m, double *sum_e, double *sum_ed) {
+    enum { CHUNK = 4096 }; /* float partial sums stay within ~1e-7 of their exact value */
+    double s = 0.0, s_d = 0.0;
+    for (size_t i = 0; i < n; i += CHUNK) {
+        float a, b;
+        kern_isa()->exp_sums(x + i, n - i < CHUNK ? n - i : CHUNK, m, &a, &b);
+        s += a;
+        s_d += b;
+    }
+    *sum_e = s;
+    *sum_ed = s_d;
+}
+
 void kern_attn_scores(float *s, const float *q, const float *K, size_t n, size_t hs, float scale) {
     kern_isa()->attn_scores(s, q, K, n, hs, scale);
 }

@@ -99,6 +99,12 @@ void kern_attn_mix(float *z, const float *p, const float *V, size_t n, size_t hs
 /* The k largest of x[0..n) in descending order (ties: lower index first); returns how
  * many were written (min(k, n)). ids/vals have room for k. O(n k) worst case, O(n)
  * typical for small k. */
+/* S = sum_i exp(d_i) and S_d = sum_i exp(d_i) d_i for d_i = max(x_i - m, -87), every x_i <= m
+ * (m: their max): a softmax's normaliser and entropy term in float vectors (relative
+ * error about 2e-7 per term, chunks summed in double). For views with a 1e-5 budget (the
+ * logit lens); token_stat keeps double exp for eval's exact losses. */
+void kern_exp_sums(const float *x, size_t n, float m, double *sum_e, double *sum_ed);
+
 size_t kern_topk(int *ids, float *vals, const float *x, size_t n, size_t k);
 
 #endif

@@ -26,9 +26,10 @@ int logit_lens_init(LogitLens *lens, const Gpt2Config *cfg, int n_vocab, ErrorMs
     lens->x = malloc((size_t)lens->max_rows * lens->C * sizeof(float));
     lens->logits = malloc((size_t)lens->max_rows * lens->V * sizeof(float));
     lens->rows = calloc((size_t)lens->max_rows, sizeof *lens->rows);
+    lens->pack = malloc(unembed_many_scratch((size_t)lens->max_rows, lens->C) * sizeof(float));
     lens->col_pos = -1;
     lens->rows_target = -1;
-    if (!lens->x || !lens->logits || !lens->rows) {
+    if (!lens->x || !lens->logits || !lens->rows || !lens->pack) {
         logit_lens_free(lens);
         return error_set(err, "logit lens: out of memory");
     }
@@ -37,7 +38,7 @@ int logit_lens_init(LogitLens *lens, const Gpt2Config *cfg, int n_vocab, ErrorMs
 
 void logit_lens_free(LogitLens *lens) {
     if (!lens) return;
-    FREE_ALL(lens->x, lens->logits, lens->rows);
+    FREE_ALL(lens->x, lens->logits, lens->rows, lens->pack);
     memset(lens, 0, sizeof *lens);
 }
 
@@ -114,7 +115,7 @@ static void unembed(LogitLens *lens, const Gpt2Model *m, const float *const *str
         kern_layernorm(lens->x + (size_t)k * C, streams[k], m->w.lnf_w, m->w.lnf_b, m->config.ln_eps, 1, C);
     const int computed = own ? D - 1 : D;
     unembed_many(lens->logits, V, lens->x, (size_t)computed, gpt2_mat(&m->w, m->w.lm_head, m->w.lm_head_h),
-                 m->w.dtype, V, C);
+                 m->w.dtype, V, C, lens->pack);
     if (own) memcpy(lens->logits + (size_t)(D - 1) * V, own, V * sizeof(float));
     lens->col_pos = pos;
     lens->col_rows = D;
@@ -154,7 +155,7 @@ static int unembed_column(LogitLens *lens, const Gpt2Model *m, const Gpt2Trace *
 
 /* The top tokens and the target's statistics of one row of logits. -1 on NaN / +inf. */
 static int row_stats(const float *lg, size_t V, int target, size_t top_n, int *top_id, float *top_p, TokenStat *st) {
-    if (token_stat(lg, V, target, st)) return -1;
+    if (token_stat_fast(lg, V, target, st)) return -1;
     size_t n = kern_topk(top_id, top_p, lg, V, top_n);
     for (size_t i = 0; i < n; i++) top_p[i] = (float)exp((double)top_p[i] - st->logsumexp);
     return (int)n;

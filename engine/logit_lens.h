@@ -46,6 +46,7 @@ typedef struct LogitLens {
     int max_rows;           /* 2L + 1 */
     float *x;               /* (max_rows, C) ln_final of each depth's residual */
     float *logits;          /* (max_rows, V) their logits, row-major */
+    float *pack;            /* unembed_many's scratch for max_rows vectors */
     /* the last column computed, so a second look at the same position (the grid, then the
      * rows, then the journey of the newest token) costs nothing */
     int col_pos, col_rows;  /* position, rows (-1, 0: none) */

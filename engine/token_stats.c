@@ -6,26 +6,35 @@
 
 #include <math.h>
 
-int token_stat(const float *logits, size_t V, int id, TokenStat *out) {
+#include "kernels.h"
+
+/* The max logit (m) and how many tokens come before `id` (higher logit, or the same
+ * logit and a lower id); -1 on a bad argument, a NaN or +inf, or all -inf. Branch-free
+ * loops (omp simd): with the exp sums in vectors this scan was the lens's next cost. */
+static int max_and_rank(const float *logits, size_t V, int id, double *m_out, int *above_out) {
     if (V == 0 || id < 0 || (size_t)id >= V) return -1;
-    double m = -INFINITY;
+    float m = -INFINITY;
+    int bad = 0, above = 0;
+    const float lt = logits[id];
+#pragma omp simd reduction(max : m) reduction(| : bad)
     for (size_t i = 0; i < V; i++) {
-        double l = logits[i];
-        if (l != l || l == INFINITY) return -1;
-        if (l > m) m = l;
+        const float l = logits[i];
+        bad |= (l != l) | (l == INFINITY);
+        m = l > m ? l : m;
     }
-    if (m == -INFINITY) return -1;
-    double s = 0.0, s_l = 0.0, lt = logits[id];
-    int above = 0; /* tokens ordered before `id`: a higher logit, or the same logit and a lower id */
-    for (size_t i = 0; i < V; i++) {
-        double l = logits[i];
-        if (l > lt || (l == lt && i < (size_t)id)) above++;
-        if (l == -INFINITY) continue; /* e_i = 0; and 0 * -inf would be NaN */
-        double e = exp(l - m);
-        s += e;
-        s_l += e * (l - m);
-    }
-    double log_s = log(s);
+    if (bad || m == -INFINITY) return -1;
+#pragma omp simd reduction(+ : above)
+    for (size_t i = 0; i < (size_t)id; i++) above += logits[i] >= lt;
+#pragma omp simd reduction(+ : above)
+    for (size_t i = (size_t)id + 1; i < V; i++) above += logits[i] > lt;
+    *m_out = m;
+    *above_out = above;
+    return 0;
+}
+
+/* Everything from S = sum e_i and S_l = sum e_i (l_i - m). */
+static int finish(const float *logits, int id, double m, int above, double s, double s_l, TokenStat *out) {
+    const double log_s = log(s), lt = logits[id];
     out->id = id;
     out->nll = lt == -INFINITY ? INFINITY : log_s - (lt - m);
     out->p = exp(-out->nll);
@@ -34,4 +43,27 @@ int token_stat(const float *logits, size_t V, int id, TokenStat *out) {
     out->rank = above + 1;
     out->logsumexp = m + log_s;
     return 0;
+}
+
+int token_stat(const float *logits, size_t V, int id, TokenStat *out) {
+    double m;
+    int above;
+    if (max_and_rank(logits, V, id, &m, &above)) return -1;
+    double s = 0.0, s_l = 0.0;
+    for (size_t i = 0; i < V; i++) {
+        double l = logits[i];
+        if (l == -INFINITY) continue; /* e_i = 0; and 0 * -inf would be NaN */
+        double e = exp(l - m);
+        s += e;
+        s_l += e * (l - m);
+    }
+    return finish(logits, id, m, above, s, s_l, out);
+}
+
+int token_stat_fast(const float *logits, size_t V, int id, TokenStat *out) {
+    double m, s, s_l;
+    int above;
+    if (max_and_rank(logits, V, id, &m, &above)) return -1;
+    kern_exp_sums(logits, V, (float)m, &s, &s_l);
+    return finish(logits, id, m, above, s, s_l, out);
 }

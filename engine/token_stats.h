@@ -26,4 +26,9 @@ typedef struct TokenStat {
  * of range, a logit is NaN or +inf, or every logit is -inf. */
 int token_stat(const float *logits, size_t V, int id, TokenStat *out);
 
+/* The same statistics with exp in float vectors (kern_exp_sums): p within about 1e-6
+ * relative of token_stat, at a fraction of the time. For the logit lens, which needs 13
+ * to 97 rows of 50,257 per step; not for losses. */
+int token_stat_fast(const float *logits, size_t V, int id, TokenStat *out);
+
 #endif

@@ -184,6 +184,45 @@ static float *test_forward_vectors(const char *isa, const Gpt2Model *m) {
     return last;
 }
 
+/* kern_exp_sums against exp in double: every length's vector tail, values from the max
+ * down past the -87 clamp, -inf; S within 1e-6 relative, S_d within 1e-6 of |S_d| + S
+ * (what the entropy, S_d / S, can see: the clamp's ~1e-36 terms are below it). */
+static void test_exp_sums(const char *isa) {
+    enum { N = 5000 };
+    static float x[N];
+    for (int i = 0; i < N; i++) x[i] = (float)(-(double)((i * 7919) % 1000) / 9.0);
+    x[3] = 0.0f;            /* the max: e = 1 */
+    x[17] = -INFINITY;      /* a masked logit: contributes nothing */
+    x[40] = -200.0f;        /* under the clamp */
+    x[41] = -86.9f;
+    int bad = 0, cases = 0;
+    for (size_t n = 1; n <= N; n = n < 40 ? n + 1 : n * 3) {
+        double s, sd, ws = 0, wsd = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (x[i] == -INFINITY) continue;
+            double d = (double)x[i], e = exp(d);
+            ws += e;
+            wsd += e * d;
+        }
+        kern_exp_sums(x, n, 0.0f, &s, &sd);
+        cases++;
+        if (fabs(s - ws) > 1e-6 * ws || fabs(sd - wsd) > 1e-6 * (fabs(wsd) + ws)) {
+            if (!bad) fprintf(stderr, "%s n=%zu: S %.9g vs %.9g, S_d %.9g vs %.9g\n", isa, n, s, ws, sd, wsd);
+            bad++;
+        }
+    }
+    /* single terms across the range: e within 2e-7 relative of exp */
+    double worst = 0;
+    for (int k = 0; k <= 8700; k++) {
+        float v = (float)(-k / 100.0), one[1] = {v};
+        double s, sd;
+        kern_exp_sums(one, 1, 0.0f, &s, &sd);
+        worst = fmax(worst, fabs(s - exp((double)v)) / exp((double)v));
+    }
+    CHECK(bad == 0, "%s exp_sums: %d of %d lengths off", isa, bad, cases);
+    CHECK(worst < 3e-7, "%s exp: worst relative error %.3g on [-87, 0]", isa, worst);
+}
+
 int main(void) {
     static Weights w;
     make_weights(&w);
@@ -214,6 +253,7 @@ int main(void) {
             test_matmuls(names[k], &w);
         }
         test_vector_kernels(names[k]);
+        test_exp_sums(names[k]);
         float *last = have_model ? test_forward_vectors(names[k], &m) : NULL;
         if (!first) {
             first = last;

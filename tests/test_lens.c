@@ -408,12 +408,17 @@ static void test_journey_shapes(const Gpt2Model *m) {
     token_journey_free(&j);
 }
 
-/* The blocked kernel on every edge (D, V not multiples of 4, C not a multiple of 16) and
- * every weight dtype, against float64 sums of the weights as the dtype holds them. */
+/* The blocked kernel on every edge (D past one and two blocks of 6 or 12 vectors, V odd,
+ * C not a multiple of 16) and every weight dtype, against float64 sums of the weights as
+ * the dtype holds them. */
 static void test_unembed_many(void) {
-    float x[9 * 40], w[13 * 40], wf[13 * 40], y[9 * 16];
+    enum { DMAX = 26 };
+    float x[DMAX * 40], w[13 * 40], wf[13 * 40], y[DMAX * 16], scratch[(DMAX + UNEMBED_MAX_BLOCK) * 40];
+    CHECK(unembed_many_scratch(DMAX, 40) <= sizeof scratch / sizeof scratch[0] &&
+              unembed_many_scratch(13, 768) == 24 * 768 && unembed_many_scratch(12, 768) == 12 * 768,
+          "scratch sizes");
     uint16_t wh[13 * 40];
-    for (int i = 0; i < 9 * 40; i++) x[i] = (float)((i * 37) % 23) / 11.0f - 1.0f;
+    for (int i = 0; i < DMAX * 40; i++) x[i] = (float)((i * 37) % 23) / 11.0f - 1.0f;
     for (int i = 0; i < 13 * 40; i++) w[i] = (float)((i * 53) % 29) / 14.0f - 1.0f;
     for (int dt = 0; dt < KERN_DTYPE_COUNT; dt++) {
         const void *wp = w;
@@ -426,13 +431,13 @@ static void test_unembed_many(void) {
             wp = wh;
         }
         int bad = 0, cases = 0;
-        for (size_t D = 1; D <= 9; D++)
+        for (size_t D = 1; D <= DMAX; D++)
             for (size_t V = 1; V <= 13; V += 3)
                 for (size_t C = 1; C <= 40; C += 13) {
-                    for (size_t i = 0; i < 9 * 16; i++) y[i] = -99.0f;
-                    unembed_many(y, 16, x, D, wp, (KernDtype)dt, V, C);
+                    for (size_t i = 0; i < DMAX * 16; i++) y[i] = -99.0f;
+                    unembed_many(y, 16, x, D, wp, (KernDtype)dt, V, C, scratch);
                     cases++;
-                    for (size_t k = 0; k < 9; k++)
+                    for (size_t k = 0; k < DMAX; k++)
                         for (size_t v = 0; v < 16; v++) {
                             if (k >= D || v >= V) { /* nothing written outside */
                                 bad += y[k * 16 + v] != -99.0f;

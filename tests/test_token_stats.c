@@ -72,6 +72,13 @@ static void test_reference_vectors(void) {
         CHECK_CLOSE(st.nll, st.surprisal_bits * M_LN2, 1e-12, 1e-12, "nll = surprisal * ln 2");
         CHECK(st.id == ids[t + 1], "id recorded");
         sum_nll += st.nll;
+        /* the lens's float-vector variant: same rank, p and entropy within its 1e-6 */
+        TokenStat fs;
+        CHECK(token_stat_fast(logits + t * V, V, ids[t + 1], &fs) == 0 && fs.rank == st.rank &&
+                  fabs(fs.p - st.p) <= 1e-6 * st.p && fabs(fs.entropy_bits - st.entropy_bits) <= 1e-6 &&
+                  fabs(fs.logsumexp - st.logsumexp) <= 1e-6,
+              "token_stat_fast at %zu: p %.9g vs %.9g, H %.9g vs %.9g", t, fs.p, st.p, fs.entropy_bits,
+              st.entropy_bits);
     }
     CHECK(max_dp < 1e-12, "p vs long-double softmax: max relative diff %.3g", max_dp);
     CHECK(max_dh < 1e-9, "entropy vs long-double -sum p log2 p: max diff %.3g bits", max_dh);
@@ -102,6 +109,10 @@ static void test_edges(void) {
     CHECK(token_stat(l, 4, 0, &st) == 0 && st.rank == 1, "lower id of the tie is rank 1");
     CHECK(token_stat(l, 4, 1, &st) == 0 && st.p == 0 && isinf(st.surprisal_bits) && st.rank == 3,
           "a -inf token: p 0, infinite surprisal, rank after the finite ones (%d)", st.rank);
+    TokenStat f;
+    CHECK(token_stat_fast(l, 4, 2, &f) == 0 && fabs(f.p - 0.5) < 1e-7 && fabs(f.entropy_bits - 1.0) < 1e-6 &&
+              f.rank == 2 && token_stat_fast(l, 4, 1, &f) == 0 && f.p == 0 && f.rank == 3,
+          "fast: the tie and the -inf token (p %.9g, rank %d)", f.p, f.rank);
     /* a certain token: p 1, 0 bits either way */
     float c[3] = {0.0f, -INFINITY, -INFINITY};
     CHECK(token_stat(c, 3, 0, &st) == 0 && st.p == 1.0 && st.surprisal_bits == 0 && st.entropy_bits == 0,
@@ -114,6 +125,7 @@ static void test_edges(void) {
     CHECK_CLOSE(a.entropy_bits, b.entropy_bits, 1e-12, 0, "entropy is shift-invariant");
     /* refusals */
     float bad[2] = {0.0f, NAN};
+    CHECK(token_stat_fast(bad, 2, 0, &st) == -1, "fast: NaN refused");
     CHECK(token_stat(bad, 2, 0, &st) == -1, "NaN logit refused");
     bad[1] = INFINITY;
     CHECK(token_stat(bad, 2, 0, &st) == -1, "+inf logit refused");

@@ -138,8 +138,8 @@ static int print_memory(const char *dir, int ctx, size_t budget) {
            2.0 * c.n_layer * T * c.n_embd * sizeof(float) / 1e6);
     if (*why) printf("auto (f16)   %s\n", why);
     if (*note) printf("budget       %s\n", note);
-    printf("total        %.0f MB with f32 weights, %.0f MB with f16 (plus ~150 MB for the program)\n",
-           (w32 + use) / 1e6, (w16 + use) / 1e6);
+    printf("total        %.0f MB with f32 weights, %.0f MB with f16 (plus up to %.0f MB for the program)\n",
+           (w32 + use) / 1e6, (w16 + use) / 1e6, GPT2_PROGRAM_BYTES / 1e6);
     return 0;
 }
 

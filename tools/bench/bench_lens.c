@@ -103,3 +103,17 @@ done:
     logit_lens_free(&lens);
     gpt2_trace_free(&tr);
 }
+
+int bench_lens_124m(void) {
+    const Gpt2Config cfg = {.n_layer = 12, .n_head = 12, .n_embd = 768, .n_positions = 1024,
+                            .vocab_size = 50257, .ln_eps = 1e-5f};
+    Gpt2Model m;
+    ErrorMsg err;
+    if (gpt2_model_init_random(&m, &cfg, 42, &err)) {
+        printf("bench: %s\n", err.text);
+        return 1;
+    }
+    bench_lens(&m);
+    gpt2_model_free(&m);
+    return 0;
+}

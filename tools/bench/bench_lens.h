@@ -11,4 +11,8 @@
 /* m: the bench's random 124M model (any GPT-2 shape works). */
 void bench_lens(const Gpt2Model *m);
 
+/* `bench --lens`: bench_lens alone on a random 124M-shaped F32 model; 0, or 1 when the
+ * model could not be built. */
+int bench_lens_124m(void);
+
 #endif

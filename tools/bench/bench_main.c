@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_lens.h"
 #include "bench_bundled.h"
 #include "bench_ngram.h"
 #include "bench_tokenizer.h"
@@ -109,11 +110,16 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("usage: bench [--all-isas]    speed figures with their bounds (about 75 s on 2 idle cores)\n"
+                   "       bench --lens          only the inside-the-model row (lens, attribution; about 15 s)\n"
                    "       bench --write-model DIR --shape 124M|355M|774M|1558M [--weights f32|f16|bf16] [--seed S]\n");
             return 0;
         }
         if (strcmp(argv[i], "--write-model") == 0) return write_model(argc, argv);
         if (strcmp(argv[i], "--all-isas") == 0) all_isas = 1;
+        if (strcmp(argv[i], "--lens") == 0) {
+            print_cpu();
+            return bench_lens_124m();
+        }
     }
     print_cpu();
     /* the floor buffer: as large as the F32 weights of 124M (the F16 floor reads its first half) */
