@@ -33,10 +33,11 @@
 /* dot_block's register block: KB_DOT_ROWS vectors x KB_DOT_W rows of w, as many as
  * leave the accumulators and the KB_DOT_W + 1 other vectors of a step in registers.
  * KB_DOT_EACH(F) expands F(0) ... F(rows - 1); KB_DOT_EACH_W(F, a) expands F(a, 0) ...
- * F(a, KB_DOT_W - 1). Measured (logit lens of 124M, 12 depths, 1 thread, Zen 5): on
- * AVX-512, 6 x 4 streams wte as fast as the old 4 x 4 block (14.7 ms) and beats 12 x 2
- * (19.5 ms: too little work per load to keep enough of wte in flight); on AVX2, 6 x 2
- * takes 20 ms where 4 x 4 (which spills: 16 + 5 registers) took 26.5. */
+ * F(a, KB_DOT_W - 1). Measured (logit lens of 124M, 12 depths, 1 thread, Zen 5, before
+ * the prefetch of the next rows): on AVX-512, 6 x 4 streams wte as fast as the old 4 x 4
+ * block (14.7 ms) and beats 12 x 2 (19.5 ms: one pass, too little work per load to keep
+ * enough of wte in flight); on AVX2, 6 x 2 took 20 ms where 4 x 4 (16 + 5 registers:
+ * it spilled) took 26.5. */
 #if VW == 16 || VW == 4 /* AVX-512, NEON: 32 vector registers */
 #define KB_DOT_ROWS 6
 #define KB_DOT_W 4

@@ -63,11 +63,15 @@ static KB_TARGET float KW(dot)(const float *restrict a, const void *restrict bv,
  * registers and one x vector at a time: each step loads KB_DOT_W + KB_DOT_ROWS vectors
  * for KB_DOT_W * KB_DOT_ROWS FMAs, the x vectors all through one pointer at fixed
  * offsets. Rows of w past nb repeat row 0 and are not stored. The tail of C is summed in
- * plain float from the unpacked x. */
+ * plain float from the unpacked x. Each step also prefetches the same columns of the
+ * rows the caller reads next (`next`): on the second and later blocks of vectors over
+ * the same rows (from L1) the memory system is otherwise idle, and with the prefetch the
+ * next rows arrive meanwhile: 124M's 12 depths from memory took 14.8 -> 11.0 ms on
+ * AVX-512 and 21 -> 11.7 ms on AVX2 (1 thread, Zen 5). */
 static KB_TARGET void KW(dot_block)(float *restrict y, size_t ldy, const float *restrict xp,
                                     const float *restrict x, size_t ldx, size_t na, const void *restrict wv,
-                                    size_t nb, size_t C) {
-    const KW_T *restrict w = wv;
+                                    size_t nb, const void *next, size_t C) {
+    const KW_T *restrict w = wv, *nx = next;
     const KW_T *ws[KB_DOT_W];
 #define KW_WPTR(z, b) const KW_T *restrict w##b = w + (nb > b ? b * C : 0);
 #define KW_ACC1(a, b) VF c##a##_##b = v_zero();
@@ -76,6 +80,7 @@ static KB_TARGET void KW(dot_block)(float *restrict y, size_t ldy, const float *
     KB_DOT_EACH(KW_ACC)
     size_t i = 0;
     for (const float *p = xp; i + VW <= C; i += VW, p += KB_DOT_ROWS * VW) {
+#define KW_PREFETCH(z, b) __builtin_prefetch(nx + (b) * C + i);
 #define KW_WLOAD(z, b) const VF r##b = KW_LOADV(w##b + i);
 #define KW_FMA1(a, b) c##a##_##b = v_fma(xa, r##b, c##a##_##b);
 #define KW_ROW(a)                                                                                                \
@@ -85,6 +90,7 @@ static KB_TARGET void KW(dot_block)(float *restrict y, size_t ldy, const float *
         KB_DOT_EACH_W(KW_FMA1, a)                                                                                \
     }
         KB_DOT_EACH_W(KW_WLOAD, 0)
+        KB_DOT_EACH_W(KW_PREFETCH, 0)
         KB_DOT_EACH(KW_ROW)
     }
     float s[KB_DOT_ROWS][KB_DOT_W];
@@ -97,6 +103,7 @@ static KB_TARGET void KW(dot_block)(float *restrict y, size_t ldy, const float *
 #undef KW_ACC1
 #undef KW_ACC
 #undef KW_WLOAD
+#undef KW_PREFETCH
 #undef KW_FMA1
 #undef KW_ROW
 #undef KW_SUM1

@@ -28,9 +28,10 @@ typedef void (*KernGemmFn)(float *y, const float *x, const void *w, size_t M, si
  * so each w row read serves every vector (the logit lens's depths; unembed_many.c). xp:
  * the vectors' first C - C % L floats packed by vector step, L = KernIsa.lanes:
  * xp[(i / L) * R * L + a * L + i % L], zeros for a >= na; x (rows ldx apart): the same
- * vectors unpacked, for the last C % L floats. */
+ * vectors unpacked, for the last C % L floats. next: the KernIsa.dot_w rows of w the caller
+ * reads after these (prefetched while these are computed; w itself for the last block). */
 typedef void (*KernDotBlockFn)(float *y, size_t ldy, const float *xp, const float *x, size_t ldx, size_t na,
-                               const void *w, size_t nb, size_t C);
+                               const void *w, size_t nb, const void *next, size_t C);
 
 typedef struct KernIsa {
     const char *name;      /* "avx512", "avx2", "neon", "scalar" (what INFERSCOPE_ISA takes) */

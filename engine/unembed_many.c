@@ -35,8 +35,10 @@ void unembed_many(float *y, size_t ldy, const float *x, size_t D, const void *w,
     for (long bl = 0; bl < blocks; bl++) {
         const size_t v0 = (size_t)bl * nw, nv = V - v0 < nw ? V - v0 : nw;
         const void *wb = (const char *)w + v0 * C * es;
+        /* the next block's rows, whole (its first row when it is the short last block) */
+        const void *next = v0 + 2 * nw <= V ? (const char *)wb + nw * C * es : wb;
         for (size_t k0 = 0; k0 < D; k0 += rows)
             dot_block(y + k0 * ldy + v0, ldy, scratch + k0 * C, x + k0 * C, C, D - k0 < rows ? D - k0 : rows, wb, nv,
-                      C);
+                      next, C);
     }
 }
