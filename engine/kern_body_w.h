@@ -8,8 +8,12 @@
 #define KW(name) KB_CAT(KB_CAT(name, KW_TAG), KB_SUFFIX)
 
 /* y[j0..j1) = b + sum_i x[i] W[i][j0..j1) for W (in, out) in Conv1D layout. Each thread
- * owns a column range, streams each row's slice front to back (prefetch friendly) and
- * keeps its slice of y in L1; four rows per pass cut the y load/store traffic by four. */
+ * owns a column range, streams each row's slice front to back and keeps its slice of y
+ * in L1; four rows per pass cut the y load/store traffic by four. The slices of the next
+ * four rows are prefetched as these are read: a thread's slice is a short run per row
+ * (1.5 KB of 768 columns on 2 threads), too short for the hardware prefetcher to run
+ * ahead across rows. make bench (124M, ctx 16, 1 thread): F16 decode 12.6-13.3 ->
+ * 8.7-10.1 ms, F16/F32 time 0.70 -> 0.50-0.56. */
 static KB_TARGET void KW(matvec)(float *restrict y, const float *restrict x, const void *restrict wv,
                                  const float *restrict b, size_t in, size_t out, size_t j0, size_t j1) {
     const KW_T *restrict w = wv;
@@ -18,9 +22,14 @@ static KB_TARGET void KW(matvec)(float *restrict y, const float *restrict x, con
     size_t i = 0;
     for (; i + 4 <= in; i += 4) {
         const KW_T *w0 = w + i * out, *w1 = w0 + out, *w2 = w1 + out, *w3 = w2 + out;
+        const KW_T *pf = i + 8 <= in ? w0 + 4 * out : w0; /* the next 4 rows */
         VF x0 = v_set1(x[i]), x1 = v_set1(x[i + 1]), x2 = v_set1(x[i + 2]), x3 = v_set1(x[i + 3]);
         size_t j = j0;
         for (; j + VW <= j1; j += VW) {
+            __builtin_prefetch(pf + j);
+            __builtin_prefetch(pf + out + j);
+            __builtin_prefetch(pf + 2 * out + j);
+            __builtin_prefetch(pf + 3 * out + j);
             VF acc = v_load(y + j);
             acc = v_fma(x0, KW_LOADV(w0 + j), acc);
             acc = v_fma(x1, KW_LOADV(w1 + j), acc);
