@@ -335,6 +335,38 @@ static void test_cramped(const Session *s) {
     free(sh.px);
 }
 
+/* The compare panel alone on a 1080p slide (the figure above the caption band) sets its
+ * 3 x 40 tokens at slide body size or larger: bands of 10 or 20 aligned tokens when 5
+ * would leave half of each column empty and the type small (21 px before). */
+static void test_compare_slide_type(Session *s) {
+    const char *specs[] = {"greedy", "min-p=0.2", "T=1.5,top-p=0.9"};
+    ErrorMsg err = {{0}};
+    CHECK(session_compare_set(s, specs, 3, 40, &err) == 0 && session_compare_update(s, &err) == 0, "compare: %s",
+          err.text);
+    const int w = 1920, h = 880;
+    Offscreen off = {0};
+    Viz viz = {0};
+    if (offscreen_create(&off, w, h, &err) ||
+        viz_init(&viz, off.renderer, "assets", viz_slide_ui_scale(1920, 1080, 1.0f), 1.0f, THEME_LIGHT, &err)) {
+        CHECK(0, "canvas: %s", err.text);
+    } else {
+        VizView v = frame_default_view();
+        v.focus = VIZ_PANEL_COMPARE;
+        v.fill = 1;
+        VizFrame f;
+        frame_fill(&f, s, &v);
+        hits.n = 0;
+        int rc = draw_frame(&viz, rect_make(0, 0, w, h), &f, &hits);
+        int px = viz_text_px(&viz, VIZ_TEXT_DISPLAY);
+        printf("compare slide: tokens at %d px (slide body %d px)\n", px, viz_text_px(&viz, VIZ_TEXT_BODY));
+        CHECK(rc == 0 && f.compare && px >= 28 && !(viz.cramped_mask & (1u << VIZ_PANEL_COMPARE)),
+              "compare slide: tokens at %d px, want >= 28 and all shown", px);
+    }
+    viz_free(&viz);
+    offscreen_free(&off);
+    session_compare_set(s, NULL, 0, 0, &err);
+}
+
 int main(void) {
     setenv("SDL_VIDEODRIVER", "dummy", 1);
     setenv("INFERSCOPE_FALLBACK_FONTS", "", 1); /* the same pixels on every machine */
@@ -350,6 +382,7 @@ int main(void) {
     compare_scales(&s, 1280, 720, 1.75f, 0.8, 0.6); /* the text panel needs its two lines */
     compare_scales(&s, 1280, 720, 2.5f, 0.5, 0.5); /* 512x288 at 100 %: not everything fits */
     test_single_panels(&s);
+    test_compare_slide_type(&s);
     const char *longer = "Once upon a time, there was a little girl named Lily. She loved to";
     CHECK(session_set_prompt(&s, (const uint8_t *)longer, strlen(longer), &err) == 0, "prompt: %s", err.text);
     test_cramped(&s);

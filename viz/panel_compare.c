@@ -17,7 +17,7 @@
 #include "seq_compare.h"
 #include "token_label.h"
 
-#define COMPARE_BAND 5 /* tokens per aligned band */
+#define COMPARE_BAND 5 /* tokens per aligned band in the window; alone, also 10 or 20 */
 
 typedef struct CmpLayout {
     Viz *viz;
@@ -26,6 +26,7 @@ typedef struct CmpLayout {
     Rect area;
     VizTextSize size;  /* tokens and numbers */
     int line_h;
+    int band;          /* tokens per aligned band */
     int draw;          /* 0: measure only */
     int rc;
 } CmpLayout;
@@ -131,8 +132,8 @@ static int layout(CmpLayout *L) {
         L->rc |= draw_fill_rect(viz, (Rect){L->area.x, y, L->area.w, viz_px(viz, 2)}, th->panel_border);
     y += viz_px(viz, 6);
     /* the bands: every column starts band b at the same y */
-    for (int b0 = 0; b0 < c->n_new; b0 += COMPARE_BAND) {
-        int b1 = b0 + COMPARE_BAND < c->n_new ? b0 + COMPARE_BAND : c->n_new, lines = 1;
+    for (int b0 = 0; b0 < c->n_new; b0 += L->band) {
+        int b1 = b0 + L->band < c->n_new ? b0 + L->band : c->n_new, lines = 1;
         for (int k = 0; k < c->n_cols; k++) {
             const SeqCompareColumn *col = &c->col[k];
             int x = 0, line = 0;
@@ -233,6 +234,32 @@ static int draw_context(Viz *viz, Rect r, const VizFrame *f, const SeqCompare *c
     return 2 * lh + viz_px(viz, 6);
 }
 
+/* The largest display size (px) at which the whole layout fits L->area with L->band, never
+ * below the small size; 0 when even that does not fit (heights only grow with the size). */
+static int largest_fit(CmpLayout *L) {
+    Viz *viz = L->viz;
+    const Rect in = L->area;
+    int lo = viz_text_px(viz, VIZ_TEXT_SMALL), hi = viz_text_px(viz, VIZ_TEXT_TITLE), best = 0;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        viz_set_display_px(viz, mid);
+        L->size = VIZ_TEXT_DISPLAY;
+        L->line_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_DISPLAY) + viz_px(viz, 4);
+        Rect a = in;
+        a.y += draw_context(viz, a, L->f, L->c, VIZ_TEXT_DISPLAY, 0);
+        a.h -= a.y - in.y;
+        L->area = a;
+        if (layout(L) <= a.h) {
+            best = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    L->area = in;
+    return best;
+}
+
 int draw_compare_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     (void)hits;
     if (r.w <= 0 || r.h <= 0) return 0;
@@ -251,26 +278,14 @@ int draw_compare_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
         draw_set_clip(viz, NULL);
         return rc || viz->has_error ? -1 : 0;
     }
-    CmpLayout L = {viz, f, c, in, VIZ_TEXT_BODY, 0, 0, 0};
-    /* alone: the largest type at which everything fits (heights only grow with it),
-     * never below the body size of the window */
-    if (f->view.fill) {
-        int lo = viz_text_px(viz, VIZ_TEXT_SMALL), hi = viz_text_px(viz, VIZ_TEXT_TITLE), best = 0;
-        while (lo <= hi) {
-            int mid = lo + (hi - lo) / 2;
-            viz_set_display_px(viz, mid);
-            L.size = VIZ_TEXT_DISPLAY;
-            L.line_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_DISPLAY) + viz_px(viz, 4);
-            Rect a = in;
-            a.y += draw_context(viz, a, f, c, VIZ_TEXT_DISPLAY, 0);
-            a.h -= a.y - in.y;
-            L.area = a;
-            if (layout(&L) <= a.h) {
-                best = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
+    CmpLayout L = {viz, f, c, in, VIZ_TEXT_BODY, 0, COMPARE_BAND, 0, 0};
+    if (f->view.fill) { /* alone: the band and type that set the text largest */
+        int best = 0;
+        for (int band = COMPARE_BAND; band <= 4 * COMPARE_BAND; band *= 2) {
+            CmpLayout t = L;
+            t.band = band;
+            int px = largest_fit(&t);
+            if (px > best) best = px, L.band = band;
         }
         if (best) {
             viz_set_display_px(viz, best);
