@@ -24,6 +24,17 @@ typedef struct Canvas {
 
 /* A w x h canvas at ui_scale in theme, fonts from assets/. Returns 0, or -1 after a
  * failed check naming the problem (the canvas is then safe to close). */
+/* The looks the panel tests draw at: 1920x1080 light at 100 %, 1280x720 dark at 100 %,
+ * 1280x720 light at 250 % (a projector's scale on a small screen). */
+typedef struct CanvasLook {
+    int w, h;
+    float ui;
+    ThemeId th;
+} CanvasLook;
+static const CanvasLook CHECK_LOOKS[] = {
+    {1920, 1080, 1.0f, THEME_LIGHT}, {1280, 720, 1.0f, THEME_DARK}, {1280, 720, 2.5f, THEME_LIGHT}};
+enum { CHECK_N_LOOKS = (int)(sizeof CHECK_LOOKS / sizeof CHECK_LOOKS[0]) };
+
 static inline int canvas_open(Canvas *c, int w, int h, float ui_scale, ThemeId theme) {
     memset(c, 0, sizeof *c);
     ErrorMsg err = {{0}};

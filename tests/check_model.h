@@ -5,6 +5,8 @@
 #define CHECK_MODEL_H
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "gpt2_model.h"
@@ -30,6 +32,21 @@ static inline int check_open_ref(SafeFile *f, const char *rel) {
     int rc = safe_open(f, path, &err);
     CHECK(rc == 0, "open %s: %s", rel, err.text);
     return rc;
+}
+
+/* A reference tensor as doubles (exactly `numel` F32 values), malloc'd; NULL after a
+ * failed check naming what is missing. */
+static inline double *check_ref_f64(const SafeFile *f, const char *name, size_t numel) {
+    const SafeTensor *t = safe_find(f, name);
+    int ok = t && t->dtype == SAFE_F32 && t->nbytes == numel * sizeof(float);
+    CHECK(ok, "%s: %s missing or not %zu F32 values", f->path, name, numel);
+    double *d = ok ? malloc(numel * sizeof *d) : NULL;
+    for (size_t i = 0; d && i < numel; i++) {
+        float x;
+        memcpy(&x, t->data + 4 * i, 4);
+        d[i] = x;
+    }
+    return d;
 }
 
 #endif

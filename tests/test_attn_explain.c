@@ -14,24 +14,11 @@
 #include "attn_explain.h"
 #include "attn_lines.h"
 #include "check.h"
+#include "check_model.h"
 #include "gpt2_forward.h"
 #include "gpt2_model.h"
 #include "gpt2_trace.h"
 #include "safetensors.h"
-
-/* A reference tensor as doubles (exactly `numel` F32 values), or NULL (a failure). */
-static double *ref_f64(const SafeFile *f, const char *name, size_t numel) {
-    const SafeTensor *t = safe_find(f, name);
-    int ok = t && t->dtype == SAFE_F32 && t->nbytes == numel * sizeof(float);
-    CHECK(ok, "%s: %s missing or not %zu F32 values", f->path, name, numel);
-    double *d = ok ? malloc(numel * sizeof *d) : NULL;
-    for (size_t i = 0; d && i < numel; i++) {
-        float x;
-        memcpy(&x, t->data + 4 * i, 4);
-        d[i] = x;
-    }
-    return d;
-}
 
 /* Max |got[i] - want[i]| over n values (NaN counts as infinite); want is float64 (wd) or
  * float32 (wf), whichever is not NULL. */
@@ -159,7 +146,7 @@ static void report(const Worst *w, const char *what) {
 static int load_ref(RefLayer *r, const SafeFile *vec, const SafeFile *mf, int l, size_t T, size_t C, size_t NH) {
     char n[96];
     memset(r, 0, sizeof *r);
-#define GET(field, fmt, file, numel) (snprintf(n, sizeof n, fmt, l), r->field = ref_f64(file, n, numel))
+#define GET(field, fmt, file, numel) (snprintf(n, sizeof n, fmt, l), r->field = check_ref_f64(file, n, numel))
     GET(q, "h.%d.attn.q", vec, T * C), GET(k, "h.%d.attn.k", vec, T * C), GET(v, "h.%d.attn.v", vec, T * C);
     GET(probs, "h.%d.attn.probs", vec, NH * T * T), GET(y, "h.%d.attn.y", vec, T * C);
     GET(out, "h.%d.attn.out", vec, T * C);
@@ -354,9 +341,9 @@ static void check_lines_f64(const Gpt2Trace *tr, const SafeFile *vec, const Attn
     if (T > 128) return;
     char n[64];
     snprintf(n, sizeof n, "h.%d.attn.q", sel->layer);
-    double *q = ref_f64(vec, n, (size_t)T * C);
+    double *q = check_ref_f64(vec, n, (size_t)T * C);
     snprintf(n, sizeof n, "h.%d.attn.k", sel->layer);
-    double *k = ref_f64(vec, n, (size_t)T * C);
+    double *k = check_ref_f64(vec, n, (size_t)T * C);
     size_t cap = attn_lines_capacity(NH, T, sel->top_k);
     AttnLine *lines = malloc(cap * sizeof *lines);
     double *p = malloc((size_t)NH * (size_t)T * (size_t)T * sizeof *p);

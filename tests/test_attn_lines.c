@@ -22,6 +22,7 @@
 #include "attn_fill.h"
 #include "check.h"
 #include "check_canvas.h"
+#include "check_session.h"
 #include "check_export.h"
 #include "frame_fill.h"
 #include "panel_table.h"
@@ -30,14 +31,6 @@
 #include "session.h"
 
 #define T30 30
-
-static float trace_pattern(const Gpt2Trace *tr, int l, int h, int q, int k) {
-    char name[64];
-    Gpt2TraceView v;
-    snprintf(name, sizeof name, "blocks.%d.attn.hook_pattern", l);
-    if (gpt2_trace_find(tr, name, &v, NULL)) return NAN;
-    return gpt2_view_at(&v, (size_t)h, (size_t)q, (size_t)k);
-}
 
 /* 1 when the frame holds the line (h, q, k) with exactly weight w. */
 static int has_line(const VizFrame *f, int h, int q, int k, float w) {
@@ -57,15 +50,15 @@ static int expect_row(const VizFrame *f, const Gpt2Trace *tr, int l, int h, int 
     for (int t = 0; t < top_k; t++) {
         int best = -1;
         for (int k = 0; k <= q; k++) {
-            double w = trace_pattern(tr, l, h, q, k);
+            double w = check_trace_pattern(tr, l, h, q, k);
             if (taken[k] || w < min_w) continue;
-            if (best < 0 || w > trace_pattern(tr, l, h, q, best)) best = k;
+            if (best < 0 || w > check_trace_pattern(tr, l, h, q, best)) best = k;
         }
         if (best < 0) break;
         taken[best] = 1;
         n++;
-        *mass += trace_pattern(tr, l, h, q, best);
-        if (!has_line(f, h, q, best, trace_pattern(tr, l, h, q, best))) (*missing)++;
+        *mass += check_trace_pattern(tr, l, h, q, best);
+        if (!has_line(f, h, q, best, check_trace_pattern(tr, l, h, q, best))) (*missing)++;
     }
     return n;
 }
@@ -143,12 +136,11 @@ static void test_heads_action(Session *s) {
 
 static void test_draw(Session *s) {
     const int T = session_len(s);
-    const struct { int w, h; float ui; ThemeId th; } looks[] = {
-        {1920, 1080, 1.0f, THEME_LIGHT}, {1280, 720, 1.0f, THEME_DARK}, {1280, 720, 2.5f, THEME_LIGHT}};
     static VizHits hits;
-    for (size_t n = 0; n < sizeof looks / sizeof looks[0]; n++) {
+    for (int n = 0; n < CHECK_N_LOOKS; n++) {
+        const CanvasLook *lk = &CHECK_LOOKS[n];
         Canvas c;
-        if (canvas_open(&c, looks[n].w, looks[n].h, looks[n].ui, looks[n].th)) return;
+        if (canvas_open(&c, lk->w, lk->h, lk->ui, lk->th)) return;
         const int queries[] = {-1, 3, 17};
         for (size_t qi = 0; qi < 3; qi++) {
             int q = queries[qi];
@@ -157,11 +149,7 @@ static void test_draw(Session *s) {
             view.layer = 1, view.query = q, view.lines_heads = 0xF;
             view.print = 1;
             VizFrame f;
-            frame_fill(&f, s, &view);
-            hits.n = 0;
-            int rc = draw_panel_figure(&c.viz, rect_make(0, 0, looks[n].w, looks[n].h), &f, VIZ_PANEL_ATTN_LINES, &hits);
-            CHECK(rc == 0 && !c.viz.has_error, "%dx%d @%.1f query %d draws: %s", looks[n].w, looks[n].h,
-                  (double)looks[n].ui, q, c.viz.last_error.text);
+            check_draw_panel(&c, lk, s, &view, VIZ_PANEL_ATTN_LINES, &f, &hits);
             int chips = 0, focus = 0, bad = 0, want = q >= 0 ? q : T - 1;
             for (int k = 0; k < hits.n; k++) {
                 const VizHit *h = &hits.hit[k];
@@ -172,7 +160,7 @@ static void test_draw(Session *s) {
                 bad += h->a < 0 || h->a >= T || ck.kind != VIZ_CLICK_ISOLATE_QUERY || ck.a != h->a;
             }
             CHECK(chips >= 8 && focus == 2 && bad == 0, "%dx%d @%.1f query %d: %d token hits, the focus in both "
-                  "columns (%d), %d bad", looks[n].w, looks[n].h, (double)looks[n].ui, q, chips, focus, bad);
+                  "columns (%d), %d bad", lk->w, lk->h, (double)lk->ui, q, chips, focus, bad);
         }
         /* in the window (not print) the legend names every head of the layer, a click toggles it */
         VizView view = frame_default_view();
@@ -181,7 +169,7 @@ static void test_draw(Session *s) {
         VizFrame f;
         frame_fill(&f, s, &view);
         hits.n = 0;
-        draw_panel_figure(&c.viz, rect_make(0, 0, looks[n].w, looks[n].h), &f, VIZ_PANEL_ATTN_LINES, &hits);
+        draw_panel_figure(&c.viz, rect_make(0, 0, lk->w, lk->h), &f, VIZ_PANEL_ATTN_LINES, &hits);
         int legend = 0, lbad = 0;
         for (int k = 0; k < hits.n; k++) {
             const VizHit *h = &hits.hit[k];
@@ -190,8 +178,8 @@ static void test_draw(Session *s) {
             lbad += h->a != 1 || h->b != legend || ck.kind != VIZ_CLICK_TOGGLE_LINES_HEAD || ck.b != h->b;
             legend++;
         }
-        CHECK(legend == s->model.config.n_head && lbad == 0, "%dx%d @%.1f: legend of %d heads (%d bad)", looks[n].w,
-              looks[n].h, (double)looks[n].ui, legend, lbad);
+        CHECK(legend == s->model.config.n_head && lbad == 0, "%dx%d @%.1f: legend of %d heads (%d bad)", lk->w,
+              lk->h, (double)lk->ui, legend, lbad);
         canvas_close(&c);
     }
 }
@@ -221,31 +209,14 @@ static void test_export(Session *s) {
 }
 
 int main(void) {
-    char model_dir[1100], vpath[1200];
-    snprintf(model_dir, sizeof model_dir, "%s/models/tiny", check_ref_dir());
-    snprintf(vpath, sizeof vpath, "%s/vectors/tiny_s30.safetensors", check_ref_dir());
-    ErrorMsg err = {{0}};
     Session s;
-    memset(&s, 0, sizeof s);
     SafeFile vec;
-    memset(&vec, 0, sizeof vec);
     test_table();
-    int rc = session_open(&s, model_dir, "assets/tokenizer", 0, GPT2_CAP_DEFAULT, &err);
-    if (rc == 0) rc = safe_open(&vec, vpath, &err);
-    CHECK(rc == 0, "%s", err.text);
-    const SafeTensor *t = rc ? NULL : safe_find(&vec, "input_ids");
-    CHECK(t && t->dtype == SAFE_I32 && t->shape[0] == T30, "input_ids: 30 int32");
-    if (t && t->dtype == SAFE_I32 && t->shape[0] == T30) {
-        int ids[T30];
-        memcpy(ids, t->data, sizeof ids);
-        rc = session_set_prompt_ids(&s, ids, T30, &err);
-        CHECK(rc == 0, "prompt: %s", err.text);
-        if (!rc) {
-            test_fill(&s);
-            test_heads_action(&s);
-            test_draw(&s);
-            test_export(&s);
-        }
+    if (check_open_tiny_s30(&s, &vec) == 0) {
+        test_fill(&s);
+        test_heads_action(&s);
+        test_draw(&s);
+        test_export(&s);
     }
     safe_close(&vec);
     session_free(&s);

@@ -19,7 +19,9 @@
 #include "action.h"
 #include "attn_fill.h"
 #include "check.h"
+#include "check_model.h"
 #include "check_canvas.h"
+#include "check_session.h"
 #include "frame_fill.h"
 #include "panel_table.h"
 #include "panels.h"
@@ -27,28 +29,6 @@
 #include "session.h"
 
 #define T30 30
-
-/* A reference tensor as doubles, or NULL (a failed check). */
-static double *ref_f64(const SafeFile *f, const char *name, size_t numel) {
-    const SafeTensor *t = safe_find(f, name);
-    int ok = t && t->dtype == SAFE_F32 && t->nbytes == numel * sizeof(float);
-    CHECK(ok, "%s missing or not %zu F32 values", name, numel);
-    double *d = ok ? malloc(numel * sizeof *d) : NULL;
-    for (size_t i = 0; d && i < numel; i++) {
-        float x;
-        memcpy(&x, t->data + 4 * i, 4);
-        d[i] = x;
-    }
-    return d;
-}
-
-static float trace_pattern(const Gpt2Trace *tr, int l, int h, int q, int k) {
-    char name[64];
-    Gpt2TraceView v;
-    snprintf(name, sizeof name, "blocks.%d.attn.hook_pattern", l);
-    if (gpt2_trace_find(tr, name, &v, NULL)) return NAN;
-    return gpt2_view_at(&v, (size_t)h, (size_t)q, (size_t)k);
-}
 
 static void upd(double *worst, double d) {
     if (!(d <= *worst)) *worst = d != d ? INFINITY : d;
@@ -64,11 +44,11 @@ static void test_math(Session *s, const SafeFile *vec) {
     for (int l = 0; l < L; l++) {
         char name[64];
         snprintf(name, sizeof name, "h.%d.attn.q", l);
-        double *q = ref_f64(vec, name, (size_t)T * C); /* (NH, T, HS) */
+        double *q = check_ref_f64(vec, name, (size_t)T * C); /* (NH, T, HS) */
         snprintf(name, sizeof name, "h.%d.attn.k", l);
-        double *k = ref_f64(vec, name, (size_t)T * C);
+        double *k = check_ref_f64(vec, name, (size_t)T * C);
         snprintf(name, sizeof name, "h.%d.attn.v", l);
-        double *v = ref_f64(vec, name, (size_t)T * C);
+        double *v = check_ref_f64(vec, name, (size_t)T * C);
         for (int h = 0; q && k && v && h < NH; h++)
             for (int i = 0; i < T; i++) {
                 VizView view = frame_default_view();
@@ -106,7 +86,7 @@ static void test_math(Session *s, const SafeFile *vec) {
                     } else {
                         masked_bad += !(isinf(ex->masked[j]) && ex->masked[j] < 0) || ex->pattern[j] != 0.0f;
                     }
-                    upd(&worst_trace, fabs(ex->pattern[j] - trace_pattern(&s->trace, l, h, i, j)));
+                    upd(&worst_trace, fabs(ex->pattern[j] - check_trace_pattern(&s->trace, l, h, i, j)));
                 }
                 for (int d = 0; d < HS; d++) upd(&worst_z, fabs(ex->z[d] - z[d]));
                 upd(&worst_sum, fabs(ex->pattern_sum - 1.0));
@@ -154,23 +134,18 @@ static void test_math(Session *s, const SafeFile *vec) {
 
 static void test_draw(Session *s) {
     const int T = session_len(s);
-    const struct { int w, h; float ui; ThemeId th; } looks[] = {
-        {1920, 1080, 1.0f, THEME_LIGHT}, {1280, 720, 1.0f, THEME_DARK}, {1280, 720, 2.5f, THEME_LIGHT}};
     static VizHits hits;
-    for (size_t n = 0; n < sizeof looks / sizeof looks[0]; n++) {
+    for (int n = 0; n < CHECK_N_LOOKS; n++) {
+        const CanvasLook *lk = &CHECK_LOOKS[n];
         Canvas c;
-        if (canvas_open(&c, looks[n].w, looks[n].h, looks[n].ui, looks[n].th)) return;
+        if (canvas_open(&c, lk->w, lk->h, lk->ui, lk->th)) return;
         for (int q = T - 1; q >= T - 8; q -= 7) {
             VizView view = frame_default_view();
             view.focus = VIZ_PANEL_ATTN_MATH;
             view.layer = 1, view.head = 2, view.query = q;
             view.print = 1;
             VizFrame f;
-            frame_fill(&f, s, &view);
-            hits.n = 0;
-            int rc = draw_panel_figure(&c.viz, rect_make(0, 0, looks[n].w, looks[n].h), &f, VIZ_PANEL_ATTN_MATH, &hits);
-            CHECK(rc == 0 && !c.viz.has_error, "%dx%d @%.1f query %d draws: %s", looks[n].w, looks[n].h,
-                  (double)looks[n].ui, q, c.viz.last_error.text);
+            check_draw_panel(&c, lk, s, &view, VIZ_PANEL_ATTN_MATH, &f, &hits);
             int rows = 0, query_row = 0, future = 0, bad = 0;
             for (int k = 0; k < hits.n; k++) {
                 const VizHit *h = &hits.hit[k];
@@ -183,7 +158,7 @@ static void test_draw(Session *s) {
                 bad += ck.kind != VIZ_CLICK_HIGHLIGHT_TOKEN || ck.a != h->b || ck.b != -1;
             }
             CHECK(rows >= 2 && query_row == 1 && bad == 0, "%dx%d @%.1f query %d: %d key rows (the query's among "
-                  "them: %d), %d bad hits", looks[n].w, looks[n].h, (double)looks[n].ui, q, rows, query_row, bad);
+                  "them: %d), %d bad hits", lk->w, lk->h, (double)lk->ui, q, rows, query_row, bad);
             if (q < T - 1) CHECK(future >= 1, "query %d: a masked future key is drawn (%d)", q, future);
         }
         canvas_close(&c);
@@ -210,29 +185,12 @@ static void test_query_action(Session *s) {
 }
 
 int main(void) {
-    char model_dir[1100], vpath[1200];
-    snprintf(model_dir, sizeof model_dir, "%s/models/tiny", check_ref_dir());
-    snprintf(vpath, sizeof vpath, "%s/vectors/tiny_s30.safetensors", check_ref_dir());
-    ErrorMsg err = {{0}};
     Session s;
-    memset(&s, 0, sizeof s);
     SafeFile vec;
-    memset(&vec, 0, sizeof vec);
-    int rc = session_open(&s, model_dir, "assets/tokenizer", 0, GPT2_CAP_DEFAULT, &err);
-    if (rc == 0) rc = safe_open(&vec, vpath, &err);
-    CHECK(rc == 0, "%s", err.text);
-    const SafeTensor *t = rc ? NULL : safe_find(&vec, "input_ids");
-    CHECK(t && t->dtype == SAFE_I32 && t->shape[0] == T30, "input_ids: 30 int32");
-    if (t && t->dtype == SAFE_I32 && t->shape[0] == T30) {
-        int ids[T30];
-        memcpy(ids, t->data, sizeof ids);
-        rc = session_set_prompt_ids(&s, ids, T30, &err);
-        CHECK(rc == 0, "prompt: %s", err.text);
-        if (!rc) {
-            test_math(&s, &vec);
-            test_draw(&s);
-            test_query_action(&s);
-        }
+    if (check_open_tiny_s30(&s, &vec) == 0) {
+        test_math(&s, &vec);
+        test_draw(&s);
+        test_query_action(&s);
     }
     safe_close(&vec);
     session_free(&s);
