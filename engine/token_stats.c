@@ -8,6 +8,16 @@
 
 #include "kernels.h"
 
+/* GCC vectorises these reductions at -O2 only when asked (omp simd); clang vectorises
+ * them by itself at -O2 and, asked in a build without its vectorizer (the -O1 fuzz
+ * build), fails with -Wpass-failed: so the request is GCC's alone. */
+#if defined(__clang__)
+#define SIMD_LOOP(clauses)
+#else
+#define SIMD_PRAGMA(x) _Pragma(#x)
+#define SIMD_LOOP(clauses) SIMD_PRAGMA(omp simd clauses)
+#endif
+
 /* The max logit (m) and how many tokens come before `id` (higher logit, or the same
  * logit and a lower id); -1 on a bad argument, a NaN or +inf, or all -inf. Branch-free
  * loops (omp simd): with the exp sums in vectors this scan was the lens's next cost. */
@@ -16,16 +26,16 @@ static int max_and_rank(const float *logits, size_t V, int id, double *m_out, in
     float m = -INFINITY;
     int bad = 0, above = 0;
     const float lt = logits[id];
-#pragma omp simd reduction(max : m) reduction(| : bad)
+    SIMD_LOOP(reduction(max : m) reduction(| : bad))
     for (size_t i = 0; i < V; i++) {
         const float l = logits[i];
         bad |= (l != l) | (l == INFINITY);
         m = l > m ? l : m;
     }
     if (bad || m == -INFINITY) return -1;
-#pragma omp simd reduction(+ : above)
+    SIMD_LOOP(reduction(+ : above))
     for (size_t i = 0; i < (size_t)id; i++) above += logits[i] >= lt;
-#pragma omp simd reduction(+ : above)
+    SIMD_LOOP(reduction(+ : above))
     for (size_t i = (size_t)id + 1; i < V; i++) above += logits[i] > lt;
     *m_out = m;
     *above_out = above;
