@@ -330,12 +330,8 @@ int attn_draw_legend(Viz *viz, Rect area, Rect panel, float vmax, int hide_sink,
     /* the longest wording that fits the column: the reason a cell is grey */
     static const char *const masked_text[] = {"masked: a token cannot see later tokens",
                                               "masked: the future is hidden", "masked (future)"};
-    const char *mt = masked_text[2];
-    for (size_t i = 0; i < sizeof masked_text / sizeof masked_text[0]; i++)
-        if (viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, masked_text[i]) <= row.w) {
-            mt = masked_text[i];
-            break;
-        }
+    const char *mt = viz_text_first_fitting(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, masked_text,
+                                            sizeof masked_text / sizeof masked_text[0], row.w);
     draw_text_in_rect(viz, row, mt, &ts);
     if (hide_sink) {
         row = rect_cut_top(&area, small_h + viz_px(viz, 2));

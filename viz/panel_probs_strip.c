@@ -26,12 +26,7 @@ void probs_draw_strip(Viz *viz, Rect area, const VizFrame *f, int shown) {
     static const char *const dice_txt[] = {"The draw " MIDDOT " the token whose interval holds u is chosen",
                                            "The draw " MIDDOT " u picks the token under it", "The draw (u)"};
     const char *const *txt = rec->greedy ? greedy_txt : dice_txt;
-    const char *head_text = txt[2];
-    for (int i = 0; i < 3; i++)
-        if (viz_text_width(viz, VIZ_FONT_BOLD, VIZ_TEXT_SMALL, txt[i]) <= head.w) {
-            head_text = txt[i];
-            break;
-        }
+    const char *head_text = viz_text_first_fitting(viz, VIZ_FONT_BOLD, VIZ_TEXT_SMALL, txt, 3, head.w);
     draw_text_in_rect(viz, head, head_text, &ts);
     Rect strip = rect_cut_top(&area, viz_px(viz, 24));
     int x0 = strip.x, w = strip.w;

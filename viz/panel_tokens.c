@@ -380,12 +380,7 @@ static int draw_header(Viz *viz, Rect *in, const VizFrame *f, int n, const ChipM
             "\xCE\x94: logit change by the penalties   " TOKEN_MARK_SPACE " space",
             "\xCE\x94: change by the penalties"};
         const char *const *kl = m->pen_h ? pen_keys : keys;
-        const char *k = kl[2];
-        for (size_t i = 0; i < 3; i++)
-            if (viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, kl[i]) <= key.w) {
-                k = kl[i];
-                break;
-            }
+        const char *k = viz_text_first_fitting(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, kl, 3, key.w);
         rc |= draw_text_in_rect(viz, key, k, &ks);
     }
     rect_cut_top(in, compact ? viz_px(viz, 4) : gap_h);

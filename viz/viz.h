@@ -170,6 +170,11 @@ int viz_ascent(const Viz *viz, VizFont font, VizTextSize size);
  * UTF-8 is measured as SDL_ttf draws it (replacement glyphs). */
 int viz_text_width(const Viz *viz, VizFont font, VizTextSize size, const char *utf8);
 
+/* The first of choices[0..n) (longest wording first) that fits w pixels, else the last:
+ * a narrow place gets a shorter wording, never a cut one. */
+const char *viz_text_first_fitting(const Viz *viz, VizFont font, VizTextSize size, const char *const *choices,
+                                   size_t n, int w);
+
 /* The rendered text (viz_text.c): a white-on-transparent layer (SDL_BLENDMODE_BLEND;
  * colour it with SDL_SetTextureColorMod) and, for emoji, a colour layer to copy on top
  * unmodulated. Characters the face lacks come from the fallback chain, baseline-aligned;

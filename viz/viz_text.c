@@ -174,6 +174,13 @@ int viz_text_width(const Viz *cviz, VizFont font, VizTextSize size, const char *
     return w;
 }
 
+const char *viz_text_first_fitting(const Viz *viz, VizFont font, VizTextSize size, const char *const *choices,
+                                   size_t n, int w) {
+    for (size_t i = 0; i + 1 < n; i++)
+        if (viz_text_width(viz, font, size, choices[i]) <= w) return choices[i];
+    return n ? choices[n - 1] : "";
+}
+
 /* ---- rendering ------------------------------------------------------------------- */
 
 static SDL_Surface *new_surface(int w, int h) {
