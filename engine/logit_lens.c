@@ -175,10 +175,8 @@ static int column_rows(LogitLens *lens, int with_mid, int target, size_t top_n) 
             const float *lg = lens->logits + (size_t)k * V;
             TokenStat *st = &lens->rows[k].target;
             const float lt = lg[target];
-            int above = 0; /* token_stat's order: higher logit, or equal and lower id */
-            for (size_t i = 0; i < V; i++) above += lg[i] > lt || (lg[i] == lt && i < (size_t)target);
             st->id = target;
-            st->rank = above + 1;
+            st->rank = token_rank(lg, V, target);
             st->nll = st->logsumexp - (double)lt;
             st->p = exp(-st->nll);
             st->surprisal_bits = st->nll / M_LN2;

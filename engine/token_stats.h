@@ -26,6 +26,10 @@ typedef struct TokenStat {
  * of range, a logit is NaN or +inf, or every logit is -inf. */
 int token_stat(const float *logits, size_t V, int id, TokenStat *out);
 
+/* The rank of token `id` (0 <= id < V) under logits[0..V): 1 + the tokens with a higher
+ * logit, or the same logit and a lower id (the sampler's order); logits without NaN. */
+int token_rank(const float *logits, size_t V, int id);
+
 /* The same statistics with exp in float vectors (kern_exp_sums): p within about 1e-6
  * relative of token_stat, at a fraction of the time. For the logit lens, which needs 13
  * to 97 rows of 50,257 per step; not for losses. */
