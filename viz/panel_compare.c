@@ -88,6 +88,22 @@ static void flow(CmpLayout *L, Rect col, int y0, const char *s, VizFont font, in
     }
 }
 
+/* A numbers line ("repeated 2-grams 13 · 3-grams 7") flowed item by item, so a line
+ * too long for the column wraps after a " · " and never between a label and its number. */
+static void flow_items(CmpLayout *L, Rect col, int y0, const char *s, VizFont font, int *x, int *line) {
+    static const char SEP[] = " \xC2\xB7 ";
+    char item[96];
+    while (*s) {
+        const char *sep = strstr(s, SEP);
+        size_t n = sep ? (size_t)(sep - s) + sizeof SEP - 1 : strlen(s);
+        if (n >= sizeof item) n = sizeof item - 1;
+        memcpy(item, s, n);
+        item[n] = 0;
+        flow(L, col, y0, item, font, 0, x, line);
+        s += n;
+    }
+}
+
 /* The column rects (without the gutter) for the area. */
 static void column_rects(const CmpLayout *L, int gutter, Rect *cols) {
     Rect body = rect_inset4(L->area, gutter, 0, 0, 0);
@@ -165,7 +181,7 @@ static int layout(CmpLayout *L) {
         char lines[4][96];
         int n = column_numbers(c, k, lines), x = 0, line = 0;
         for (int i = 0; i < n; i++) {
-            flow(L, cols[k], y, lines[i], i == 3 ? VIZ_FONT_BOLD : VIZ_FONT_SANS, 0, &x, &line);
+            flow_items(L, cols[k], y, lines[i], i == 3 ? VIZ_FONT_BOLD : VIZ_FONT_SANS, &x, &line);
             line++;
             x = 0;
         }
