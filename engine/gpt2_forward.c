@@ -19,6 +19,11 @@ static float *slot(float *cap, float *scratch, size_t layer, size_t max_pos, siz
     return cap ? cap + (layer * max_pos + t0) * width : scratch;
 }
 
+/* 1 when the attention of rows t0..t0+R-1 is worth a parallel region: it reads about
+ * R * C * (t0 + R) floats of keys and values; below 2^16 (a decode step of 124M before
+ * position 85) one thread does it faster than two can start. */
+static int gpt2_attention_parallel(size_t C, size_t t0, size_t R) { return R * C * (t0 + R) >= ((size_t)1 << 16); }
+
 /* Causal self-attention of layer l for queries t0..t0+R-1 against keys 0..t (per query t).
  * q comes from the qkv rows; k and v of all earlier positions (and of this chunk) are
  * already in the cache. Writes pattern (always), scores (if kept) and z (R, C). */
@@ -27,8 +32,10 @@ static void attention(Gpt2Trace *tr, size_t l, const float *qkv, float *z, size_
     const size_t T = (size_t)tr->max_pos, P = gpt2_tri_row(T);
     const long items = (long)(R * NH);
     /* one (query row, head) pair per item; interleaved so long and short rows of the
-     * causal triangle are spread over the threads */
-#pragma omp parallel for schedule(static, 1) if (items > 1)
+     * causal triangle are spread over the threads. Threads only for enough work: a decode
+     * step at a short context reads ~C * t keys and values, a few microseconds, less
+     * than waking a second thread (gpt2_attention_parallel). */
+#pragma omp parallel for schedule(static, 1) if (items > 1 && gpt2_attention_parallel(C, t0, R))
     for (long it = 0; it < items; it++) {
         size_t r = (size_t)it / NH, h = (size_t)it % NH, t = t0 + r;
         const float *q = qkv + r * 3 * C + h * HS;
@@ -53,7 +60,7 @@ static void attention_lean(Gpt2Trace *tr, size_t l, const float *qkv, float *z, 
     const size_t T = (size_t)tr->max_pos, P = gpt2_tri_row(T);
     Gpt2Lean *ln = tr->lean;
     float *cached = gpt2_lean_cached(ln, (int)l);
-#pragma omp parallel for schedule(static) num_threads(gpt2_lean_threads())
+#pragma omp parallel for schedule(static) num_threads(gpt2_lean_threads()) if (gpt2_attention_parallel(C, t0, R))
     for (long hl = 0; hl < (long)NH; hl++) {
         const size_t h = (size_t)hl, hid = l * NH + h;
         float *p = ln->rows + (size_t)omp_get_thread_num() * T;

@@ -7,13 +7,13 @@
 
 #define KW(name) KB_CAT(KB_CAT(name, KW_TAG), KB_SUFFIX)
 
-/* y[j0..j1) = b + sum_i x[i] W[i][j0..j1) for W (in, out) in Conv1D layout. Each thread
- * owns a column range, streams each row's slice front to back and keeps its slice of y
- * in L1; four rows per pass cut the y load/store traffic by four. The slices of the next
- * four rows are prefetched as these are read: a thread's slice is a short run per row
- * (1.5 KB of 768 columns on 2 threads), too short for the hardware prefetcher to run
- * ahead across rows. make bench (124M, ctx 16, 1 thread): F16 decode 12.6-13.3 ->
- * 8.7-10.1 ms, F16/F32 time 0.70 -> 0.50-0.56. */
+/* y[j0..j1) = b + sum_i x[i] W[i][j0..j1) for W (in, out) in Conv1D layout. The caller
+ * (kernels.c) gives each thread one half of the rows, all columns (with two threads), or
+ * chunks of 1,024 columns (with one), and keeps y's slice in L1; four rows per pass cut the
+ * y load/store traffic by four. The slices of the next four rows are prefetched as these
+ * are read: when the slice is a short run per row (a column range), the hardware
+ * prefetcher does not run ahead across rows. make bench (124M, ctx 16, 1 thread, when
+ * threads split columns): F16 decode 12.6-13.3 -> 8.7-10.1 ms, F16/F32 time 0.70 -> 0.50-0.56. */
 static KB_TARGET void KW(matvec)(float *restrict y, const float *restrict x, const void *restrict wv,
                                  const float *restrict b, size_t in, size_t out, size_t j0, size_t j1) {
     const KW_T *restrict w = wv;

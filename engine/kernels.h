@@ -7,8 +7,10 @@
  * ISA runs at full speed on any machine of its architecture. INFERSCOPE_ISA=avx2 (or
  * kern_select_isa) forces a table, for tests and benchmarks.
  * Threads: every matmul is at most one OpenMP parallel region; kern_set_threads() sets
- * the OpenMP and OpenBLAS pools. On a shared machine use no more threads than idle cores:
- * OpenMP's spinning barriers make an oversubscribed 2-thread decode ~10x slower.
+ * the OpenMP and OpenBLAS pools. The decode matvec gives the same bits with any thread
+ * count (it sums two fixed halves of the rows, kernels.c). On a shared machine use no
+ * more threads than idle cores: OpenMP's spinning barriers make an oversubscribed
+ * 2-thread decode ~10x slower.
  * No allocation, except a prompt-pass product from F16/BF16 weights where no own gemm
  * exists for the ISA (the weights are widened block by block for OpenBLAS). */
 #ifndef KERNELS_H

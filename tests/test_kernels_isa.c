@@ -108,6 +108,61 @@ static void test_matmuls(const char *isa, const Weights *w) {
     }
 }
 
+/* The decode matvec with 1, 2 and 3 threads: the rows are cut in two fixed halves and the
+ * halves added, so every thread count must give the same bits, and those bits must be a
+ * correct product (float64 reference). Large enough to run in parallel; IN odd (the halves
+ * and the rows past blocks of 4), OUT past a 1024-column chunk and not a multiple of 16.
+ * out = 8200 is past the widest split output: the one-thread path, still correct. */
+static void test_matvec_threads(const char *isa) {
+    const size_t shapes[2][2] = {{1203, 1041}, {7, 8200}};
+    for (int s = 0; s < 2; s++) {
+        const size_t in = shapes[s][0], out = shapes[s][1], n = in * out;
+        float *w32 = malloc(n * sizeof *w32), *x = malloc(in * sizeof *x), *b = malloc(out * sizeof *b);
+        float *img = malloc(n * sizeof *img), *y[3] = {0};
+        uint16_t *w16 = malloc(n * sizeof *w16);
+        double *ref = malloc(out * sizeof *ref), *abs_sum = malloc(out * sizeof *abs_sum);
+        for (int t = 0; t < 3; t++) y[t] = malloc(out * sizeof *y[t]);
+        CHECK(w32 && x && b && img && w16 && ref && abs_sum && y[0] && y[1] && y[2], "matvec test: out of memory");
+        if (!w32 || !x || !b || !img || !w16 || !ref || !abs_sum || !y[0] || !y[1] || !y[2]) goto done;
+        for (size_t i = 0; i < n; i++) w32[i] = frand() * 0.5f;
+        for (size_t i = 0; i < in; i++) x[i] = frand();
+        for (size_t j = 0; j < out; j++) b[j] = frand();
+        for (int dt = 0; dt < KERN_DTYPE_COUNT; dt++) {
+            const void *w = w32;
+            if (dt != KERN_F32) {
+                for (size_t i = 0; i < n; i++) {
+                    w16[i] = dt == KERN_F16 ? half_f32_to_f16(w32[i]) : half_f32_to_bf16(w32[i]);
+                    img[i] = dt == KERN_F16 ? half_f16_to_f32(w16[i]) : half_bf16_to_f32(w16[i]);
+                }
+                w = w16;
+            }
+            const float *W = dt == KERN_F32 ? w32 : img;
+            for (size_t j = 0; j < out; j++) {
+                ref[j] = b[j];
+                abs_sum[j] = fabs(b[j]);
+            }
+            for (size_t i = 0; i < in; i++)
+                for (size_t j = 0; j < out; j++) {
+                    ref[j] += (double)x[i] * W[i * out + j];
+                    abs_sum[j] += fabs((double)x[i] * W[i * out + j]);
+                }
+            for (int t = 0; t < 3; t++) {
+                kern_set_threads(t + 1);
+                kern_matmul_dt(y[t], x, w, (KernDtype)dt, b, 1, in, out);
+            }
+            kern_set_threads(2);
+            const char *dn = kern_dtype_name((KernDtype)dt);
+            double e = worst(y[0], ref, abs_sum, out, in + 1);
+            CHECK(e <= 1.0, "%s %s matvec %zux%zu: error %.3g of the rounding bound", isa, dn, in, out, e);
+            CHECK(memcmp(y[0], y[1], out * sizeof(float)) == 0 && memcmp(y[0], y[2], out * sizeof(float)) == 0,
+                  "%s %s matvec %zux%zu: 1, 2 and 3 threads give different bits", isa, dn, in, out);
+        }
+    done:
+        free(w32), free(x), free(b), free(img), free(w16), free(ref), free(abs_sum);
+        for (int t = 0; t < 3; t++) free(y[t]);
+    }
+}
+
 /* attention rows (hs 64: the register path; 16: the generic one), dot, axpy, stream sum */
 static void test_vector_kernels(const char *isa) {
     static float q[64], Kc[NK * 64], P[NK], sc[NK], zz[64], buf[1000];
@@ -252,6 +307,7 @@ int main(void) {
             kern_set_threads(threads);
             test_matmuls(names[k], &w);
         }
+        test_matvec_threads(names[k]);
         test_vector_kernels(names[k]);
         test_exp_sums(names[k]);
         float *last = have_model ? test_forward_vectors(names[k], &m) : NULL;

@@ -32,8 +32,9 @@ double bench_floor_ms(const BenchBuf *b, size_t bytes, int reps);
 /* The current table's FMA throughput with the current threads, GFLOP/s (best of 5). */
 double bench_fma_gflops(void);
 
-/* Decode and prefill on a GPT-2 124M-shaped random model (bench_decode.c). */
-void bench_decode(const BenchBuf *floor_buf, int all_isas);
+/* Decode and prefill on a GPT-2 124M-shaped random model (bench_decode.c); targets_only:
+ * just the decode targets (context 16, trace off), for `bench --decode`. */
+void bench_decode(const BenchBuf *floor_buf, int all_isas, int targets_only);
 
 /* RSS of this process now, bytes (VmRSS), 0 if unknown. */
 size_t bench_rss_bytes(void);

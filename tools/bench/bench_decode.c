@@ -225,7 +225,7 @@ static void section_mapped(BenchModels *b) {
     rmdir(dir);
 }
 
-void bench_decode(const BenchBuf *fb, int all_isas) {
+void bench_decode(const BenchBuf *fb, int all_isas, int targets_only) {
     static BenchModels b;
     const Gpt2Config cfg = {.n_layer = 12, .n_head = 12, .n_embd = 768, .n_positions = 1024,
                             .vocab_size = 50257, .ln_eps = 1e-5f};
@@ -247,6 +247,11 @@ void bench_decode(const BenchBuf *fb, int all_isas) {
     for (int i = 0; i < 1024; i++) b.ids[i] = random_id(cfg.vocab_size);
 
     section_targets(&b, fb);
+    if (targets_only) {
+        gpt2_model_free(&b.m[0]);
+        gpt2_model_free(&b.m[1]);
+        return;
+    }
     section_contexts(&b, fb);
     section_prefill(&b);
     section_mapped(&b);
