@@ -247,20 +247,18 @@ void bench_decode(const BenchBuf *fb, int all_isas, int targets_only) {
     for (int i = 0; i < 1024; i++) b.ids[i] = random_id(cfg.vocab_size);
 
     section_targets(&b, fb);
-    if (targets_only) {
-        gpt2_model_free(&b.m[0]);
-        gpt2_model_free(&b.m[1]);
-        return;
+    if (!targets_only) {
+        section_contexts(&b, fb);
+        section_prefill(&b);
+        section_mapped(&b);
+        kern_set_threads(2);
+        printf("\ntrace memory for 124M at 1024 positions: off %.0f MB, default %.0f MB, all %.0f MB\n",
+               (double)gpt2_trace_bytes(&cfg, 1024, 0) / 1e6,
+               (double)gpt2_trace_bytes(&cfg, 1024, GPT2_CAP_DEFAULT) / 1e6,
+               (double)gpt2_trace_bytes(&cfg, 1024, GPT2_CAP_ALL) / 1e6);
+        printf("\n");
+        bench_lens(&b.m[0]);
     }
-    section_contexts(&b, fb);
-    section_prefill(&b);
-    section_mapped(&b);
-    kern_set_threads(2);
-    printf("\ntrace memory for 124M at 1024 positions: off %.0f MB, default %.0f MB, all %.0f MB\n",
-           (double)gpt2_trace_bytes(&cfg, 1024, 0) / 1e6, (double)gpt2_trace_bytes(&cfg, 1024, GPT2_CAP_DEFAULT) / 1e6,
-           (double)gpt2_trace_bytes(&cfg, 1024, GPT2_CAP_ALL) / 1e6);
-    printf("\n");
-    bench_lens(&b.m[0]);
     kern_set_threads(2);
     gpt2_model_free(&b.m[0]);
     gpt2_model_free(&b.m[1]);
