@@ -120,7 +120,7 @@ tests: $(TEST_BIN)
 # test-arm64: cross-build the engine for 64-bit ARM (NEON kernels) and run its tests
 # under qemu-user (Debian: gcc-aarch64-linux-gnu, qemu-user-static, arm64 -dev libs)
 ARM64_TESTS := test_forward test_kernels_isa test_weights_half test_map_guard test_loader test_safetensors \
-               test_tokenizer test_utf8 test_json_escape
+               test_tokenizer test_utf8 test_json_escape test_thread_governor
 test-arm64:
 	@scripts/install-deps.sh --arm64
 	@PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \

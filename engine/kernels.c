@@ -31,6 +31,8 @@ void kern_set_threads(int n) {
 
 int kern_get_threads(void) { return omp_get_max_threads(); }
 
+void kern_set_region_threads(int n) { omp_set_num_threads(n < 1 ? 1 : n); }
+
 /* ---- thin wrappers over the table ------------------------------------------------------ */
 
 float kern_dot(const float *a, const float *b, size_t n) { return kern_isa()->dot[KERN_F32](a, b, n); }

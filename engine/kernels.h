@@ -41,6 +41,10 @@ size_t kern_isa_available(const char **names, size_t cap);
 void kern_set_threads(int n);
 /* The current OpenMP thread budget (what kern_set_threads set, or the default). */
 int kern_get_threads(void);
+/* Threads of the CALLING thread's next parallel regions only (OpenMP keeps this setting
+ * per thread); OpenBLAS's pool is left as it is. For a decode step whose thread count a
+ * ThreadGovernor picks (thread_governor.h). */
+void kern_set_region_threads(int n);
 
 /* y (T, out) = x (T, in) @ w (in, out) + b (out)   — Conv1D layout, as stored in HF files.
  * b may be NULL. T == 1 is the decode case (a memory-bound matvec, own SIMD kernel);

@@ -29,12 +29,12 @@ static void usage(FILE *f) {
     fprintf(f, "\n`inferscope COMMAND --help` describes each command.\n"
                "Environment: INFERSCOPE_ISA=avx512|avx2|neon|scalar forces the SIMD kernels\n"
                "(default: the best this CPU has; `inferscope info` says which run).\n"
-               "OMP_NUM_THREADS=N sets the threads; idle threads wait passively unless\n"
-               "OMP_WAIT_POLICY=active (spinning is faster only when no other program runs).\n");
+               "OMP_NUM_THREADS=N sets the most threads a step uses (one when that is faster);\n"
+               "idle threads spin briefly, then sleep (OMP_WAIT_POLICY or GOMP_SPINCOUNT overrides).\n");
 }
 
 int main(int argc, char **argv) {
-    threads_wait_passively(argv); /* may re-execute once: see threads_wait.c */
+    threads_wait_briefly(argv); /* may re-execute once: see threads_wait.c */
     /* the kernels are chosen from the CPU at run time; a forced choice that cannot run
      * here is refused before anything else (never a silent fallback) */
     ErrorMsg err;

@@ -18,12 +18,16 @@ check "ln_eps"            has '^ln_eps +1e-05$'
 check "parameters"        has '^parameters +3\.32 M +\(3324736\)$'
 check "dtype"             has '^dtype +F32$'
 check "file size"         has '^file +12\.69 MiB +\(13301240 bytes\)$'
-# idle OpenMP threads wait passively unless the user asks otherwise (threads_wait.c): the
-# program re-executes itself once with OMP_WAIT_POLICY=passive, and keeps a user's value
-out=$(env -u OMP_WAIT_POLICY OMP_NUM_THREADS=2 "$BIN" info "$TINY" 2>&1)
-check "kernels line: 2 threads, passive" has '^kernels +[a-z0-9]+, 2 threads \(OpenMP idle threads: passive\)$'
+# idle OpenMP threads spin briefly, then sleep, unless the user asks otherwise
+# (threads_wait.c): the program re-executes itself once with GOMP_SPINCOUNT=1000, and keeps
+# a user's OMP_WAIT_POLICY or GOMP_SPINCOUNT
+out=$(env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT OMP_NUM_THREADS=2 "$BIN" info "$TINY" 2>&1)
+check "kernels line: up to 2 threads, short spin" \
+  has '^kernels +[a-z0-9]+, up to 2 threads \(a decode step runs on 1 when that is faster\); OpenMP idle threads: spin 1000 times, then sleep$'
 out=$(OMP_WAIT_POLICY=active OMP_NUM_THREADS=1 "$BIN" info "$TINY" 2>&1)
-check "a user's OMP_WAIT_POLICY=active is kept" has '^kernels +[a-z0-9]+, 1 thread \(OpenMP idle threads: active\)$'
+check "a user's OMP_WAIT_POLICY=active is kept" has '^kernels +[a-z0-9]+, 1 thread; OpenMP idle threads: active$'
+out=$(env -u OMP_WAIT_POLICY GOMP_SPINCOUNT=0 OMP_NUM_THREADS=2 "$BIN" info "$TINY" 2>&1)
+check "a user's GOMP_SPINCOUNT is kept" has 'OpenMP idle threads: spin 0 times, then sleep$'
 out=$("$BIN" info "$TINY" 2>&1)
 check "load time"         has '^load time +[0-9]+\.[0-9]{3} ms$'
 check "tied"              has '^lm_head +tied to wte$'

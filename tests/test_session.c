@@ -123,7 +123,7 @@ static void test_redo(void) {
     for (int i = 0; i < 12; i++) session_step(&s, &err);
     session_home(&s);
     int f = s.n_steps;
-    long r = s.n_sampler_runs;
+    long r = s.n_sampler_runs, g = s.threads.n_steps[0] + s.threads.n_steps[1];
     for (int i = 0; i < 12; i++) session_step(&s, &err);
     CHECK(s.n_steps == f, "12 tokens again: %d forward passes", s.n_steps - f);
     CHECK(s.n_sampler_runs - r == 24, "no pick to redo either: only the shown records (%ld runs)", s.n_sampler_runs - r);
@@ -131,6 +131,10 @@ static void test_redo(void) {
           "the same prompt again: no prefill");
     for (int i = 0; i < 30; i++) session_step(&s, &err);
     CHECK(s.n_steps == f + 18, "only the 18 new tokens were computed (%d)", s.n_steps - f);
+    /* the thread governor timed exactly those steps (it counts none with one thread) */
+    long timed = s.threads.n_steps[0] + s.threads.n_steps[1] - g;
+    CHECK(timed == (s.threads.most > 1 ? 18 : 0), "the thread governor timed %ld steps, want %d (most %d)", timed,
+          s.threads.most > 1 ? 18 : 0, s.threads.most);
     CHECK(memcmp(session_ids(&s), session_ids(&t), 34 * sizeof(int)) == 0, "same tokens as the straight run");
     int same = 1;
     for (int p = 0; p < 34; p++)

@@ -87,8 +87,12 @@ static void print_table(const Gpt2Model *m, const InfoVocab *v) {
     printf("gelu         %s\n", c->gelu_exact ? "exact (erf), activation_function \"gelu\"" : "tanh approximation (gelu_new)");
     printf("weights      all finite\n");
     int threads = kern_get_threads();
-    printf("kernels      %s, %d thread%s (OpenMP idle threads: %s)\n", kern_isa_name(), threads,
-           threads == 1 ? "" : "s", threads_wait_policy());
+    char wait[64];
+    threads_wait_describe(wait, sizeof wait);
+    if (threads == 1) printf("kernels      %s, 1 thread; OpenMP idle threads: %s\n", kern_isa_name(), wait);
+    else /* the session's ThreadGovernor (thread_governor.h) */
+        printf("kernels      %s, up to %d threads (a decode step runs on 1 when that is faster); OpenMP idle "
+               "threads: %s\n", kern_isa_name(), threads, wait);
 }
 
 static void print_json(const Gpt2Model *m, const InfoVocab *v) {

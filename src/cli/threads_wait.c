@@ -1,37 +1,40 @@
-/* threads_wait.c — OpenMP threads that wait passively.
+/* threads_wait.c — OpenMP threads that spin briefly, then sleep.
  *
- * A decode step runs ~100 short parallel regions (a few matrix-vector products and the
- * attention of every layer). Between regions libgomp's idle threads spin. On a 2-core
- * laptop the second core is often taken (a browser, the projector's screen sharing), and
- * then the spinning thread and the busy program take turns on one core, so two threads
- * are far slower than one. Measured on this repository's 2-core machine (124M-shaped F16
- * model, 16-token prompt, 40 greedy tokens, whole process, 3 interleaved runs each):
- *                     other core idle     other core busy (a shell loop)
- *   1 thread          0.83-0.88 s         0.97-1.05 s
- *   2 threads, spin   0.70-0.73 s         1.94-2.57 s
- *   2 threads, wait   0.75-0.76 s         1.03-1.10 s
- * Waiting passively costs ~5 % on an idle machine and saves up to 2.4x on a busy one, so
- * it is the default; OMP_WAIT_POLICY=active restores spinning for benchmarks on a quiet
- * machine. libgomp reads the variable once, in its constructor, before main runs, so the
- * only way to change it from inside is to set it and execute ourselves again. */
+ * A decode step runs ~50 short parallel regions (the matrix-vector products of every
+ * layer and the logits). Between two of them the master thread works alone for a few
+ * microseconds (LayerNorm, GELU, short attention). libgomp's idle threads spin by default
+ * for ~0.3 s: on a 2-core laptop whose second core is taken (a browser, the projector's
+ * screen sharing) the spinning thread and the busy program then take turns on one core,
+ * and two threads are far slower than one. Sleeping at once (OMP_WAIT_POLICY=passive)
+ * avoids that, but then every region pays a wake-up, an interrupt to the other core,
+ * which on a virtual machine costs tens of microseconds. A short spin covers the gaps of a
+ * step and sleeps between steps; the session's ThreadGovernor (thread_governor.h) runs a
+ * step on one thread when the other core is busy. Measured in README "Threads".
+ * libgomp reads its variables once, in its constructor, before main runs, so the only
+ * way to set them from inside is to set them and execute ourselves again. */
 #include "threads_wait.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
 
-void threads_wait_passively(char **argv) {
-    if (getenv("OMP_WAIT_POLICY")) return; /* the user's (or our first run's) choice */
-    if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
+/* libgomp's spin loop iterations before a thread sleeps (its default is 300,000, 0.1-0.3 s).
+ * 1,000 is ~10-50 us depending on the CPU's pause instruction. */
+#define THREADS_SPIN "1000"
+
+void threads_wait_briefly(char **argv) {
+    if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT")) return; /* the user's (or our first run's) choice */
+    if (setenv("GOMP_SPINCOUNT", THREADS_SPIN, 1) != 0) return;
     execv("/proc/self/exe", argv);
     /* exec failed (no /proc, say): carry on as is; the variable stays set for children */
 }
 
-const char *threads_wait_policy(void) {
-    const char *p = getenv("OMP_WAIT_POLICY");
-    if (!p) return "default";
-    if (strcasecmp(p, "passive") == 0) return "passive";
-    if (strcasecmp(p, "active") == 0) return "active";
-    return "default";
+void threads_wait_describe(char *out, size_t cap) {
+    const char *p = getenv("OMP_WAIT_POLICY"), *spin = getenv("GOMP_SPINCOUNT");
+    if (p && strcasecmp(p, "passive") == 0) snprintf(out, cap, "passive");
+    else if (p && strcasecmp(p, "active") == 0) snprintf(out, cap, "active");
+    else if (spin) snprintf(out, cap, "spin %.24s times, then sleep", spin);
+    else snprintf(out, cap, "default");
 }

@@ -3,13 +3,17 @@
 #ifndef THREADS_WAIT_H
 #define THREADS_WAIT_H
 
-/* Before anything else in main: when OMP_WAIT_POLICY is unset, set it to "passive" and
- * re-execute this program once (libgomp reads it when it is loaded, before main). Returns
- * only when nothing had to change or the re-exec failed (then the process carries on with
- * libgomp's default, which is correct, only slower when the other core is busy). */
-void threads_wait_passively(char **argv);
+#include <stddef.h>
 
-/* "passive", "active" or "default" (libgomp's own choice): what this process runs with. */
-const char *threads_wait_policy(void);
+/* Before anything else in main: when neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT is set,
+ * set GOMP_SPINCOUNT to a short spin and re-execute this program once (libgomp reads both
+ * when it is loaded, before main). Returns only when nothing had to change or the re-exec
+ * failed (then the process carries on with libgomp's default, which is correct, only
+ * slower when the other core is busy). */
+void threads_wait_briefly(char **argv);
+
+/* What this process runs with, for `info` and `bench`: "passive", "active", "spin N times,
+ * then sleep" (GOMP_SPINCOUNT) or "default" (libgomp's own choice). */
+void threads_wait_describe(char *out, size_t cap);
 
 #endif

@@ -232,6 +232,7 @@ int session_open_cfg(Session *s, const char *model_dir, const char *tok_dir, con
     s->settings = sampler_settings_default();
     s->top_n = SESSION_TOP_N;
     s->last_step_ms = -1;
+    thread_governor_init(&s->threads, kern_get_threads());
     s->track_original = 1;
     s->ablation_kl = -1;
     s->orig_top_id = -1;
@@ -384,7 +385,12 @@ int session_forward_one(Session *s, int id, ErrorMsg *err) {
         gpt2_trace_regrow(&s->trace, pos + 1);
     } else {
         double t0 = session_now_ms();
-        if (gpt2_step(&s->model, &s->trace, id, err)) return -1;
+        int threads = thread_governor_next(&s->threads);
+        kern_set_region_threads(threads);
+        int rc = gpt2_step(&s->model, &s->trace, id, err);
+        kern_set_region_threads(s->threads.most);
+        if (rc) return -1;
+        thread_governor_record(&s->threads, threads, session_now_ms() - t0);
         /* row pos now holds the new token: redo rows from pos on and the picks made
          * from them are gone, whether the step turns out good or not */
         if (pos < s->memo_len) s->memo_len = pos;

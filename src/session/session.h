@@ -25,6 +25,7 @@
 #include "sampler_draws.h"
 #include "session_compare.h"
 #include "sha256_file.h"
+#include "thread_governor.h"
 #include "tokenizer.h"
 
 /* One token sequence: the prompt followed by generated/forced tokens. */
@@ -85,6 +86,8 @@ typedef struct Session {
                                  * message, e.g. non-finite logits) */
     double last_step_ms;        /* wall time of the last forward pass (ms), -1 = none */
     int n_steps;                /* forward passes actually run since open (for stats) */
+    ThreadGovernor threads;     /* one thread or all for the next decode step, by the last
+                                 * steps' times (thread_governor.h): the same bits either way */
     long n_sampler_runs;        /* sampler passes over the vocabulary since open (stats) */
 
     /* Redo memory, exact by construction: rows [0, memo_len) of the trace hold what the

@@ -42,9 +42,11 @@ static void print_cpu(void) {
     size_t n = kern_isa_available(isas, 4);
     printf("kernel tables this CPU runs (chosen at run time; INFERSCOPE_ISA forces one):");
     for (size_t i = 0; i < n; i++) printf(" %s", isas[i]);
+    char wait[64];
+    threads_wait_describe(wait, sizeof wait);
     printf("\ndefault: %s — %s; cores seen by OpenMP: %d; figures at 1 and 2 threads; idle threads: %s\n"
-           "(OMP_WAIT_POLICY=active spins, as benchmarks elsewhere often do: faster only on a quiet machine)\n",
-           kern_isa_name(), kern_isa_what(), omp_get_num_procs(), threads_wait_policy());
+           "(the app's own setting; OMP_WAIT_POLICY=passive or active, or GOMP_SPINCOUNT=N, overrides it)\n",
+           kern_isa_name(), kern_isa_what(), omp_get_num_procs(), wait);
 }
 
 /* The bounds themselves, per table and thread count, for the record. */
@@ -105,7 +107,7 @@ static int write_model(int argc, char **argv) {
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); /* show each figure as it is measured, even through a pipe */
-    threads_wait_passively(argv); /* the app's thread behaviour (threads_wait.c) */
+    threads_wait_briefly(argv); /* the app's thread behaviour (threads_wait.c) */
     int all_isas = 0, decode_only = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
