@@ -364,6 +364,48 @@ static void test_compare_slide_type(Session *s) {
     }
     viz_free(&viz);
     offscreen_free(&off);
+    /* at UI scale 250 % not every token fits even at the small size: the panel shows the
+     * first bands, says so, and keeps the numbers under the columns (lesson 11's caption
+     * quotes them) inside the panel; before, the bands ran on and the numbers were cut */
+    static const struct { int w, h; } slides[] = {{1920, 1080}, {1280, 720}};
+    for (int k = 0; k < 2; k++) {
+        const int sw = slides[k].w, sh = slides[k].h;
+        if (offscreen_create(&off, sw, sh, &err) ||
+            viz_init(&viz, off.renderer, "assets", viz_slide_ui_scale(slides[k].w, slides[k].h, 2.5f), 1.0f,
+                     THEME_DARK, &err)) {
+            CHECK(0, "canvas: %s", err.text);
+        } else {
+            VizView v = frame_default_view();
+            v.focus = VIZ_PANEL_COMPARE;
+            v.fill = 1;
+            v.slide = 1;
+            VizFrame f;
+            frame_fill(&f, s, &v);
+            /* lesson 11's slide 5: its two-line caption in the band below the figure */
+            const char *caption[] = {"Greedy repeats 7 three-token phrases,", "min-p 0.2 only 3, hot top-p none."};
+            f.captions = caption;
+            f.n_captions = 2;
+            f.beat_label = "5 / 8";
+            Rect body = rect_make(0, 0, sw, sh);
+            rect_cut_bottom(&body, lesson_overlay_bottom(&viz, &f, body));
+            body = rect_inset(body, 10); /* the frame's gap at 250 % (frame_draw.c) */
+            ComparePanelFit fit;
+            int rc = compare_panel_fit(&viz, body, &f, &fit);
+            printf("compare slide %dx%d at 250 %%: %d of 40 tokens in bands of %d at %d px, %d of %d px high\n",
+                   slides[k].w, slides[k].h, fit.shown, fit.band, fit.px, fit.used, fit.avail);
+            CHECK(rc == 0 && fit.used <= fit.avail && (fit.shown == 40 || fit.shown % fit.band == 0),
+                  "compare slide %dx%d at 250 %%: %d tokens take %d px of %d (the numbers must stay inside)",
+                  slides[k].w, slides[k].h, fit.shown, fit.used, fit.avail);
+            hits.n = 0;
+            viz.cramped_mask = 0;
+            rc = draw_frame(&viz, rect_make(0, 0, sw, sh), &f, &hits);
+            CHECK(rc == 0 && (fit.shown == 40 || (viz.cramped_mask & (1u << VIZ_PANEL_COMPARE))),
+                  "compare slide %dx%d at 250 %%: tokens left out, but the panel does not say so", slides[k].w,
+                  slides[k].h);
+        }
+        viz_free(&viz);
+        offscreen_free(&off);
+    }
     session_compare_set(s, NULL, 0, 0, &err);
 }
 

@@ -7,7 +7,8 @@
  * boxed and marked with its number ("≠ 13"), never by colour alone. Under each column
  * its numbers: distinct-2/3, repeated n-grams, mean surprisal, where it leaves greedy.
  * Shown alone (a slide, a figure) the text is set as large as the panel allows. Long
- * tokens wrap between characters; nothing is cut. No model math: every number is the
+ * tokens wrap between characters; nothing is cut, except that a panel too small for every
+ * token shows the first bands and says which tokens it leaves out: the numbers stay. No model math: every number is the
  * engine's. */
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +28,8 @@ typedef struct CmpLayout {
     VizTextSize size;  /* tokens and numbers */
     int line_h;
     int band;          /* tokens per aligned band */
+    int shown;         /* tokens shown per column: 0 all; else whole bands, or -1 none, when
+                        * the panel is too small for all (the numbers, which count all, stay) */
     int draw;          /* 0: measure only */
     int rc;
 } CmpLayout;
@@ -148,8 +151,9 @@ static int layout(CmpLayout *L) {
         L->rc |= draw_fill_rect(viz, (Rect){L->area.x, y, L->area.w, viz_px(viz, 2)}, th->panel_border);
     y += viz_px(viz, 6);
     /* the bands: every column starts band b at the same y */
-    for (int b0 = 0; b0 < c->n_new; b0 += L->band) {
-        int b1 = b0 + L->band < c->n_new ? b0 + L->band : c->n_new, lines = 1;
+    const int shown = L->shown < 0 ? 0 : L->shown > 0 && L->shown < c->n_new ? L->shown : c->n_new;
+    for (int b0 = 0; b0 < shown; b0 += L->band) {
+        int b1 = b0 + L->band < shown ? b0 + L->band : shown, lines = 1;
         for (int k = 0; k < c->n_cols; k++) {
             const SeqCompareColumn *col = &c->col[k];
             int x = 0, line = 0;
@@ -168,9 +172,20 @@ static int layout(CmpLayout *L) {
             L->rc |= draw_text(viz, L->area.x, y, at, &gs, NULL);
         }
         y += lines * L->line_h;
-        if (L->draw && b1 < c->n_new)
+        if (L->draw && b1 < shown)
             L->rc |= draw_fill_rect(viz, (Rect){L->area.x, y + viz_px(viz, 2), L->area.w, viz_px(viz, 1)}, th->grid);
         y += viz_px(viz, 5);
+    }
+    if (shown < c->n_new) { /* said, not silently cut */
+        char more[96];
+        snprintf(more, sizeof more, "tokens %d\xE2\x80\x93%d not shown; the numbers count all %d", shown + 1, c->n_new,
+                 c->n_new);
+        if (L->draw) {
+            TextStyle ms = {.font = VIZ_FONT_SANS, .size = L->size, .color = th->text_muted, .valign = VIZ_ALIGN_TOP,
+                            .max_width = L->area.w};
+            L->rc |= draw_text(viz, L->area.x, y, more, &ms, NULL);
+        }
+        y += L->line_h;
     }
     if (L->draw)
         L->rc |= draw_fill_rect(viz, (Rect){L->area.x, y, L->area.w, viz_px(viz, 2)}, th->panel_border);
@@ -210,8 +225,10 @@ static int draw_head(Viz *viz, Rect head, const VizFrame *f, const SeqCompare *c
     return rc;
 }
 
-/* The prompt and the legend, one line each at `size`; returns the height used. */
-static int draw_context(Viz *viz, Rect r, const VizFrame *f, const SeqCompare *c, VizTextSize size, int draw) {
+/* The prompt and (with `legend`: tokens are shown) the legend, one line each at `size`;
+ * returns the height used. */
+static int draw_context(Viz *viz, Rect r, const VizFrame *f, const SeqCompare *c, VizTextSize size, int legend,
+                        int draw) {
     const Theme *th = viz->theme;
     int lh = viz_line_height(viz, VIZ_FONT_SANS, size), rc = 0;
     char prompt[600];
@@ -222,9 +239,9 @@ static int draw_context(Viz *viz, Rect r, const VizFrame *f, const SeqCompare *c
         k += (size_t)snprintf(prompt + k, sizeof prompt - k, "%s", lb);
     }
     if (k >= sizeof prompt) k = sizeof prompt - 1;
-    if (draw) {
-        TextStyle ps = {.font = VIZ_FONT_SANS, .size = size, .color = th->text, .valign = VIZ_ALIGN_TOP, .max_width = r.w};
-        rc |= draw_text(viz, r.x, r.y, prompt, &ps, NULL);
+    TextStyle ps = {.font = VIZ_FONT_SANS, .size = size, .color = th->text, .valign = VIZ_ALIGN_TOP, .max_width = r.w};
+    if (draw) rc |= draw_text(viz, r.x, r.y, prompt, &ps, NULL);
+    if (draw && legend) {
         /* the legend with the real styles: muted = as greedy, boxed = the first difference */
         TextStyle ms = ps;
         ms.color = th->text_muted;
@@ -247,7 +264,7 @@ static int draw_context(Viz *viz, Rect r, const VizFrame *f, const SeqCompare *c
         if (ms.max_width > viz_text_width(viz, VIZ_FONT_SANS, size, "surprisal: mean")) rc |= draw_text(viz, x, y, note, &ms, NULL);
     }
     (void)rc;
-    return 2 * lh + viz_px(viz, 6);
+    return (legend ? 2 : 1) * lh + viz_px(viz, 6);
 }
 
 /* The largest display size (px) at which the whole layout fits L->area with L->band, never
@@ -262,7 +279,7 @@ static int largest_fit(CmpLayout *L) {
         L->size = VIZ_TEXT_DISPLAY;
         L->line_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_DISPLAY) + viz_px(viz, 4);
         Rect a = in;
-        a.y += draw_context(viz, a, L->f, L->c, VIZ_TEXT_DISPLAY, 0);
+        a.y += draw_context(viz, a, L->f, L->c, VIZ_TEXT_DISPLAY, 1, 0);
         a.h -= a.y - in.y;
         L->area = a;
         if (layout(L) <= a.h) {
@@ -276,25 +293,22 @@ static int largest_fit(CmpLayout *L) {
     return best;
 }
 
-int draw_compare_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
-    (void)hits;
-    if (r.w <= 0 || r.h <= 0) return 0;
-    const Theme *th = viz->theme;
-    Rect in;
-    int rc = draw_panel_begin(viz, r, &in);
-    const SeqCompare *c = f ? f->compare : NULL;
-    VizTextSize size = VIZ_TEXT_BODY;
-    Rect head = rect_cut_top(&in, header_h(viz));
-    if (!c || c->n_cols < 1 || !f->tok) {
-        rc |= draw_head(viz, head, f, NULL, size);
-        TextStyle es = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text_muted};
-        const char *note = f && f->compare_note ? f->compare_note : "nothing to compare yet";
-        rc |= draw_wrapped_text(viz, rect_cut_top(&in, 4 * viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY)), note,
-                                &es, viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY), 4);
-        draw_set_clip(viz, NULL);
-        return rc || viz->has_error ? -1 : 0;
+/* The most tokens per column, in whole bands, whose layout fits L->area at L->size (the
+ * area under the prompt and legend); 0 when not even one band does. */
+static int tokens_that_fit(CmpLayout *L) {
+    int n = L->c->n_new;
+    for (int shown = (n + L->band - 1) / L->band * L->band; shown > 0; shown -= L->band) {
+        L->shown = shown;
+        if (layout(L) <= L->area.h) return shown < n ? shown : n;
     }
-    CmpLayout L = {viz, f, c, in, VIZ_TEXT_BODY, 0, COMPARE_BAND, 0, 0};
+    return 0;
+}
+
+/* The layout in the panel's inner rect `in` (below the title): type size, band, tokens
+ * shown; sets the display size when the type is VIZ_TEXT_DISPLAY. */
+static CmpLayout choose_layout(Viz *viz, Rect in, const VizFrame *f, const SeqCompare *c, ComparePanelFit *fit) {
+    CmpLayout L = {viz, f, c, in, VIZ_TEXT_BODY, 0, COMPARE_BAND, 0, 0, 0};
+    int fits_all = 0;
     if (f->view.fill) { /* alone: the band and type that set the text largest */
         int best = 0;
         for (int band = COMPARE_BAND; band <= 4 * COMPARE_BAND; band *= 2) {
@@ -303,21 +317,79 @@ int draw_compare_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
             int px = largest_fit(&t);
             if (px > best) best = px, L.band = band;
         }
-        if (best) {
-            viz_set_display_px(viz, best);
-            size = VIZ_TEXT_DISPLAY;
+        /* not even the small size holds every token: the small size, fewer tokens */
+        viz_set_display_px(viz, best ? best : viz_text_px(viz, VIZ_TEXT_SMALL));
+        L.size = VIZ_TEXT_DISPLAY;
+        fits_all = best > 0;
+    }
+    L.line_h = viz_line_height(viz, VIZ_FONT_SANS, L.size) + viz_px(viz, 4);
+    Rect a = in;
+    rect_cut_top(&a, draw_context(viz, in, f, c, L.size, 1, 0));
+    L.area = a;
+    if (!fits_all && layout(&L) > a.h) {
+        /* too small for every token (a slide at UI scale 250 %, a short window): show the
+         * first bands and keep the numbers, which the lessons' captions quote */
+        int most = 0, band = COMPARE_BAND;
+        for (int b = COMPARE_BAND; b <= (f->view.fill ? 4 : 1) * COMPARE_BAND; b *= 2) {
+            CmpLayout t = L; /* alone: the band that shows the most tokens */
+            t.band = b;
+            int n = tokens_that_fit(&t);
+            if (n > most) most = n, band = b;
+        }
+        L.band = band;
+        if (most == 0) { /* not even one band: the numbers alone, the evidence a caption
+                          * quotes, and no legend for tokens that are not there */
+            L.shown = -1;
+            a = in;
+            rect_cut_top(&a, draw_context(viz, in, f, c, L.size, 0, 0));
+            L.area = a;
+        } else {
+            L.shown = most;
         }
     }
-    L.size = size;
-    L.line_h = viz_line_height(viz, VIZ_FONT_SANS, size) + viz_px(viz, 4);
-    rc |= draw_head(viz, head, f, c, size);
-    int ch = draw_context(viz, in, f, c, size, 1);
-    rect_cut_top(&in, ch);
-    L.area = in;
-    L.draw = 1;
     int used = layout(&L);
+    if (fit)
+        *fit = (ComparePanelFit){viz_text_px(viz, L.size), L.band,
+                                 L.shown < 0 ? 0 : L.shown > 0 && L.shown < c->n_new ? L.shown : c->n_new, used, a.h};
+    return L;
+}
+
+int compare_panel_fit(Viz *viz, Rect r, const VizFrame *f, ComparePanelFit *fit) {
+    const SeqCompare *c = f ? f->compare : NULL;
+    if (r.w <= 0 || r.h <= 0 || !c || c->n_cols < 1 || !f->tok) return -1;
+    Rect in = draw_panel_inner(viz, r);
+    rect_cut_top(&in, header_h(viz));
+    choose_layout(viz, in, f, c, fit);
+    return 0;
+}
+
+int draw_compare_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
+    (void)hits;
+    if (r.w <= 0 || r.h <= 0) return 0;
+    const Theme *th = viz->theme;
+    Rect in;
+    int rc = draw_panel_begin(viz, r, &in);
+    const SeqCompare *c = f ? f->compare : NULL;
+    Rect head = rect_cut_top(&in, header_h(viz));
+    if (!c || c->n_cols < 1 || !f->tok) {
+        rc |= draw_head(viz, head, f, NULL, VIZ_TEXT_BODY);
+        TextStyle es = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_BODY, .color = th->text_muted};
+        const char *note = f && f->compare_note ? f->compare_note : "nothing to compare yet";
+        rc |= draw_wrapped_text(viz, rect_cut_top(&in, 4 * viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY)), note,
+                                &es, viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY), 4);
+        draw_set_clip(viz, NULL);
+        return rc || viz->has_error ? -1 : 0;
+    }
+    ComparePanelFit fit;
+    CmpLayout L = choose_layout(viz, in, f, c, &fit);
+    rc |= draw_head(viz, head, f, c, L.size);
+    draw_context(viz, in, f, c, L.size, L.shown >= 0, 1);
+    L.draw = 1;
+    L.rc = 0;
+    layout(&L);
     rc |= L.rc;
-    if (used > in.h) viz->cramped_mask |= 1u << VIZ_PANEL_COMPARE; /* the status line offers F */
+    if (fit.used > fit.avail || fit.shown < c->n_new)
+        viz->cramped_mask |= 1u << VIZ_PANEL_COMPARE; /* the status line offers F */
     draw_set_clip(viz, NULL);
     return rc || viz->has_error ? -1 : 0;
 }

@@ -89,6 +89,14 @@ int draw_journey_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
  * numbered, each column's distinct-2/3, repeated n-grams, mean surprisal and divergence
  * under it; f->compare_note when there is nothing to draw yet. */
 int draw_compare_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
+/* How draw_compare_panel lays out r (for tests): the type (px), tokens per band, tokens
+ * shown per column (all, or the first bands when r is too small for all: the numbers under
+ * the columns stay), and the height that takes against the height available. Sets the
+ * display size as drawing would. -1 when there is nothing to compare. */
+typedef struct ComparePanelFit {
+    int px, band, shown, used, avail;
+} ComparePanelFit;
+int compare_panel_fit(Viz *viz, Rect r, const VizFrame *f, ComparePanelFit *fit);
 
 /* One status line: model and size, layer/head, sampler settings, seed, step, branch,
  * time of the last step; f->status (or an error, drawn as such) on the right. */
