@@ -91,6 +91,29 @@ static void flow(CmpLayout *L, Rect col, int y0, const char *s, VizFont font, in
     }
 }
 
+/* An item wider than the column, flowed word by word; a word that starts with a digit
+ * stays with the word before it ("token 1", "surprisal 11.20"), so a label keeps its
+ * number. Only a word wider than the column itself is split between characters. */
+static void flow_words(CmpLayout *L, Rect col, int y0, const char *s, VizFont font, int *x, int *line) {
+    char word[96];
+    while (*s) {
+        size_t n = 0;
+        while (s[n] == ' ') n++;
+        for (;;) {
+            while (s[n] && s[n] != ' ') n++;
+            size_t next = n;
+            while (s[next] == ' ') next++;
+            if (!(s[next] >= '0' && s[next] <= '9')) break;
+            n = next; /* a number: glued to this word */
+        }
+        if (n >= sizeof word) n = sizeof word - 1;
+        memcpy(word, s, n);
+        word[n] = 0;
+        flow(L, col, y0, word, font, 0, x, line);
+        s += n;
+    }
+}
+
 /* A numbers line ("repeated 2-grams 13 · 3-grams 7") flowed item by item, so a line
  * too long for the column wraps after a " · " and never between a label and its number. */
 static void flow_items(CmpLayout *L, Rect col, int y0, const char *s, VizFont font, int *x, int *line) {
@@ -102,7 +125,8 @@ static void flow_items(CmpLayout *L, Rect col, int y0, const char *s, VizFont fo
         if (n >= sizeof item) n = sizeof item - 1;
         memcpy(item, s, n);
         item[n] = 0;
-        flow(L, col, y0, item, font, 0, x, line);
+        if (viz_text_width(L->viz, font, L->size, item) > col.w) flow_words(L, col, y0, item, font, x, line);
+        else flow(L, col, y0, item, font, 0, x, line);
         s += n;
     }
 }
