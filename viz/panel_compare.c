@@ -8,8 +8,8 @@
  * its numbers: distinct-2/3, repeated n-grams, mean surprisal, where it leaves greedy.
  * Shown alone (a slide, a figure) the text is set as large as the panel allows. Long
  * tokens wrap between characters; nothing is cut, except that a panel too small for every
- * token shows the first bands and says which tokens it leaves out: the numbers stay. No model math: every number is the
- * engine's. */
+ * token shows the first bands and says which tokens it leaves out: the numbers stay. No
+ * model math: every number is the engine's. */
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +33,12 @@ typedef struct CmpLayout {
     int draw;          /* 0: measure only */
     int rc;
 } CmpLayout;
+
+/* Tokens per column the layout shows (L->shown decoded). */
+static int shown_tokens(const CmpLayout *L) {
+    int n = L->c->n_new;
+    return L->shown < 0 ? 0 : L->shown > 0 && L->shown < n ? L->shown : n;
+}
 
 static int utf8_len(unsigned char b) { return b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 1; }
 
@@ -175,7 +181,7 @@ static int layout(CmpLayout *L) {
         L->rc |= draw_fill_rect(viz, (Rect){L->area.x, y, L->area.w, viz_px(viz, 2)}, th->panel_border);
     y += viz_px(viz, 6);
     /* the bands: every column starts band b at the same y */
-    const int shown = L->shown < 0 ? 0 : L->shown > 0 && L->shown < c->n_new ? L->shown : c->n_new;
+    const int shown = shown_tokens(L);
     for (int b0 = 0; b0 < shown; b0 += L->band) {
         int b1 = b0 + L->band < shown ? b0 + L->band : shown, lines = 1;
         for (int k = 0; k < c->n_cols; k++) {
@@ -350,7 +356,8 @@ static CmpLayout choose_layout(Viz *viz, Rect in, const VizFrame *f, const SeqCo
     Rect a = in;
     rect_cut_top(&a, draw_context(viz, in, f, c, L.size, 1, 0));
     L.area = a;
-    if (!fits_all && layout(&L) > a.h) {
+    int used = layout(&L); /* measured once; again only when tokens are left out */
+    if (!fits_all && used > a.h) {
         /* too small for every token (a slide at UI scale 250 %, a short window): show the
          * first bands and keep the numbers, which the lessons' captions quote */
         int most = 0, band = COMPARE_BAND;
@@ -370,11 +377,9 @@ static CmpLayout choose_layout(Viz *viz, Rect in, const VizFrame *f, const SeqCo
         } else {
             L.shown = most;
         }
+        used = layout(&L);
     }
-    int used = layout(&L);
-    if (fit)
-        *fit = (ComparePanelFit){viz_text_px(viz, L.size), L.band,
-                                 L.shown < 0 ? 0 : L.shown > 0 && L.shown < c->n_new ? L.shown : c->n_new, used, a.h};
+    if (fit) *fit = (ComparePanelFit){viz_text_px(viz, L.size), L.band, shown_tokens(&L), used, a.h};
     return L;
 }
 
@@ -409,7 +414,6 @@ int draw_compare_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     rc |= draw_head(viz, head, f, c, L.size);
     draw_context(viz, in, f, c, L.size, L.shown >= 0, 1);
     L.draw = 1;
-    L.rc = 0;
     layout(&L);
     rc |= L.rc;
     if (fit.used > fit.avail || fit.shown < c->n_new)
