@@ -410,7 +410,7 @@ static int parse_look(const PngTextChunks *t, const char *what, FigureState *fs,
         return error_set(err, "%s: inferscope:theme: unknown theme '%s' (light or dark)", what, name);
     if (get_int(t, what, "inferscope:scale", 1, 4, &fs->scale, err)) return -1;
     if (fs->scale == 3) return error_set(err, "%s: inferscope:scale: 3 is not 1, 2 or 4", what);
-    if (get_float(t, what, "inferscope:ui_scale", 1.0, 2.5, &fs->ui_scale, err)) return -1;
+    if (get_float(t, what, "inferscope:ui_scale", VIZ_UI_SCALE_MIN, VIZ_UI_SCALE_MAX, &fs->ui_scale, err)) return -1;
     if (get_text(t, what, "inferscope:size", name, sizeof name, err)) return -1;
     {
         int w = 0, h = 0, used = 0;

@@ -74,6 +74,7 @@ typedef enum LessonExpect {
     LEXP_PENALTY,   /* penalty TEXT OP X    the logit change the penalties gave TEXT (the token strip's Δ) */
     LEXP_COMPARE,   /* compare K METRIC OP X  column K (1-based) of `compare`: repeated2, repeated3,
                      * distinct2, surprisal (mean bits) or diverge (first token leaving greedy, -1 never) */
+    LEXP_COUNT      /* not a claim: how many kinds there are (new kinds go above this line) */
 } LessonExpect;
 
 /* `expect top N`: at most this many bars (the rows a session keeps, SESSION_TOP_N). */

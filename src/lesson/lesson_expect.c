@@ -417,6 +417,7 @@ int lesson_expect_measure(const LessonDirective *d, Session *s, const VizView *v
             }
         return error_set(err, "only the %d bars' tokens are counted", s->next.n);
     }
+    case LEXP_COUNT: break;
     }
     return error_set(err, "unknown claim");
 }

@@ -349,6 +349,7 @@ static const struct {
     [LEXP_COMPARE] = {"compare K repeated2|repeated3|distinct2|surprisal|diverge OP X", claim_compare},
 };
 enum { N_CLAIMS = (int)(sizeof CLAIMS / sizeof CLAIMS[0]) };
+_Static_assert(N_CLAIMS == (int)LEXP_COUNT, "every LessonExpect has a row in CLAIMS");
 
 static size_t claim_name_len(const char *form) { return strcspn(form, " "); }
 

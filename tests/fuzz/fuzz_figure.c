@@ -108,7 +108,7 @@ static void fuzz_fig_check_ranges(const FigureState *fs) {
     FUZZ_ASSERT(fs->settings.greedy == 0 || fs->settings.greedy == 1, "greedy %d", fs->settings.greedy);
     FUZZ_ASSERT(fs->theme == THEME_LIGHT || fs->theme == THEME_DARK, "theme %d", (int)fs->theme);
     FUZZ_ASSERT(fs->scale == 1 || fs->scale == 2 || fs->scale == 4, "scale %d", fs->scale);
-    FUZZ_ASSERT(fs->ui_scale >= 1.0f && fs->ui_scale <= 2.5f, "ui_scale %g", (double)fs->ui_scale);
+    FUZZ_ASSERT(fs->ui_scale >= VIZ_UI_SCALE_MIN && fs->ui_scale <= VIZ_UI_SCALE_MAX, "ui_scale %g", (double)fs->ui_scale);
     FUZZ_ASSERT(fs->width >= 1 && fs->height >= 1 && fs->width * fs->scale <= 16384 && fs->height * fs->scale <= 16384,
                 "size %dx%d", fs->width, fs->height);
     size_t sha = strlen(fs->model_sha256);

@@ -61,7 +61,7 @@ static int fuzz_lesson_one(const uint8_t *data, size_t size) {
         if (d->op == LOP_EXPECT) {
             FUZZ_ASSERT(d->claim && fuzz_utf8_valid((const unsigned char *)d->claim, strlen(d->claim)),
                         "expect (line %d): claim missing or not UTF-8", d->line);
-            FUZZ_ASSERT(d->kind >= LEXP_NEXT && d->kind <= LEXP_TOP, "expect kind %d", d->kind);
+            FUZZ_ASSERT(d->kind >= 0 && d->kind < LEXP_COUNT, "expect kind %d", d->kind);
             FUZZ_ASSERT(d->cmp >= LCMP_GE && d->cmp <= LCMP_STRONGEST, "expect cmp %d", d->cmp);
             FUZZ_ASSERT(d->kind != LEXP_IDS || (d->ids && d->n_ids >= 1), "expect ids without ids");
             FUZZ_ASSERT(d->kind != LEXP_TOP || (d->n >= 1 && d->n <= LESSON_TOP_MAX), "expect top %ld", d->n);
