@@ -32,7 +32,7 @@ void thread_governor_init(ThreadGovernor *g, int most) {
     memset(g, 0, sizeof *g);
     g->most = most < 1 ? 1 : most;
     g->arm = 1;
-    g->every = THREAD_GOVERNOR_FIRST;
+    g->every = THREAD_GOVERNOR_START;
 }
 
 int thread_governor_next(const ThreadGovernor *g) {

@@ -17,8 +17,12 @@
 /* Steps a probe runs on the other count: the first may wake a sleeping thread or find
  * cold caches, so the faster of the two is what counts. */
 #define THREAD_GOVERNOR_PROBE 2
-/* Steps between probes: from FIRST, doubling up to LAST while each probe confirms the
- * count in use by a clear margin (a probe of the slower count costs a step or two). */
+/* Steps before the first probe: a session knows nothing yet, and on a busy machine every
+ * step before it runs at the slower count (a lesson's beat is often only a few steps). */
+#define THREAD_GOVERNOR_START 4
+/* Steps between probes: from FIRST (START at the first), doubling up to LAST while each
+ * probe confirms the count in use by a clear margin (a probe of the slower count costs a
+ * step or two). */
 #define THREAD_GOVERNOR_FIRST 16
 #define THREAD_GOVERNOR_LAST 128
 /* The last steps on a count of which the fastest is its time (a one-off slow step, the

@@ -50,6 +50,7 @@ int main(void) {
     const Machine equal = {10.0, 10.0, 0};
     long clock = 0;
     ThreadGovernor g;
+    int first, ones;
 
     /* one thread allowed: nothing to govern */
     thread_governor_init(&g, 1);
@@ -61,10 +62,20 @@ int main(void) {
     /* idle machine: starts on both threads, probes one thread rarely */
     thread_governor_init(&g, 2);
     CHECK(thread_governor_next(&g) == 2, "idle: the first step runs on %d threads, want 2", thread_governor_next(&g));
-    int ones = run(&g, idle, 1000, NULL, &clock);
-    /* probes of 2 steps at 16, 32, 64, 128, then every 128: about 2 % of the steps */
+    ones = run(&g, idle, 1000, NULL, &clock);
+    /* probes of 2 steps after 4, 8, 16, 32, 64, 128, then every 128: about 2 % of the steps */
     CHECK(ones > 0 && ones <= 30, "idle: %d of 1000 steps on 1 thread, want 1..30 (probes only)", ones);
     CHECK(g.every == THREAD_GOVERNOR_LAST, "idle: probes every %d steps, want %d", g.every, THREAD_GOVERNOR_LAST);
+
+    /* busy from the start (a lesson opened while the other core is taken): the first
+     * probe comes after THREAD_GOVERNOR_START steps, and the steps after it run on 1 */
+    thread_governor_init(&g, 2);
+    first = -1;
+    ones = run(&g, busy, 20, &first, &clock);
+    CHECK(first == THREAD_GOVERNOR_START, "busy start: first step on 1 thread is step %d, want %d", first,
+          THREAD_GOVERNOR_START);
+    CHECK(ones == 20 - THREAD_GOVERNOR_START, "busy start: %d of the first 20 steps on 1 thread, want %d", ones,
+          20 - THREAD_GOVERNOR_START);
 
     /* spikes every 7th step (3x): the fastest of the last 3 steps ignores them */
     thread_governor_init(&g, 2);
@@ -72,7 +83,7 @@ int main(void) {
     CHECK(ones <= 30, "idle with spikes: %d of 1000 steps on 1 thread, want <= 30", ones);
 
     /* the other core gets busy: two-thread steps double; the rise starts a probe at once */
-    int first = -1;
+    first = -1;
     run(&g, busy, 20, &first, &clock);
     CHECK(first >= 0 && first <= THREAD_GOVERNOR_KEEP + 1,
           "idle -> busy: first step on 1 thread after %d steps, want <= %d", first, THREAD_GOVERNOR_KEEP + 1);
@@ -128,15 +139,15 @@ int main(void) {
     /* a step on the count in use reported during a probe is counted but not taken as the
      * probe's (the caller ran something else) */
     thread_governor_init(&g, 4);
-    for (int i = 0; i < THREAD_GOVERNOR_FIRST; i++) thread_governor_record(&g, 4, 10.0);
+    for (int i = 0; i < THREAD_GOVERNOR_START; i++) thread_governor_record(&g, 4, 10.0);
     CHECK(g.probing == THREAD_GOVERNOR_PROBE && thread_governor_next(&g) == 1,
-          "after %d steps a probe of 1 thread starts (probing %d, next %d)", THREAD_GOVERNOR_FIRST, g.probing,
+          "after %d steps a probe of 1 thread starts (probing %d, next %d)", THREAD_GOVERNOR_START, g.probing,
           thread_governor_next(&g));
     thread_governor_record(&g, 4, 10.0);
     CHECK(g.probing == THREAD_GOVERNOR_PROBE, "a step on 4 threads during the probe was taken as the probe's");
     thread_governor_record(&g, 1, 30.0);
     thread_governor_record(&g, 1, 31.0);
-    CHECK(g.probing == 0 && thread_governor_next(&g) == 4 && g.every == 2 * THREAD_GOVERNOR_FIRST,
+    CHECK(g.probing == 0 && thread_governor_next(&g) == 4 && g.every == 2 * THREAD_GOVERNOR_START,
           "a 3x slower probe keeps 4 threads and doubles the wait (probing %d, next %d, every %d)", g.probing,
           thread_governor_next(&g), g.every);
     return check_summary("test_thread_governor");

@@ -113,7 +113,7 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("usage: bench [--all-isas]    speed figures with their bounds (about 75 s on 2 idle cores)\n"
                    "       bench --lens          only the inside-the-model row (lens, attribution; about 15 s)\n"
-                   "       bench --decode        only the bounds and the decode targets (about 12 s)\n"
+                   "       bench --decode        only the bounds and the decode targets (about 25 s)\n"
                    "       bench --write-model DIR --shape 124M|355M|774M|1558M [--weights f32|f16|bf16] [--seed S]\n");
             return 0;
         }
