@@ -140,11 +140,17 @@ const SamplerPenalty *sampler_record_penalty(const SamplerRecord *rec, int id);
 
 /* Scratch memory for one vocabulary size, allocated once by sampler_init. "By rank"
  * arrays follow the record's token order (order[r] is the id at rank r); the survivors
- * of the last run are ranks [0, n_final). Valid until the next sampler_run. */
+ * of the last run are ranks [0, n_final). Valid until the next sampler_run.
+ * sampler_run ranks only the head it needs (the shown rows, the cuts, the draw: a greedy
+ * or peaked step never sorts all 50,257 tokens), so order, p_final and cum are known for
+ * ranks [0, n_ranked); sampler_rank_all ranks the rest, and sampler_draw_many calls it. */
 typedef struct Sampler {
     int vocab_size;       /* V */
     uint64_t runs;        /* successful sampler_run calls so far */
     int n_final;          /* survivors of the last run */
+    int n_ranked;         /* ranks [0, n_ranked) of them are known (see above) */
+    int final_buf;        /* e[] and sum of the last run's final distribution */
+    double final_S;
     int *order;           /* (V) token id at each rank */
     int *order_tmp;       /* (V) radix-sort ping-pong buffer */
     uint64_t *keys;       /* (V) sort keys (see sampler.c) */
@@ -180,6 +186,10 @@ void sampler_free(Sampler *s);
 int sampler_run(Sampler *s, const SamplerSettings *set, const float *logits,
                 const int *context, size_t n_context, double u, int top_n,
                 SamplerRecord *rec, ErrorMsg *err);
+
+/* Ranks the last run's survivors beyond n_ranked, with their p_final and cum (the same
+ * values, bit for bit, as if sampler_run had ranked them all). */
+void sampler_rank_all(Sampler *s);
 
 /* ---- The stages, public so tests and lessons can call them one at a time. ---- */
 

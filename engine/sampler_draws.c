@@ -53,6 +53,7 @@ int sampler_draw_many(Sampler *s, const SamplerRecord *rec, uint64_t seed, int p
                          (unsigned long long)rec->run, (unsigned long long)s->runs);
     if (n < 1 || n > SAMPLER_MAX_DRAWS)
         return error_set(err, "draws: %d rolls is outside [1, %d]", n, SAMPLER_MAX_DRAWS);
+    sampler_rank_all(s); /* the rolls may land anywhere in the distribution */
     memset(out, 0, sizeof *out);
     out->n = n;
     out->seed = seed;

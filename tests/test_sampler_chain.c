@@ -15,7 +15,7 @@
 #include "sampler.h"
 #include "session.h"
 
-#define MAX_V 4096
+#define MAX_V 50257
 
 /* ---- The reference: straight from the definitions, by id, no shared code ---------- */
 
@@ -150,10 +150,12 @@ static void compare(Sampler *s, const float *logits, size_t V, const SamplerSett
           n_alive);
     double cum = 0.0;
     int want_pick = -1;
+    sampler_rank_all(s); /* the run ranked a head; the rest now, for the rank-by-rank check */
     for (int r = 0; r < s->n_final; r++) {
         int id = s->order[r];
         if (!ref.alive[id] || fabs(s->p_final[r] - pf[id]) > 1e-12) bad_final++;
         if (r > 0 && ref.z[id] > ref.z[s->order[r - 1]]) bad_final++; /* ranked by the final logit */
+        if (r > 0 && ref.z[id] == ref.z[s->order[r - 1]] && id < s->order[r - 1]) bad_final++; /* ties: lower id first */
         cum += pf[id];
         if (want_pick < 0 && u < cum) want_pick = id;
     }
@@ -170,15 +172,34 @@ static SamplerSettings with_order(SamplerSettings set, const char *order) {
     return set;
 }
 
-static void test_orders(void) {
-    const size_t V = 3000;
+/* Logits for test_orders: uniform in [-5, 3), which is flat (the draw and the cuts go
+ * past any short head); LOGITS_TIES: rounded to quarters, so every value is shared by
+ * ~1,600 of 50,257 tokens and a ranked head ends inside a run of equal logits (the lower
+ * id first); LOGITS_MASKED: every third token -inf, as a mask would; LOGITS_PEAKED: 30
+ * tokens 12 higher, so top-p and min-p cut inside a short head. */
+enum { LOGITS_FLAT, LOGITS_TIES, LOGITS_MASKED, LOGITS_PEAKED };
+static const char *const LOGITS_NAME[] = {"flat", "ties", "masked", "peaked"};
+
+/* Several orders on V tokens: V = 3000 ranks all survivors every time; a vocabulary's
+ * 50,257 makes the sampler rank only a head (sampler.c) and the rest when a cut or the
+ * draw goes past it: the same numbers either way. */
+static void test_orders(size_t V, int kind) {
     static float logits[MAX_V];
     Rng rng;
     rng_seed(&rng, 19);
-    for (size_t i = 0; i < V; i++) logits[i] = (float)(8.0 * rng_uniform(&rng) - 5.0);
-    /* a repetitive context: a few ids many times, some with negative logits */
+    for (size_t i = 0; i < V; i++) {
+        double x = 8.0 * rng_uniform(&rng) - 5.0;
+        logits[i] = (float)(kind == LOGITS_TIES ? floor(4.0 * x) / 4.0 : x);
+        if (kind == LOGITS_MASKED && i % 3 == 1) logits[i] = -INFINITY;
+        if (kind == LOGITS_PEAKED && i % (V / 30) == 7) logits[i] += 12.0f;
+    }
+    /* a repetitive context: a few ids many times, some with negative logits (masked:
+     * only ids the mask keeps, multiples of 3) */
     int ctx[200];
-    for (int i = 0; i < 200; i++) ctx[i] = (int)(rng_uniform(&rng) * (i < 100 ? 12 : 3000));
+    for (int i = 0; i < 200; i++) {
+        ctx[i] = (int)(rng_uniform(&rng) * (i < 100 ? 12 : 3000));
+        if (kind == LOGITS_MASKED) ctx[i] = ctx[i] / 3 * 3;
+    }
     logits[ctx[0]] = -1.5f; /* a negative logit in the context: θ multiplies it */
     Sampler s = {0};
     ErrorMsg err = {{0}};
@@ -204,10 +225,12 @@ static void test_orders(void) {
         "top_p", "min_p", "top_k", "temperature", "penalties",
     };
     const double us[3] = {0.01, 0.5, 0.97};
+    char what[160];
     for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++)
         for (int k = 0; k < 3; k++) {
             SamplerSettings set = with_order(base, orders[o]);
-            compare(&s, logits, V, &set, ctx, 200, us[k], orders[o]);
+            snprintf(what, sizeof what, "V %zu %s: %s", V, LOGITS_NAME[kind], orders[o]);
+            compare(&s, logits, V, &set, ctx, 200, us[k], what);
         }
     /* the window: only the last 30 context tokens count */
     SamplerSettings win = with_order(base, "penalties,top_p");
@@ -386,7 +409,8 @@ static void test_order_text(void) {
 }
 
 int main(void) {
-    test_orders();
+    test_orders(3000, LOGITS_FLAT);
+    for (int kind = LOGITS_FLAT; kind <= LOGITS_PEAKED; kind++) test_orders(MAX_V, kind);
     test_issue_case();
     test_penalties();
     test_order_text();
