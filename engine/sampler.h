@@ -151,7 +151,8 @@ typedef struct Sampler {
     int n_ranked;         /* ranks [0, n_ranked) of them are known (see above) */
     int final_buf;        /* e[] and sum of the last run's final distribution */
     double final_S;
-    int *order;           /* (V) token id at each rank */
+    int *order;           /* (V) token id at each rank (ranks [0, n_ranked) of the survivors;
+                             the rest of them follow in id order until sampler_rank_all) */
     int *order_tmp;       /* (V) radix-sort ping-pong buffer */
     uint64_t *keys;       /* (V) sort keys (see sampler.c) */
     uint64_t *keys_tmp;   /* (V) radix-sort ping-pong buffer */
@@ -164,7 +165,7 @@ typedef struct Sampler {
     double *pen_before;   /* (V) logit of pen_ids[i] entering the penalties stage */
     double *pen_after;    /* (V) and leaving it */
     int n_pen;            /* entries of pen_ids (their counts are reset by the next run) */
-    double *p_final;      /* (V, by rank) the final distribution over ranks [0, n_final) */
+    double *p_final;      /* (V, by rank) the final distribution over ranks [0, n_ranked) */
     double *cum;          /* (V, by rank) running sum of p_final: rank r owns [cum[r-1], cum[r]) */
     int *draw_counts;     /* (V, by rank) sampler_draw_many's tally */
     uint64_t drawn_run;   /* the run whose distribution draw_counts tallies (0: none) */
