@@ -164,6 +164,15 @@ static int select_kth(uint64_t *v, size_t n, size_t k, uint64_t *out) {
 #define RANK_HEAD_DRAW 256
 #define RANK_HEAD_CUT 1024
 
+/* Ranks the survivors order[from..to), which are in ascending id order and rank below
+ * every rank before `from` (what rank_head leaves after its head). */
+static void sort_rest(Sampler *s, size_t from, size_t to) {
+    size_t n = to - from;
+    int *ids = s->order + from;
+    for (size_t i = 0; i < n; i++) s->keys[i] = key_descending(s->cur[ids[i]]);
+    radix_sort_desc(s->keys, ids, s->keys_tmp, s->order_tmp, n);
+}
+
 /* Makes order[0..want) (at least c->min_head, at most m) the head of the ranking by cur,
  * descending, ties by lower id. The survivors' ids are collected ascending (from cut_at);
  * then either all are radix-sorted, or the want-th key is selected (O(m)), the survivors
@@ -177,12 +186,16 @@ static void rank_head(Sampler *s, Chain *c, size_t want) {
     size_t k = 0;
     for (size_t id = 0; id < c->V; id++)
         if (s->cut_at[id] == CUT_NONE) s->order[k++] = (int)id;
+    c->ranked = k; /* unless a head is selected below */
+    if (k < RANK_ALL_BELOW || want > k / 8) {
+        sort_rest(s, 0, k);
+        return;
+    }
     for (size_t i = 0; i < k; i++) s->keys[i] = key_descending(s->cur[s->order[i]]);
     uint64_t bar = 0;
-    memcpy(s->keys_tmp, s->keys, k * sizeof *s->keys);
-    if (k < RANK_ALL_BELOW || want > k / 8 || select_kth(s->keys_tmp, k, want - 1, &bar)) {
+    memcpy(s->keys_tmp, s->keys, k * sizeof *s->keys); /* select reorders its copy */
+    if (select_kth(s->keys_tmp, k, want - 1, &bar)) {
         radix_sort_desc(s->keys, s->order, s->keys_tmp, s->order_tmp, k);
-        c->ranked = k;
         return;
     }
     size_t h = 0; /* head: keys <= bar (a smaller key is a larger logit) */
@@ -197,15 +210,6 @@ static void rank_head(Sampler *s, Chain *c, size_t want) {
     memcpy(s->keys, s->keys_tmp, h * sizeof *s->keys);
     radix_sort_desc(s->keys, s->order, s->keys_tmp, s->order_tmp, h);
     c->ranked = h;
-}
-
-/* Ranks the survivors order[from..to), which are in ascending id order and rank below
- * every rank before `from` (what rank_head leaves after its head). */
-static void sort_rest(Sampler *s, size_t from, size_t to) {
-    size_t n = to - from;
-    int *ids = s->order + from;
-    for (size_t i = 0; i < n; i++) s->keys[i] = key_descending(s->cur[ids[i]]);
-    radix_sort_desc(s->keys, ids, s->keys_tmp, s->order_tmp, n);
 }
 
 /* sort_rest, then p_final and cum over those ranks: the running sum goes on from
