@@ -183,6 +183,8 @@ static void test_pick_top_ids_repeats(void) {
     }
     pass_and_fail_near("top 3", top3, "%.6g");
     pass("prompt Once upon a time\ntop_k 2\nexpect top 2 = 1\n");
+    /* '=' forgives float rounding (1e-9), not a difference a caption could show */
+    fails("prompt Once upon a time\ntop_k 2\nexpect top 2 = 0.999999\n", 3, "top 2 = 0.999999", "1");
     /* ids: the real GPT-2 ids of the text, no model needed */
     pass("expect ids \"Once upon a time\" 7454,2402,257,640\nprompt x\nexpect ids \"| 9 in\" 91,860,287\n");
     fails("prompt x\nexpect ids \"Once upon a time\" 91,860,287\n", 2, "ids \"Once upon a time\" 91,860,287",

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 
 #include "check.h"
@@ -165,14 +166,20 @@ static void test_bytes(const Gpt2Model *m) {
         for (int j = 0; j < T; j++) ids[j] = (j * 101 + 7) % m->config.vocab_size;
         size_t want = gpt2_trace_bytes(&m->config, T, masks[i]);
         int rc = gpt2_trace_init(&tr, &m->config, T, masks[i], &err);
+#ifdef MADV_NOHUGEPAGE
+        /* count the pages the forward pass touches, not whole huge pages: whether the
+         * kernel grants the trace's MADV_HUGEPAGE depends on how fragmented memory is */
+        if (rc == 0) (void)madvise(tr.mem, tr.mem_bytes, MADV_NOHUGEPAGE);
+#endif
         if (rc == 0) rc = gpt2_prefill(m, &tr, ids, (size_t)T, &err);
         CHECK(rc == 0, "bytes mask %#x: %s", masks[i], err.text);
         if (rc) continue;
         CHECK(tr.mem_bytes == want, "mask %#x: predicted %zu bytes, mapped %zu", masks[i], want, tr.mem_bytes);
         size_t rss = mapping_rss(tr.mem);
-        /* a full context writes nearly every page: resident within 15 % below the
-         * prediction (pages of scratch and caches it never reaches) and never above */
-        CHECK(rss <= (want + 4095) / 4096 * 4096 + (2u << 20) && rss >= want / 100 * 85,
+        /* a full context writes nearly every page: resident within 20 % below the
+         * prediction (pages of scratch and caches it never reaches; counted in 4 KiB
+         * pages: every mask 0.84-1.00 of the prediction on the tiny model) and never above */
+        CHECK(rss <= (want + 4095) / 4096 * 4096 + (2u << 20) && rss >= want / 100 * 80,
               "mask %#x: predicted %.2f MB, resident after %d positions %.2f MB", masks[i], want / 1e6, T, rss / 1e6);
         gpt2_trace_free(&tr);
     }

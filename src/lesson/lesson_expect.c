@@ -55,13 +55,16 @@ static int claim_token(const LessonDirective *d, const Session *s, int *id, Erro
     return 0;
 }
 
+/* '=' holds within 1e-9 of the claim's scale: a measured number is a sum or a quotient
+ * of floats (the top two bars of top-k 2 add up to 1 - 1.1e-16 with one order of
+ * summation and to 1 with another), and a caption's number never has 9 digits. */
 static int compare(double v, int cmp, double x) {
     switch (cmp) {
     case LCMP_GE: return v >= x;
     case LCMP_LE: return v <= x;
     case LCMP_GT: return v > x;
     case LCMP_LT: return v < x;
-    case LCMP_EQ: return v == x;
+    case LCMP_EQ: return fabs(v - x) <= 1e-9 * fmax(1.0, fabs(x));
     default: return 0;
     }
 }
