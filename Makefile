@@ -61,7 +61,11 @@ CFLAGS_ALL = $(WARN) $(OPT) -g -fopenmp $(SANFL)
 
 ENGINE_SRC := $(wildcard engine/*.c)
 VIZ_SRC    := $(wildcard viz/*.c)
-APP_SRC    := $(wildcard src/*/*.c)
+# src/platforms/: one file per platform behind platform.h; a build compiles only its own
+# (PLATFORM=desktop_sdl natively, PLATFORM=web with emcc: platform_web.c includes emscripten.h)
+PLATFORM   ?= desktop_sdl
+OTHER_PLATFORMS := $(filter-out src/platforms/platform_$(PLATFORM).c,$(wildcard src/platforms/platform_*.c))
+APP_SRC    := $(filter-out $(OTHER_PLATFORMS),$(wildcard src/*/*.c))
 TEST_SRC   := $(wildcard tests/test_*.c)
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 VIZ_OBJ    := $(VIZ_SRC:%.c=$(BUILD)/%.o)

@@ -1,23 +1,19 @@
-/* app.c — the window and its event loop (immediate mode): wait for input, apply it
- * (app_update), run an export if one was asked for, then, only if something changed,
- * lay out and draw the whole frame from state (app_draw) and present.
- * The window, renderer and Viz live here; everything else is in app_update.c,
- * app_draw.c and the Session. Not a place for drawing code or model math. */
+/* app.c — the window and one frame of it (immediate mode): apply the input that
+ * arrived (app_update), run an export if one was asked for, then, only if something
+ * changed, lay out and draw the whole frame from state (app_draw) and present. The
+ * loop that calls the frame is the platform's (platform.h: SDL's event wait natively,
+ * the browser's animation frames on the web). The window, renderer and Viz live here;
+ * everything else is in app_update.c, app_draw.c and the Session. Not a place for
+ * drawing code, model math, threads or waiting. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "app.h"
 #include "app_export.h"
 #include "app_jobs.h"
 #include "inside_fill.h"
-
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
+#include "platform.h"
 
 /* FNV-1a over bytes, chained from x (start with FNV_OFFSET). */
 #define FNV_OFFSET 1469598103934665603ULL
@@ -65,7 +61,7 @@ static void pixel_scale(SDL_Window *win, SDL_Renderer *ren, float *sx, float *sy
     *sy = wh > 0 && oh > 0 ? (float)oh / (float)wh : 1.0f;
 }
 
-static void handle_event(AppState *app, const SDL_Event *e, SDL_Window *win, SDL_Renderer *ren) {
+static void handle_event(AppState *app, const SDL_Event *e, AppWindow *w) {
     if (e->type == SDL_WINDOWEVENT) {
         switch (e->window.event) {
         case SDL_WINDOWEVENT_SIZE_CHANGED:
@@ -79,7 +75,7 @@ static void handle_event(AppState *app, const SDL_Event *e, SDL_Window *win, SDL
         }
     }
     float sx, sy;
-    pixel_scale(win, ren, &sx, &sy);
+    pixel_scale(w->win, w->ren, &sx, &sy);
     AppInput in;
     if (!app_input_from_event(e, sx, sy, &in)) return;
     if (app->busy) {
@@ -115,12 +111,13 @@ static float effective_ui_scale(const AppState *app, SDL_Renderer *ren) {
 }
 
 /* Brings window, text input and Viz in line with what app_update decided. */
-static void sync_window(AppState *app, SDL_Window *win, SDL_Renderer *ren, Viz *viz) {
+static void sync_window(AppState *app, AppWindow *w) {
     if (app->editing != (SDL_IsTextInputActive() == SDL_TRUE)) {
         if (app->editing) SDL_StartTextInput();
         else SDL_StopTextInput();
     }
-    float ui = effective_ui_scale(app, ren);
+    Viz *viz = &w->viz;
+    float ui = effective_ui_scale(app, w->ren);
     if (ui != viz->ui_scale) {
         ErrorMsg err;
         if (viz_set_scale(viz, ui, viz->dpi_scale, &err)) {
@@ -133,9 +130,9 @@ static void sync_window(AppState *app, SDL_Window *win, SDL_Renderer *ren, Viz *
         viz_set_theme(viz, app->theme);
         app->dirty = 1;
     }
-    int is_full = (SDL_GetWindowFlags(win) & SDL_WINDOW_FULLSCREEN_DESKTOP) != 0;
+    int is_full = (SDL_GetWindowFlags(w->win) & SDL_WINDOW_FULLSCREEN_DESKTOP) != 0;
     if (app->fullscreen != is_full) {
-        if (SDL_SetWindowFullscreen(win, app->fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0) != 0) {
+        if (SDL_SetWindowFullscreen(w->win, app->fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0) != 0) {
             app->fullscreen = is_full;
             app_set_status(app, 1, "full screen: %s", SDL_GetError());
         }
@@ -145,23 +142,24 @@ static void sync_window(AppState *app, SDL_Window *win, SDL_Renderer *ren, Viz *
 
 /* In presenter mode the slide is what the class sees: messages that are not errors
  * ("exported …") go to the window title, not onto the slide. */
-static void show_lesson_message(AppState *app, SDL_Window *win, const char *title, char *shown, size_t cap) {
-    if (app->status_is_error || strcmp(app->status, shown) == 0) return;
-    snprintf(shown, cap, "%s", app->status);
+static void show_lesson_message(AppState *app, AppWindow *w) {
+    if (app->status_is_error || strcmp(app->status, w->shown) == 0) return;
+    snprintf(w->shown, sizeof w->shown, "%s", app->status);
     char t[APP_STATUS_MAX + 300];
-    if (shown[0]) snprintf(t, sizeof t, "%s \xE2\x80\x94 %s", title, shown);
-    else snprintf(t, sizeof t, "%s", title);
-    SDL_SetWindowTitle(win, t);
+    if (w->shown[0]) snprintf(t, sizeof t, "%s \xE2\x80\x94 %s", w->title, w->shown);
+    else snprintf(t, sizeof t, "%s", w->title);
+    SDL_SetWindowTitle(w->win, t);
 }
 
-/* One frame: layout from the output size, draw, present. */
-static void draw_once(AppState *app, SDL_Renderer *ren, Viz *viz, const char *hits_out, uint64_t *last_hash) {
+/* Layout from the output size, draw, present. */
+static void draw_once(AppState *app, AppWindow *w) {
     int ow = 0, oh = 0;
-    SDL_GetRendererOutputSize(ren, &ow, &oh);
+    SDL_GetRendererOutputSize(w->ren, &ow, &oh);
     Rect r = rect_make(0, 0, ow, oh);
+    Viz *viz = &w->viz;
     viz_clear_error(viz);
     app->dirty = 0;
-    double t0 = now_ms();
+    double t0 = platform_now_ms();
     InsideData *inside = app->session.inside;
     if (inside) inside->async = 1; /* the draw only reads: the model math is app_inside_start's */
     app_draw(app, viz, r);
@@ -170,95 +168,111 @@ static void draw_once(AppState *app, SDL_Renderer *ren, Viz *viz, const char *hi
         /* show a draw problem on the next frame; the same error again does not loop */
         app_set_status(app, 1, "%s", viz->last_error.text);
     }
-    SDL_RenderPresent(ren);
-    app->frame_ms_last = now_ms() - t0;
+    SDL_RenderPresent(w->ren);
+    app->frame_ms_last = platform_now_ms() - t0;
     if (app->frame_ms_last > app->frame_ms_max) app->frame_ms_max = app->frame_ms_last;
     app->n_frames++;
-    if (hits_out) write_hits(app, hits_out, ow, oh, last_hash);
+    if (w->hits_out) write_hits(app, w->hits_out, ow, oh, &w->hits_hash);
+}
+
+int app_frame(AppState *app, AppWindow *w) {
+    SDL_Event e;
+    while (SDL_PollEvent(&e)) handle_event(app, &e, w);
+    app_jobs_poll(app);
+    app_inside_poll(app);
+    drain_queue(app);
+    if (app->busy) {
+        /* a slow step (big GPT-2, long prompt): say so in the title, keep the frame */
+        if (!w->title_busy && platform_now_ms() - app->busy_since_ms > 150) {
+            char t[300];
+            snprintf(t, sizeof t, "%s \xE2\x80\x94 computing\xE2\x80\xA6", w->title);
+            SDL_SetWindowTitle(w->win, t);
+            w->title_busy = 1;
+        }
+        return APP_FRAME_BUSY_MS;
+    }
+    if (w->title_busy) {
+        SDL_SetWindowTitle(w->win, w->title);
+        w->title_busy = 0;
+    }
+    if (app->quit) return PLATFORM_FRAME_STOP;
+    sync_window(app, w);
+    if (app->export_request != APP_EXPORT_NONE) {
+        app_inside_stop(app); /* the export computes its own numbers, synchronously */
+        int ow = 0, oh = 0;
+        SDL_GetRendererOutputSize(w->ren, &ow, &oh);
+        app_export(app, ow, oh); /* re-rendered offscreen at the window's size */
+        app->export_request = APP_EXPORT_NONE;
+    }
+    if (app->in_lesson) show_lesson_message(app, w);
+    if (app->dirty) draw_once(app, w);
+    app_inside_start(app); /* what that frame found missing, behind the next frames */
+    return platform_job_running(&app->inside_worker) ? APP_FRAME_BUSY_MS : APP_FRAME_IDLE_MS;
+}
+
+int app_window_open(AppWindow *w, const AppState *app, int width, int height, ErrorMsg *err) {
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) return error_set(err, "cannot start SDL video: %s", SDL_GetError());
+    snprintf(w->title, sizeof w->title, "inferscope \xE2\x80\x94 %s", app->session.model.name);
+    /* ALLOW_HIGHDPI is honoured on macOS/Wayland; SDL 2.26 on X11 ignores it (use --scale) */
+    w->win = SDL_CreateWindow(w->title, SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, width, height,
+                              SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    if (!w->win) {
+        error_set(err, "cannot open a window: %s", SDL_GetError());
+        goto fail;
+    }
+    SDL_SetWindowMinimumSize(w->win, APP_MIN_W, APP_MIN_H);
+    /* index -1: SDL picks a renderer, honouring SDL_RENDER_DRIVER (tests ask for software) */
+    w->ren = SDL_CreateRenderer(w->win, -1, SDL_RENDERER_PRESENTVSYNC);
+    if (!w->ren) w->ren = SDL_CreateRenderer(w->win, -1, 0);
+    if (!w->ren) {
+        error_set(err, "cannot create a renderer: %s", SDL_GetError());
+        goto fail;
+    }
+    if (viz_init(&w->viz, w->ren, app->assets_dir, effective_ui_scale(app, w->ren), 1.0f, app->theme, err))
+        goto fail;
+    SDL_StopTextInput(); /* SDL starts text input by default; only the prompt editor wants it */
+    w->hits_out = getenv("INFERSCOPE_HITS_OUT");
+    return 0;
+fail:
+    app_window_close(w);
+    return -1;
+}
+
+void app_window_close(AppWindow *w) {
+    viz_free(&w->viz);
+    if (w->ren) SDL_DestroyRenderer(w->ren);
+    if (w->win) SDL_DestroyWindow(w->win);
+    w->ren = NULL;
+    w->win = NULL;
+    SDL_Quit();
+}
+
+/* The platform's loop calls frames with one pointer: the app and its window. */
+typedef struct AppRun {
+    AppState *app;
+    AppWindow *win;
+} AppRun;
+
+static int run_frame(void *arg) {
+    AppRun *r = arg;
+    return app_frame(r->app, r->win);
 }
 
 int app_run(AppState *app, int width, int height, ErrorMsg *err) {
-    SDL_Window *win = NULL;
-    SDL_Renderer *ren = NULL;
-    Viz viz = {0};
-    int rc = -1;
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) return error_set(err, "cannot start SDL video: %s", SDL_GetError());
-    char title[256];
-    snprintf(title, sizeof title, "inferscope \xE2\x80\x94 %s", app->session.model.name);
-    /* ALLOW_HIGHDPI is honoured on macOS/Wayland; SDL 2.26 on X11 ignores it (use --scale) */
-    win = SDL_CreateWindow(title, SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, width, height,
-                           SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
-    if (!win) {
-        error_set(err, "cannot open a window: %s", SDL_GetError());
-        goto done;
-    }
-    SDL_SetWindowMinimumSize(win, APP_MIN_W, APP_MIN_H);
-    /* index -1: SDL picks a renderer, honouring SDL_RENDER_DRIVER (tests ask for software) */
-    ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_PRESENTVSYNC);
-    if (!ren) ren = SDL_CreateRenderer(win, -1, 0);
-    if (!ren) {
-        error_set(err, "cannot create a renderer: %s", SDL_GetError());
-        goto done;
-    }
-    if (viz_init(&viz, ren, app->assets_dir, effective_ui_scale(app, ren), 1.0f, app->theme, err)) goto done;
-    SDL_StopTextInput(); /* SDL starts text input by default; only the prompt editor wants it */
-
-    const char *hits_out = getenv("INFERSCOPE_HITS_OUT");
-    uint64_t last_hash = 0;
+    AppWindow w;
+    memset(&w, 0, sizeof w);
+    if (app_window_open(&w, app, width, height, err)) return -1;
     app->dirty = 1;
-    app->async = 1; /* forward passes on a worker thread: the loop never waits on the model */
-    int title_busy = 0;
-    char shown[APP_STATUS_MAX] = "";
-    while (!app->quit || app->busy) {
-        SDL_Event e;
-        /* sleep until something happens (the machine may be busy: training, a laptop on
-         * battery); while a job runs, wake every 5 ms to see whether it is done */
-        if (SDL_WaitEventTimeout(&e, app->busy || app->inside_thread ? 5 : 500)) {
-            handle_event(app, &e, win, ren);
-            while (SDL_PollEvent(&e)) handle_event(app, &e, win, ren);
-        }
-        app_jobs_poll(app);
-        app_inside_poll(app);
-        drain_queue(app);
-        if (app->busy) {
-            /* a slow step (big GPT-2, long prompt): say so in the title, keep the frame */
-            if (!title_busy && SDL_GetTicks64() - app->busy_since_ms > 150) {
-                char t[300];
-                snprintf(t, sizeof t, "%s \xE2\x80\x94 computing\xE2\x80\xA6", title);
-                SDL_SetWindowTitle(win, t);
-                title_busy = 1;
-            }
-            continue;
-        }
-        if (title_busy) {
-            SDL_SetWindowTitle(win, title);
-            title_busy = 0;
-        }
-        if (app->quit) break;
-        sync_window(app, win, ren, &viz);
-        if (app->export_request != APP_EXPORT_NONE) {
-            app_inside_stop(app); /* the export computes its own numbers, synchronously */
-            int ow = 0, oh = 0;
-            SDL_GetRendererOutputSize(ren, &ow, &oh);
-            app_export(app, ow, oh); /* re-rendered offscreen at the window's size */
-            app->export_request = APP_EXPORT_NONE;
-        }
-        if (app->in_lesson) show_lesson_message(app, win, title, shown, sizeof shown);
-        if (app->dirty) draw_once(app, ren, &viz, hits_out, &last_hash);
-        app_inside_start(app); /* what that frame found missing, behind the next frames */
-    }
+    app->async = 1; /* forward passes through platform jobs: the loop never waits on the model */
+    AppRun run = {app, &w}; /* lives as long as the loop (on the web: the page; platform.h) */
+    platform_run_loop(run_frame, &run);
     app_jobs_wait(app);
     app->async = 0;
-    rc = 0;
     /* INFERSCOPE_TIMINGS=1: how long frames and forward steps took (for the report in
      * docs and for checking that the window never stalls) */
     if (getenv("INFERSCOPE_TIMINGS"))
         fprintf(stderr, "inferscope: %d frames, last %.2f ms, slowest %.2f ms; last forward step %.2f ms\n",
                 app->n_frames, app->frame_ms_last, app->frame_ms_max, app->session.last_step_ms);
-done:
-    viz_free(&viz);
-    if (ren) SDL_DestroyRenderer(ren);
-    if (win) SDL_DestroyWindow(win);
-    SDL_Quit();
-    return rc;
+    app_window_close(&w);
+    return 0;
 }

@@ -1,10 +1,12 @@
 /* app.h — the window: AppState (a Session + the VizView + UI settings), the input
  * events it understands, app_update (input → intent → session/view change, the ONE
- * place intents are applied), app_draw (Session → VizFrame → draw_frame) and app_run
- * (SDL window, renderer and the immediate-mode loop: input → update → export if
- * asked → layout + draw → present). Not model math (Session) and not drawing (viz/).
+ * place intents are applied), app_draw (Session → VizFrame → draw_frame), app_frame
+ * (one pass of the immediate-mode loop: input → update → export if asked → layout +
+ * draw → present) and app_run (SDL window and renderer; the loop over app_frame is the
+ * platform's, platform.h). Not model math (Session) and not drawing (viz/).
  *
- * Files: app.c = window + event loop; app_update.c = intents; app_draw.c = the frame;
+ * Files: app.c = window + one frame (the loop is the platform's, platform.h);
+ * app_update.c = intents; app_draw.c = the frame;
  * app_state_json.c = the --state-out snapshot; keys.c = the key table. */
 #ifndef APP_H
 #define APP_H
@@ -19,6 +21,7 @@
 #include "keys.h"
 #include "lesson_facts.h"
 #include "lesson_run.h"
+#include "platform.h"
 #include "session.h"
 #include "sha256_file.h"
 #include "theme.h"
@@ -133,15 +136,13 @@ typedef struct AppState {
     const char *assets_dir;   /* borrowed from the options (fonts) */
     const char *export_dir;   /* borrowed: where E writes figures (NULL = exporter's default) */
     Sha256Cache sha_cache;    /* the weights' hash for figure provenance, computed once */
-    int async;                /* 1 (window): jobs run on a worker thread; 0: inline */
+    int async;                /* 1 (window): jobs run through platform_job_start; 0: inline */
     int busy;                 /* 1 while a job runs: only the worker touches the session */
     AppJob job;               /* the running (or last) job */
-    SDL_Thread *job_thread;   /* owned while busy */
-    SDL_atomic_t job_done;    /* set by the worker when the job is done */
-    Uint64 busy_since_ms;     /* SDL_GetTicks64 when the job started */
-    SDL_Thread *inside_thread; /* owned while the lens / attribution / journey numbers are
+    PlatformJob job_worker;   /* runs `job` while busy */
+    double busy_since_ms;     /* platform_now_ms when the job started */
+    PlatformJob inside_worker; /* runs while the lens / attribution / journey numbers are
                               * computed behind the drawing (app_inside_start) */
-    SDL_atomic_t inside_done; /* set by that worker when it is done */
     unsigned inside_needs;    /* the VIZ_NEEDS_* it computes */
     int inside_vs;            /* the attribution's contrast token it computes for (-1 none) */
     AppInput queue[APP_QUEUE_MAX]; /* input that arrived while busy, oldest first */
@@ -188,9 +189,42 @@ void app_set_status(AppState *app, int is_error, const char *fmt, ...)
  * viz->last_error; the caller shows them). */
 int app_draw(AppState *app, Viz *viz, Rect r);
 
-/* Creates the window (title "inferscope — <model>"), renderer and Viz, and runs the
- * loop until the user quits. Returns 0, or -1 with err when the window or fonts
- * cannot be created (errors during the session go to the status line instead). */
+/* What the window's frames draw into and remember from one frame to the next (app.c). */
+typedef struct AppWindow {
+    SDL_Window *win;          /* owned */
+    SDL_Renderer *ren;        /* owned */
+    Viz viz;                  /* owned: fonts and theme on ren */
+    char title[256];          /* "inferscope — <model>" */
+    const char *hits_out;     /* INFERSCOPE_HITS_OUT (a test hook, app.c), or NULL */
+    uint64_t hits_hash;       /* what was last written there */
+    int title_busy;           /* 1 while the title says "computing…" */
+    char shown[APP_STATUS_MAX]; /* the message shown in the title in presenter mode */
+} AppWindow;
+
+/* Opens the window (title "inferscope — <model>", width×height, resizable), its
+ * renderer and Viz at the app's UI scale and theme; SDL_Init(VIDEO) first. 0, or -1
+ * with err (nothing left open). w must be zeroed. */
+int app_window_open(AppWindow *w, const AppState *app, int width, int height, ErrorMsg *err);
+/* Closes what app_window_open opened and quits SDL; safe on a zeroed or closed w. */
+void app_window_close(AppWindow *w);
+
+/* The wait app_frame asks for: idle (only input wakes the window), and while a job
+ * runs (to see it finish soon after it does). */
+#define APP_FRAME_IDLE_MS 500
+#define APP_FRAME_BUSY_MS 5
+
+/* One frame of the window, what the platform's loop calls (platform_run_loop): apply
+ * the input events SDL has queued, poll the jobs, apply the input kept while one ran,
+ * then — when no job runs — bring the window in line (scale, theme, full screen), do
+ * an export asked for, draw if something changed, and start the inside worker on what
+ * the frame found missing. Returns the wait before the next frame (APP_FRAME_BUSY_MS
+ * while a job runs, else APP_FRAME_IDLE_MS), or PLATFORM_FRAME_STOP once the user quit
+ * and no job runs. app->async should be 1 (jobs through the platform). */
+int app_frame(AppState *app, AppWindow *w);
+
+/* Opens the window, runs the platform's loop over app_frame until the user quits,
+ * closes the window. Returns 0, or -1 with err when the window or fonts cannot be
+ * created (errors during the session go to the status line instead). */
 int app_run(AppState *app, int width, int height, ErrorMsg *err);
 
 /* Writes a JSON snapshot (ids, n_prompt, n_pos, branches, settings, seed, layer,

@@ -1,8 +1,10 @@
-/* app_export.c — E / Shift+E (see app_export.h). */
+/* app_export.c — E / Shift+E (see app_export.h); the written figure goes to the user
+ * through the platform (platform_offer_file: natively it stays in the folder). */
 #include "app_export.h"
 
 #include "export.h"
 #include "lesson_slide.h"
+#include "platform.h"
 
 void app_export(AppState *app, int w, int h) {
     ExportOptions opt = export_options_default();
@@ -24,8 +26,12 @@ void app_export(AppState *app, int w, int h) {
     }
     char path[1024];
     ErrorMsg err;
-    if (export_png(&app->session, &app->view, &opt, path, sizeof path, &err))
+    if (export_png(&app->session, &app->view, &opt, path, sizeof path, &err)) {
         app_set_status(app, 1, "export: %s", err.text);
-    else
-        app_set_status(app, 0, "exported %s", path);
+        return;
+    }
+    /* the figure is complete: hand it to the user (in the browser, a download) */
+    const char *shown = platform_offer_file(path, "image/png");
+    if (shown) app_set_status(app, 0, "exported %s", shown);
+    else app_set_status(app, 1, "export: %s was written but could not be offered as a download", path);
 }

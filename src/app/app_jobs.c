@@ -1,13 +1,14 @@
-/* app_jobs.c — model work off the event loop (see app_jobs.h). One job at a time, one
- * short-lived SDL thread per job (creating a thread costs microseconds, a forward step
- * milliseconds to seconds), completion signalled through an atomic flag the loop polls
- * between events. While a job runs only the worker touches the Session (and, for a
- * lesson beat, the lesson and the beat overlay): the loop does not draw and keeps input
- * other than quit and window events for after the job (app.c). */
+/* app_jobs.c — model work off the event loop (see app_jobs.h). One job at a time, run
+ * through the platform (platform.h: natively one short-lived thread per job, in the
+ * browser within the frame), its completion polled by the frame. While a job runs only
+ * the worker touches the Session (and, for a lesson beat, the lesson and the beat
+ * overlay): the frame does not draw and keeps input other than quit and window events
+ * for after the job (app.c). */
 #include <string.h>
 
 #include "app_jobs.h"
 #include "inside_fill.h"
+#include "platform.h"
 #include "token_label.h"
 
 /* JOB_ABLATE: the mask on screen with head (layer, head) flipped, or emptied when
@@ -117,11 +118,9 @@ static void job_finish(AppState *app, const AppJob *j) {
     }
 }
 
-static int worker_main(void *arg) {
+static void worker_main(void *arg) {
     AppState *app = arg;
     job_run(app, &app->job);
-    SDL_AtomicSet(&app->job_done, 1);
-    return 0;
 }
 
 void app_submit(AppState *app, const AppJob *job) {
@@ -129,11 +128,9 @@ void app_submit(AppState *app, const AppJob *job) {
     app_inside_stop(app); /* the job changes the session the inside worker reads */
     app->job = *job;
     if (app->async) {
-        SDL_AtomicSet(&app->job_done, 0);
         app->busy = 1;
-        app->busy_since_ms = SDL_GetTicks64();
-        app->job_thread = SDL_CreateThread(worker_main, "inferscope-step", app);
-        if (app->job_thread) return;
+        app->busy_since_ms = platform_now_ms();
+        if (platform_job_start(&app->job_worker, "inferscope-step", worker_main, app) == 0) return;
         app->busy = 0; /* no thread: do it inline rather than not at all */
     }
     job_run(app, &app->job);
@@ -160,9 +157,7 @@ void app_compare_refresh(AppState *app) {
 }
 
 int app_jobs_poll(AppState *app) {
-    if (!app->busy || !SDL_AtomicGet(&app->job_done)) return 0;
-    SDL_WaitThread(app->job_thread, NULL);
-    app->job_thread = NULL;
+    if (!app->busy || !platform_job_done(&app->job_worker)) return 0;
     app->busy = 0;
     job_finish(app, &app->job);
     return 1;
@@ -171,32 +166,27 @@ int app_jobs_poll(AppState *app) {
 void app_jobs_wait(AppState *app) {
     app_inside_stop(app);
     if (!app->busy) return;
-    SDL_WaitThread(app->job_thread, NULL);
-    app->job_thread = NULL;
+    platform_job_wait(&app->job_worker);
     app->busy = 0;
     job_finish(app, &app->job);
 }
 
-static int inside_worker_main(void *arg) {
+static void inside_worker_main(void *arg) {
     AppState *app = arg;
     inside_compute(app->session.inside, &app->session, app->inside_needs, app->inside_vs);
-    SDL_AtomicSet(&app->inside_done, 1);
-    return 0;
 }
 
 void app_inside_start(AppState *app) {
     InsideData *d = app->session.inside;
     unsigned needs = inside_wanted(d);
-    if (app->busy || app->inside_thread || !needs) return;
+    if (app->busy || platform_job_running(&app->inside_worker) || !needs) return;
     d->want_needs = 0;
     app->inside_needs = needs;
     app->inside_vs = d->want_vs;
     atomic_store(&d->cancel, 0);
     if (app->async) {
-        SDL_AtomicSet(&app->inside_done, 0);
         d->running = 1;
-        app->inside_thread = SDL_CreateThread(inside_worker_main, "inferscope-inside", app);
-        if (app->inside_thread) return;
+        if (platform_job_start(&app->inside_worker, "inferscope-inside", inside_worker_main, app) == 0) return;
         d->running = 0; /* no thread: do it inline rather than not at all */
     }
     inside_compute(d, &app->session, needs, app->inside_vs);
@@ -204,20 +194,17 @@ void app_inside_start(AppState *app) {
 }
 
 int app_inside_poll(AppState *app) {
-    if (!app->inside_thread || !SDL_AtomicGet(&app->inside_done)) return 0;
-    SDL_WaitThread(app->inside_thread, NULL);
-    app->inside_thread = NULL;
+    if (!platform_job_done(&app->inside_worker)) return 0;
     app->session.inside->running = 0;
     app->dirty = 1;
     return 1;
 }
 
 void app_inside_stop(AppState *app) {
-    if (!app->inside_thread) return;
+    if (!platform_job_running(&app->inside_worker)) return;
     InsideData *d = app->session.inside;
     atomic_store(&d->cancel, 1);
-    SDL_WaitThread(app->inside_thread, NULL);
-    app->inside_thread = NULL;
+    platform_job_wait(&app->inside_worker);
     d->running = 0;
     atomic_store(&d->cancel, 0);
     app->dirty = 1;

@@ -2,9 +2,10 @@
  * a step, a forced token, switching to a branch, a new prompt; a head's ablation
  * flipped; a lesson beat rebuilt) as "jobs": split into the model work (job_run, safe on
  * a worker thread) and the follow-up on the app (job_finish: the status line, closing
- * the editor; main thread). With a worker (the window) a job runs on its
- * own thread while the loop keeps handling events, so a slow step on a big GPT-2 never
- * freezes the window; without one (tests, headless) it runs inline. No SDL drawing. */
+ * the editor; main thread). In the window (app->async) a job runs through the platform
+ * (platform.h: natively its own thread while the loop keeps handling events, so a slow
+ * step on a big GPT-2 never freezes the window; in the browser within a frame); without
+ * one (tests, headless) it runs inline. No SDL drawing. */
 #ifndef APP_JOBS_H
 #define APP_JOBS_H
 
@@ -16,7 +17,7 @@
  * the problem on the status line), 0 for a job. */
 int app_act(AppState *app, const Action *a, int rank);
 
-/* Starts the job: inline when app->async is 0, else on a worker thread (app->busy
+/* Starts the job: inline when app->async is 0, else as a platform job (app->busy
  * stays 1 until app_jobs_poll sees it finish). Ignored while another job runs. */
 void app_submit(AppState *app, const AppJob *job);
 
@@ -25,7 +26,7 @@ void app_submit(AppState *app, const AppJob *job);
  * it again, so a failure (the context full) stays on the status line and in the panel. */
 void app_compare_refresh(AppState *app);
 
-/* Main thread: if the running job has finished, joins its thread, applies job_finish
+/* Main thread: if the running job has finished, joins it, applies job_finish
  * and returns 1 (something changed); else 0. */
 int app_jobs_poll(AppState *app);
 

@@ -15,6 +15,7 @@
 #include "file_read.h"
 #include "lesson_run.h"
 #include "parse_num.h"
+#include "platform.h"
 
 static void usage(FILE *f) {
     char sampler[4096];
@@ -161,6 +162,8 @@ int app_main(int argc, char **argv) {
     memset(&lesson, 0, sizeof lesson);
     char lesson_model[1200], note[256] = "";
     ErrorMsg err = {{0}};
+    /* where the lesson, the figure and the model are read from (platform.h) */
+    if (platform_files_init(&err)) return cli_fail("window", "%s", err.text);
     if (lesson_path) {
         if (lesson_load(&lesson, lesson_path, &err)) return cli_fail("window", "%s", err.text);
         lesson_model_dir(&lesson, opt.model_dir, lesson_model, sizeof lesson_model, note, sizeof note);

@@ -9,6 +9,7 @@
 #include "app_jobs.h"
 #include "cli.h"
 #include "frame_fill.h"
+#include "platform.h"
 
 AppOptions app_default_options(void) {
     AppOptions o;
@@ -74,7 +75,7 @@ int app_init(AppState *app, const AppOptions *opt, ErrorMsg *err) {
     app->ui_scale = opt->ui_scale;
     app->theme = opt->theme;
     app->assets_dir = opt->assets_dir;
-    app->export_dir = opt->export_dir;
+    app->export_dir = platform_export_dir(opt->export_dir);
     app->n_help = keys_help(app->help, APP_HELP_MAX);
     app->dirty = 1;
     if (note[0]) app_set_status(app, 1, "%s", note);
