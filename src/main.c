@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "heap_setup.h"
 #include "kernels.h"
 #include "threads_wait.h"
 
@@ -35,6 +36,7 @@ static void usage(FILE *f) {
 
 int main(int argc, char **argv) {
     threads_wait_briefly(argv); /* may re-execute once: see threads_wait.c */
+    heap_keep_large_blocks_apart(); /* memory stays flat over hours (heap_setup.c) */
     /* the kernels are chosen from the CPU at run time; a forced choice that cannot run
      * here is refused before anything else (never a silent fallback) */
     ErrorMsg err;

@@ -11,6 +11,8 @@
 #   SOAK_LESSON=FILE   the lesson paged through in the second run (default
 #                      lessons/04-sampling.lesson; SOAK_LESSON= skips that run)
 #   SOAK_SEED=N        seed of the random keys and clicks (default 1; printed)
+#   SOAK_SIZE=WxH      the window's size (default 1280x720; 1920x1080 is a classroom
+#                      projector's); the resize each round goes to 1024x640 and back
 #
 # Two runs, each its own process judged on its own: the free window (two thirds of the
 # time) and presenter mode on a lesson (one third: PageDown through every beat, back,
@@ -31,12 +33,13 @@ cd "$(dirname "$0")/.."
 SAMPLE_S=5 # seconds between RSS samples
 
 # ============================================================== inside Xvfb
-# --inner OUT BIN MODEL SECONDS SLOW: starts the app, drives it, writes into OUT:
-# rss.csv, app.out/app.err (its stdout/stderr), rounds.log (the state line after each
-# round), rc (its exit status after q), alive (1 if alive at the end), rounds,
-# e_presses, figs/ (the exports), wait.log (timeouts, failed keys), state.json.
+# --inner OUT BIN MODEL SECONDS SLOW MODE LESSON SEED W H: starts the app at W x H,
+# drives it, writes into OUT: rss.csv, app.out/app.err (its stdout/stderr), rounds.log
+# (the state line after each round), rc (its exit status after q), alive (1 if alive at
+# the end), rounds, e_presses, figs/ (the exports), wait.log (timeouts, failed keys),
+# state.json.
 if [ "${1:-}" = "--inner" ]; then
-  out=$2 BIN=$3 MODEL=$4 SECS=$5 SLOW=$6 MODE=$7 LESSON=$8 SEED=$9
+  out=$2 BIN=$3 MODEL=$4 SECS=$5 SLOW=$6 MODE=$7 LESSON=$8 SEED=$9 W=${10} H=${11}
   RANDOM=$SEED # bash's generator: the same keys for the same seed
   APP_PID= SAMPLER_PID=
   cleanup() {
@@ -52,7 +55,7 @@ if [ "${1:-}" = "--inner" ]; then
   # INFERSCOPE_TIMINGS: one line of frame/step timings on stderr at exit (expected).
   SDL_VIDEODRIVER=x11 SDL_RENDER_DRIVER=software SDL_FRAMEBUFFER_ACCELERATION=0 \
     INFERSCOPE_HITS_OUT="$hits" INFERSCOPE_TIMINGS=1 \
-    "$BIN" "${source_args[@]}" --size 1280x720 --state-out "$out/state.json" \
+    "$BIN" "${source_args[@]}" --size "${W}x$H" --state-out "$out/state.json" \
     --export-dir "$out/figs" >"$out/app.out" 2>"$out/app.err" &
   APP_PID=$!
   t0=$(date +%s)
@@ -112,7 +115,7 @@ if [ "${1:-}" = "--inner" ]; then
     press "${ks[@]}"
     random_keys=$((random_keys + 60))
     for ((i = 0; i < 3; i++)); do
-      xdotool mousemove --window "$WID" $((RANDOM % 1280)) $((RANDOM % 720)) click 1 2>>"$out/xdotool.err"
+      xdotool mousemove --window "$WID" $((RANDOM % W)) $((RANDOM % H)) click 1 2>>"$out/xdotool.err"
     done
     sleep 0.5
     [ "$(field help)" = 1 ] && press question
@@ -149,7 +152,7 @@ if [ "${1:-}" = "--inner" ]; then
       random_burst
       press F11 && wait_state ' full=1 ' && press F11 && wait_state ' full=0 '
       xdotool windowsize "$WID" 1024 640 2>>"$out/xdotool.err" && wait_state ' size=1024x640'
-      xdotool windowsize "$WID" 1280 720 2>>"$out/xdotool.err" && wait_state ' size=1280x720'
+      xdotool windowsize "$WID" "$W" "$H" 2>>"$out/xdotool.err" && wait_state " size=${W}x$H"
       barrier || break
       echo "$(($(date +%s) - t0)) s round $rounds: $(state)" >>"$out/rounds.log"
       continue
@@ -192,7 +195,7 @@ if [ "${1:-}" = "--inner" ]; then
     # layout and the fonts follow the window size
     press F11 && wait_state ' full=1 ' && press F11 && wait_state ' full=0 '
     xdotool windowsize "$WID" 1024 640 2>>"$out/xdotool.err" && wait_state ' size=1024x640'
-    xdotool windowsize "$WID" 1280 720 2>>"$out/xdotool.err" && wait_state ' size=1280x720'
+    xdotool windowsize "$WID" "$W" "$H" 2>>"$out/xdotool.err" && wait_state " size=${W}x$H"
     barrier
     # export the frame and wait until the PNG is there
     before=$(n_png)
@@ -266,6 +269,11 @@ esac
 LESSON=${SOAK_LESSON-lessons/04-sampling.lesson}
 SEED=${SOAK_SEED:-1}
 [[ "$SEED" =~ ^[0-9]+$ ]] || { echo "soak: SOAK_SEED=$SEED: expected a whole number" >&2; exit 2; }
+SIZE=${SOAK_SIZE:-1280x720}
+# at least the resize target (1024x640), at most what the Xvfb screen below holds
+[[ "$SIZE" =~ ^([0-9]{4})x([0-9]{3,4})$ ]] && W=$((10#${BASH_REMATCH[1]})) H=$((10#${BASH_REMATCH[2]})) &&
+  [ "$W" -ge 1024 ] && [ "$H" -ge 640 ] && [ "$W" -le 3840 ] && [ "$H" -le 2160 ] ||
+  { echo "soak: SOAK_SIZE=$SIZE: expected WIDTHxHEIGHT from 1024x640 to 3840x2160" >&2; exit 2; }
 [ -z "$LESSON" ] || [ -f "$LESSON" ] || { echo "soak: SOAK_LESSON=$LESSON: no such lesson file" >&2; exit 2; }
 if [ -n "${SOAK_OUT:-}" ]; then
   top=$SOAK_OUT; mkdir -p "$top" || exit 2
@@ -282,15 +290,16 @@ rm -rf "$out"; mkdir -p "$out" || return 2
 local BASE_T=60; [ "$BASE_T" -gt $((SECS / 2)) ] && BASE_T=$((SECS / 2))
 pct= base= last=
 
-echo "soak ($MODE): $BIN on $([ "$MODE" = lesson ] && echo "$LESSON" || echo "$MODEL") for $((SECS / 60)).$((SECS % 60 * 10 / 60)) min (RSS every ${SAMPLE_S} s, baseline at ${BASE_T} s)"
-timeout $((SECS + 300 * SLOW)) xvfb-run -a -s '-screen 0 1280x800x24' \
-  bash "$0" --inner "$out" "$BIN" "$MODEL" "$SECS" "$SLOW" "$MODE" "$LESSON" "$SEED" >"$out/inner.out" 2>&1
+echo "soak ($MODE): $BIN on $([ "$MODE" = lesson ] && echo "$LESSON" || echo "$MODEL") at ${W}x$H for $((SECS / 60)).$((SECS % 60 * 10 / 60)) min (RSS every ${SAMPLE_S} s, baseline at ${BASE_T} s)"
+# the screen a little taller than the window (a title bar, as on a desktop)
+timeout $((SECS + 300 * SLOW)) xvfb-run -a -s "-screen 0 ${W}x$((H + 80))x24" \
+  bash "$0" --inner "$out" "$BIN" "$MODEL" "$SECS" "$SLOW" "$MODE" "$LESSON" "$SEED" "$W" "$H" >"$out/inner.out" 2>&1
 inner_rc=$?
 [ "$inner_rc" -eq 0 ] || echo "soak: the driver exited with status $inner_rc (124 = outer timeout)"
 
 # ---- the memory curve: one line per 30 s, relative to the baseline
 # An export or a font change allocates a few MB for a moment (a 1280x720 offscreen
-# frame is 3.7 MB), so one sample can sit 10% above its neighbours: both ends are the
+# frame is 3.7 MB, 1920x1080 8.3 MB), so one sample can sit 10% above its neighbours: both ends are the
 # MEDIAN of 30 s of samples (~6), "after the first minute" = [BASE_T, BASE_T + 30) s,
 # "the end" = the last 30 s (its final sample is taken right before q).
 median_rss() { # from to (seconds, to exclusive): the median RSS of those samples

@@ -340,6 +340,49 @@ static void test_text_api(void) {
     CHECK(live <= (size_t)VIZ_TEXT_CACHE_SETS * VIZ_TEXT_CACHE_WAYS && live > 800,
           "cache holds %zu textures (bounded)", live);
     CHECK(!viz.has_error, "no errors: %s", viz.last_error.text);
+    /* and bounded in bytes: 300 large chips (display size 96 px, ~0.2 MB each, ~55 MB in
+     * all) leave at most the budget (here its floor: the output is 200x100) cached, the
+     * newest of them still hits, and cache_bytes is the sum over the cached textures */
+    const size_t budget = viz_text_cache_budget(&viz);
+    CHECK(budget == VIZ_TEXT_CACHE_BYTES_MIN, "budget %zu kB at 200x100", budget >> 10);
+    CHECK(viz_set_display_px(&viz, 96) == 96, "display size 96 px");
+    TextStyle big = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_DISPLAY, .color = {0, 0, 0, 255}};
+    size_t drawn_bytes = 0;
+    for (int i = 0; i < 300; i++) {
+        char label[32];
+        snprintf(label, sizeof label, "chip %03d", i);
+        VizTextLayers t;
+        if (viz_text_layers(&viz, big.font, big.size, label, &t) == 0) drawn_bytes += (size_t)t.w * (size_t)t.h * 4;
+    }
+    size_t held = 0, n_big = 0;
+    for (size_t i = 0; i < (size_t)VIZ_TEXT_CACHE_SETS * VIZ_TEXT_CACHE_WAYS; i++) {
+        const VizTextLayers *t = &viz.cache[i].tex;
+        if (!t->mono) continue;
+        held += (size_t)t->w * (size_t)t->h * 4 * (t->color ? 2 : 1);
+        n_big += viz.cache[i].size == VIZ_TEXT_DISPLAY;
+    }
+    CHECK(drawn_bytes > 4 * budget, "the chips are %zu MB in all", drawn_bytes >> 20);
+    CHECK(held <= budget && held > budget / 2, "cache holds %zu kB (budget %zu kB)", held >> 10, budget >> 10);
+    CHECK(viz.cache_bytes == held, "cache_bytes %zu == %zu held", viz.cache_bytes, held);
+    CHECK(n_big > 10, "%zu chips cached", n_big);
+    hits = viz.cache_hits;
+    draw_text(&viz, 0, 0, "chip 299", &big, NULL);
+    CHECK(viz.cache_hits == hits + 1, "the newest chip is still cached");
+    CHECK(!viz.has_error, "no errors: %s", viz.last_error.text);
+    /* the budget is a screen of the output above the floor: 14.7 MB for 2560x1440 */
+    {
+        Offscreen wide;
+        Viz vw;
+        memset(&vw, 0, sizeof vw);
+        if (offscreen_create(&wide, 2560, 1440, &err) == 0 &&
+            viz_init(&vw, wide.renderer, ASSETS, 1.0f, 1.0f, THEME_LIGHT, &err) == 0)
+            CHECK(viz_text_cache_budget(&vw) == (size_t)2560 * 1440 * 4, "budget %zu at 2560x1440",
+                  viz_text_cache_budget(&vw));
+        else
+            CHECK(0, "2560x1440 viz: %s", err.text);
+        viz_free(&vw);
+        offscreen_free(&wide);
+    }
     /* long text bypasses the cache and still draws */
     char lng[300];
     memset(lng, 'x', sizeof lng - 1);
@@ -352,7 +395,7 @@ static void test_text_api(void) {
     int h2 = viz_line_height(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY);
     CHECK(h2 >= 2 * h1 - 2 && h2 <= 2 * h1 + 2, "line height %d → %d", h1, h2);
     CHECK(viz_px(&viz, 8) == 16 && viz_px(&viz, 0.2f) == 0 && viz_px(&viz, 1) == 2, "viz_px at scale 2");
-    CHECK(viz.cache[0].tex.mono == NULL, "cache emptied on rescale");
+    CHECK(viz.cache[0].tex.mono == NULL && viz.cache_bytes == 0, "cache emptied on rescale");
     CHECK(viz_set_scale(&viz, 3.0f, 1.0f, &err) == -1 && strstr(err.text, "UI scale 3"), "scale 3 rejected: %s",
           err.text);
     CHECK(viz.scale == 2.0f, "rejected scale leaves the old one");

@@ -49,13 +49,24 @@ typedef enum VizTextSize {
 #define VIZ_DPI_SCALE_MAX 4.0f /* 4 × 96 dpi ≈ 384 dpi print export */
 
 /* Text textures are cached by (font, size, text): 64 sets × 16 ways = 1024 textures at
- * most (a few MB), least-recently-used replaced within a set. 16 ways because a
- * frame redraws the same labels in the same order each time, and a cyclic pattern
- * that overflows a set misses on every access under LRU. Texts longer than
- * VIZ_TEXT_CACHE_KEY_MAX - 1 bytes are rendered uncached each time. */
+ * most, least-recently-used replaced within a set. 16 ways because a frame redraws the
+ * same labels in the same order each time, and a cyclic pattern that overflows a set
+ * misses on every access under LRU. Texts longer than VIZ_TEXT_CACHE_KEY_MAX - 1 bytes
+ * are rendered uncached each time. */
 #define VIZ_TEXT_CACHE_SETS 64
 #define VIZ_TEXT_CACHE_WAYS 16
 #define VIZ_TEXT_CACHE_KEY_MAX 96
+/* ... and at most one screen of pixels (viz_text_cache_budget: 4 bytes a pixel of the
+ * renderer's output, never under VIZ_TEXT_CACHE_BYTES_MIN: 8 MiB up to 1920×1080, 33 MB
+ * at 3840×2160), the least recently used texture of the whole cache dropped to make room.
+ * Why: 1024 entries is no bound on memory, a texture's size follows the text's pixel
+ * size: a 1920×1080 window held 8 MB of labels at UI scale 1 and 36 MB once large chips
+ * (a panel alone, the display size) were among them, and 1024 such chips would be ~1 GB.
+ * A frame draws less text than its screen holds (measured at 1920×1080: 1.9 MB of 145
+ * labels at most, 5.4 MB of 26 chips with the tokens panel alone), so a screen keeps the
+ * frame on screen cached; a single text larger than the budget is drawn uncached, as a
+ * long one is. */
+#define VIZ_TEXT_CACHE_BYTES_MIN ((size_t)8 << 20)
 
 /* Fallback fonts tried, in order, for a character the requested face lacks (SDL_ttf
  * has no fallback of its own). The default chain is Debian's colour emoji and Droid
@@ -108,6 +119,7 @@ typedef struct Viz {
     VizTextLayers scratch;    /* owned: the last uncached (long) text */
     Uint64 tick;              /* counts text lookups, drives LRU */
     size_t cache_hits, cache_misses; /* for tests and the debug overlay */
+    size_t cache_bytes;       /* pixel bytes the cached textures hold, <= viz_text_cache_budget */
     int ttf_inited;           /* 1 after our TTF_Init (balanced by TTF_Quit in viz_free) */
     ErrorMsg last_error;      /* first draw error since viz_clear_error (draw calls
                                * return -1 and do not take an ErrorMsg each) */
@@ -192,6 +204,9 @@ SDL_Texture *viz_text_texture(Viz *viz, VizFont font, VizTextSize size, const ch
 
 /* Internal to viz.c / viz_text.c: drops every cached text texture. */
 void viz_text_cache_clear(Viz *viz);
+/* The most pixel bytes the text cache holds now: 4 × the renderer's output pixels, at
+ * least VIZ_TEXT_CACHE_BYTES_MIN (why: there). */
+size_t viz_text_cache_budget(const Viz *viz);
 /* Internal: opens the fallback chain (colon-separated paths; missing files skipped). */
 void viz_fallback_open(Viz *viz, const char *paths);
 void viz_fallback_close(Viz *viz);

@@ -312,9 +312,42 @@ static int render_text(Viz *viz, VizFont font, VizTextSize size, const char *tex
 
 /* ---- the cache ---------------------------------------------------------------------- */
 
+#define CACHE_ENTRIES ((size_t)VIZ_TEXT_CACHE_SETS * VIZ_TEXT_CACHE_WAYS)
+
+/* Pixel bytes a rendered text holds: ARGB8888, each layer w × h (the software renderer
+ * keeps a surface of that size per texture; a GPU renderer the same in video memory). */
+static size_t layers_bytes(const VizTextLayers *t) {
+    size_t layers = (size_t)(t->mono != NULL) + (size_t)(t->color != NULL);
+    return layers * (size_t)t->w * (size_t)t->h * 4;
+}
+
+/* Empties one cache slot, keeping cache_bytes the sum over the filled ones. */
+static void cache_drop(Viz *viz, VizTextCacheEntry *e) {
+    viz->cache_bytes -= layers_bytes(&e->tex);
+    layers_free(&e->tex);
+}
+
+/* The least recently used filled slot of the whole cache, NULL when it is empty. */
+static VizTextCacheEntry *cache_oldest(Viz *viz) {
+    VizTextCacheEntry *old = NULL;
+    for (size_t i = 0; i < CACHE_ENTRIES; i++) {
+        VizTextCacheEntry *e = &viz->cache[i];
+        if (e->tex.mono && (!old || e->last_used < old->last_used)) old = e;
+    }
+    return old;
+}
+
+size_t viz_text_cache_budget(const Viz *viz) {
+    int w = 0, h = 0;
+    if (!viz->renderer || SDL_GetRendererOutputSize(viz->renderer, &w, &h) != 0 || w < 1 || h < 1) w = h = 0;
+    size_t screen = (size_t)w * (size_t)h * 4;
+    return screen > VIZ_TEXT_CACHE_BYTES_MIN ? screen : VIZ_TEXT_CACHE_BYTES_MIN;
+}
+
 void viz_text_cache_clear(Viz *viz) {
     if (viz->cache)
-        for (size_t i = 0; i < (size_t)VIZ_TEXT_CACHE_SETS * VIZ_TEXT_CACHE_WAYS; i++) layers_free(&viz->cache[i].tex);
+        for (size_t i = 0; i < CACHE_ENTRIES; i++) cache_drop(viz, &viz->cache[i]);
+    viz->cache_bytes = 0;
     layers_free(&viz->scratch);
 }
 
@@ -364,7 +397,19 @@ int viz_text_layers(Viz *viz, VizFont font, VizTextSize size, const char *utf8, 
     viz->cache_misses++;
     VizTextLayers t;
     if (render_text(viz, font, size, utf8, &t) != 0) return -1;
-    layers_free(&victim->tex);
+    size_t bytes = layers_bytes(&t), budget = viz_text_cache_budget(viz);
+    if (bytes > budget) { /* larger than the whole cache: drawn uncached */
+        layers_free(&viz->scratch);
+        viz->scratch = t;
+        *out = t;
+        return 0;
+    }
+    cache_drop(viz, victim);
+    /* room for it: the oldest texts anywhere go (the callers hold no texture across
+     * lookups, viz_text_layers' contract); ends, as bytes <= the bound */
+    VizTextCacheEntry *old;
+    while (viz->cache_bytes + bytes > budget && (old = cache_oldest(viz))) cache_drop(viz, old);
+    viz->cache_bytes += bytes;
     victim->tex = t;
     victim->last_used = viz->tick;
     victim->hash = hash;
