@@ -232,7 +232,9 @@ if [ "${1:-}" = "--inner" ]; then
     # (the window may be gone before the key's release event: xdotool's BadWindow then)
     xdotool key --window "$WID" q 2>>"$out/xdotool.err"
     for _ in $(seq 1 $((300 * SLOW))); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
-    if kill -0 "$APP_PID" 2>/dev/null; then kill "$APP_PID"; echo "did not exit within $((30 * SLOW)) s of q: killed" >>"$out/wait.log"; fi
+    if kill -0 "$APP_PID" 2>/dev/null; then
+      kill "$APP_PID"; echo 1 >"$out/killed"; echo "did not exit within $((30 * SLOW)) s of q: killed" >>"$out/wait.log"
+    fi
   else
     echo 0 >"$out/alive"
   fi
@@ -337,8 +339,11 @@ alive=$(cat "$out/alive" 2>/dev/null || echo 0)
 rc=$(cat "$out/rc" 2>/dev/null || echo none)
 rounds=$(cat "$out/rounds" 2>/dev/null || echo 0)
 crit "the app is alive after $rounds rounds of keys" "$([ "$alive" = 1 ] && echo 1)"
-crit "it exits cleanly on q (status $rc) and writes its state" \
-  "$([ "$rc" = 0 ] && jq -e .n_pos "$out/state.json" >/dev/null 2>&1 && echo 1)"
+# (SDL turns the SIGTERM of a kill into a quit, so a killed app exits 0 too: the driver
+# records whether it had to kill)
+killed=$([ -e "$out/killed" ] && echo ", killed after q went unanswered")
+crit "it exits cleanly on q (status $rc$killed) and writes its state" \
+  "$([ "$rc" = 0 ] && [ -z "$killed" ] && jq -e .n_pos "$out/state.json" >/dev/null 2>&1 && echo 1)"
 if [ -n "$base" ] && [ -n "$last" ]; then
   pct=$(awk -v a="$last" -v b="$base" 'BEGIN { printf "%+.1f", 100 * (a - b) / b }')
 fi
