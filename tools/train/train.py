@@ -8,6 +8,8 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'convert'))
+from restricted_pickle import checkpoint_load  # noqa: E402 (nothing in a checkpoint runs)
 from model import CompactGPT2
 import paths
 
@@ -62,7 +64,7 @@ vx = torch.from_numpy(full2c[valid[:nwin * args.T]].reshape(nwin, args.T))
 vy = torch.from_numpy(full2c[valid[1:nwin * args.T + 1]].reshape(nwin, args.T))
 
 model = CompactGPT2(S, V, args.L, args.H, args.C, args.T, args.dropout)
-resume = torch.load(args.resume, map_location='cpu') if args.resume else None
+resume = checkpoint_load(args.resume) if args.resume else None
 if resume is not None:
     assert np.array_equal(np.asarray(resume['seen']), seen)
     model.load_state_dict(resume['model'])
