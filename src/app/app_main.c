@@ -13,6 +13,7 @@
 #include "figure_meta.h"
 #include "cli_model.h"
 #include "file_read.h"
+#include "file_write.h"
 #include "lesson_run.h"
 #include "parse_num.h"
 
@@ -36,7 +37,8 @@ static void usage(FILE *f) {
             "  --export-dir DIR     where E / Shift+E write figures (default ./inferscope-figures)\n"
             "  --lesson FILE        presenter mode: play a lesson beat by beat (lessons/README.md)\n"
             "  --open-figure PNG    reopen the window in the state an exported figure records\n"
-            "  --state-out FILE     write a JSON snapshot of the session at exit (for tests)\n"
+            "  --state-out FILE     write a JSON snapshot of the session at exit (for tests); an\n"
+            "                       existing FILE is replaced only if it is a regular file\n"
             "  --help\n\n"
             "In the window, ? shows every key.\n",
             cli_default_model_dir(), sampler, APP_MIN_W, APP_MIN_H);
@@ -143,6 +145,13 @@ static int parse_window_args(int argc, char **argv, WindowArgs *w) {
         }
     }
     if (w->lesson_path && w->figure_path) return cli_fail("window", "--lesson and --open-figure exclude each other");
+    /* the outputs, refused now rather than after a session: --state-out replaces only a
+     * regular file (never /dev/full or a link), --export-dir must be a folder if it exists */
+    ErrorMsg oerr;
+    if (w->state_out && file_write_check(w->state_out, 1, &oerr)) return cli_fail("window", "--state-out %s", oerr.text);
+    struct stat st;
+    if (w->opt.export_dir && stat(w->opt.export_dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        return cli_fail("window", "--export-dir %s: exists and is not a folder", w->opt.export_dir);
     return 0;
 }
 

@@ -37,10 +37,10 @@ import json
 import os
 import struct
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import restricted_pickle  # noqa: E402
+from new_file import NotRegular, new_file  # noqa: E402
 
 
 def die(msg):
@@ -143,28 +143,13 @@ def write_safetensors(path, tensors):
 
 
 def write_new(path, chunks):
-    """Writes the byte strings to path through a temporary created new in the same folder
-    (mkstemp: O_CREAT|O_EXCL, so a link planted at a predictable name is never followed), then
-    renames it into place. An existing path that is not a regular file is not replaced."""
-    if os.path.lexists(path) and not (os.path.isfile(path) and not os.path.islink(path)):
-        die('%s: exists and is not a regular file (not replaced)' % path)
-    d, base = os.path.split(path)
-    fd, tmp = tempfile.mkstemp(prefix='.' + base + '.tmp-', dir=d or '.')
+    """Writes the byte strings to path through new_file (a temporary created new, renamed)."""
     try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, 'wb') as f:
+        with new_file(path) as f:
             for c in chunks:
                 f.write(c)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
-def _umask():
-    m = os.umask(0o022)
-    os.umask(m)
-    return m
+    except NotRegular as e:
+        die(str(e))
 
 
 def vocab_from_meta(path, vocab_size):
