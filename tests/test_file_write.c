@@ -3,7 +3,6 @@
  * (no-clobber) when complete; a link, a FIFO or a folder at the name is refused and left
  * as it was, also when it appears between open and commit; a write error (the disk-full
  * seam) leaves nothing behind; an aborted or refused write leaves no temporary. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_tmp.h"
 #include "file_write.h"
 
 static char dir[] = "/tmp/test_file_write_XXXXXX";
@@ -30,14 +30,6 @@ static int has(const char *path, const char *want) {
     return n == strlen(want) && memcmp(got, want, n) == 0;
 }
 
-static int n_hidden(void) {
-    DIR *d = opendir(dir);
-    int n = 0;
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
-        n += e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    if (d) closedir(d);
-    return n;
-}
 
 static long full_disk(int fd, const void *buf, size_t len, void *ctx) {
     (void)fd, (void)buf, (void)len, (void)ctx;
@@ -70,7 +62,7 @@ int main(void) {
           "no-clobber refuses: %s", err.text);
     CHECK(has(p, "one"), "the old file kept");
     CHECK(file_write_atomic(p, "two", 3, &replace, &err) == 0 && has(p, "two"), "overwrite replaces a regular file");
-    CHECK(n_hidden() == 0, "no temporary left");
+    CHECK(check_tmpdir_temps(dir) == 0, "no temporary left");
 
     /* a link, a FIFO, a folder at the name: refused in both modes, left as they were */
     put(at(t, sizeof t, "precious"), "precious");
@@ -92,19 +84,19 @@ int main(void) {
     CHECK(file_write_atomic(at(p, sizeof p, "a.txt/x"), "x", 1, &keep, &err) == -1 &&
               strstr(err.text, "a.txt is a file, not a folder") != NULL, "a file as folder: %s", err.text);
     CHECK(file_write_check(at(p, sizeof p, "free"), 0, &err) == 0, "a free name passes the check");
-    CHECK(n_hidden() == 0, "no temporary left by the refusals");
+    CHECK(check_tmpdir_temps(dir) == 0, "no temporary left by the refusals");
 
     /* streaming: invisible until commit; abort leaves nothing */
     AtomicFile a;
     CHECK(atomic_file_open(&a, at(p, sizeof p, "s.txt"), 0, &err) == 0, "open: %s", err.text);
     fputs("streamed", a.f);
-    CHECK(access(p, F_OK) != 0 && n_hidden() == 1, "only the temporary exists before commit");
-    CHECK(atomic_file_commit(&a, &err) == 0 && has(p, "streamed") && n_hidden() == 0, "commit: %s", err.text);
+    CHECK(access(p, F_OK) != 0 && check_tmpdir_temps(dir) == 1, "only the temporary exists before commit");
+    CHECK(atomic_file_commit(&a, &err) == 0 && has(p, "streamed") && check_tmpdir_temps(dir) == 0, "commit: %s", err.text);
     CHECK(atomic_file_open(&a, at(p, sizeof p, "gone.txt"), 0, &err) == 0, "open again");
     fputs("x", a.f);
     atomic_file_abort(&a);
     atomic_file_abort(&a);
-    CHECK(access(p, F_OK) != 0 && n_hidden() == 0, "abort (twice) leaves nothing");
+    CHECK(access(p, F_OK) != 0 && check_tmpdir_temps(dir) == 0, "abort (twice) leaves nothing");
 
     /* the name changes between open and commit */
     CHECK(atomic_file_open(&a, at(p, sizeof p, "race.txt"), 0, &err) == 0, "open race.txt");
@@ -115,13 +107,13 @@ int main(void) {
     CHECK(symlink(t, q) == 0, "a link appears meanwhile");
     CHECK(atomic_file_commit(&a, &err) == -1 && strstr(err.text, "symbolic link") != NULL && has(t, "precious"),
           "a link that appeared meanwhile is not replaced: %s", err.text);
-    CHECK(n_hidden() == 0, "no temporary left by the races");
+    CHECK(check_tmpdir_temps(dir) == 0, "no temporary left by the races");
 
     /* a full disk: reported with the counts, nothing left */
     FileWriteOptions full = {.overwrite = 0, .write_fn = full_disk};
     CHECK(file_write_atomic(at(p, sizeof p, "full.txt"), "abc", 3, &full, &err) == -1 &&
               strstr(err.text, "full.txt: disk full after 0 of 3 bytes") != NULL, "disk full: %s", err.text);
-    CHECK(access(p, F_OK) != 0 && n_hidden() == 0, "nothing left after the full disk");
+    CHECK(access(p, F_OK) != 0 && check_tmpdir_temps(dir) == 0, "nothing left after the full disk");
 
     const char *names[] = {"a.txt", "link", "fifo", "s.txt", "race.txt", "race2.txt", "precious"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) unlink(at(p, sizeof p, names[i]));

@@ -3,7 +3,6 @@
  * streaming in pieces, and the error paths (wrong element count, unwritable folder)
  * leaving no file behind; a link planted at the old temporary name or at the final name,
  * and a FIFO there, are never written through. The CLI test (test_cli_engine.sh) parses dumps with Python. */
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_tmp.h"
 #include "npy_write.h"
 
 static size_t read_all(const char *path, uint8_t *buf, size_t cap) {
@@ -24,15 +24,6 @@ static size_t read_all(const char *path, uint8_t *buf, size_t cap) {
 
 static int exists(const char *path) { return access(path, F_OK) == 0; }
 
-/* Names starting with '.' in dir (temporaries), "." and ".." aside. */
-static int n_hidden(const char *dir) {
-    DIR *d = opendir(dir);
-    int n = 0;
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
-        n += e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    if (d) closedir(d);
-    return n;
-}
 
 int main(void) {
     char dir[] = "/tmp/test_npy_XXXXXX";
@@ -74,7 +65,7 @@ int main(void) {
     CHECK(buf[128 + 4 + 3] == 0xC0 && buf[128 + 4 + 2] == 0x20, "-2.5f as 00 00 20 c0");
     CHECK(buf[128 + 12 + 3] == 0x80, "-0.0 keeps its sign bit");
     CHECK(buf[128 + 20 + 2] == 0x80 && buf[128 + 20 + 3] == 0xFF, "-inf as 00 00 80 ff");
-    CHECK(n_hidden(dir) == 0, "no temporary file left");
+    CHECK(check_tmpdir_temps(dir) == 0, "no temporary file left");
 
     /* streaming in pieces gives the same file */
     NpyWriter w;
@@ -93,7 +84,7 @@ int main(void) {
     CHECK(npy_open(&w, path, shape2, 2, &err) == 0, "open c");
     CHECK(npy_write_f32(&w, x, 5, &err) == 0, "5 of 6");
     CHECK(npy_close(&w, &err) == -1 && strstr(err.text, "5 of 6 elements") != NULL, "short close: %s", err.text);
-    CHECK(!exists(path) && n_hidden(dir) == 0, "short file removed");
+    CHECK(!exists(path) && check_tmpdir_temps(dir) == 0, "short file removed");
 
     /* an unwritable place: the error names the path; abort after an error is safe */
     snprintf(path, sizeof path, "%s/a.npy/inside.npy", dir);
@@ -127,7 +118,7 @@ int main(void) {
           "a link at the final name is refused: %s", err.text);
     pn = read_all(precious, pb, sizeof pb);
     CHECK(pn == 8 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode), "the link and its target untouched");
-    CHECK(n_hidden(dir) == 0, "no temporary left after the refusal");
+    CHECK(check_tmpdir_temps(dir) == 0, "no temporary left after the refusal");
     remove(path);
     snprintf(path, sizeof path, "%s/f.npy", dir);
     CHECK(mkfifo(path, 0600) == 0, "a FIFO at the final name");
