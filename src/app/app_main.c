@@ -49,6 +49,12 @@ static int is_dir(const char *p) {
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The status line, also on stderr: it names the figure and the model (inert, cli_print_line). */
+static void warn_status(const AppState *app) {
+    fputs("inferscope: warning: ", stderr);
+    cli_print_line(stderr, app->status, strlen(app->status));
+}
+
 /* The status line after --open-figure: "reopened F", or what differs from the figure —
  * another model, or other weights under the same name (the figure's SHA-256 against
  * the weights this window loaded; a hash is computed once and kept for exports). */
@@ -56,7 +62,7 @@ static void app_reopen_status(AppState *app, const FigureState *fig, const char 
     const char *here = app->session.model.name;
     if (strcmp(fig->model, here) != 0) {
         app_set_status(app, 1, "%s was made with model '%s'; this window shows '%s'", path, fig->model, here);
-        fprintf(stderr, "inferscope: warning: %s\n", app->status);
+        warn_status(app);
         return;
     }
     char hex[SHA256_HEX_LEN + 1];
@@ -65,7 +71,7 @@ static void app_reopen_status(AppState *app, const FigureState *fig, const char 
         strcmp(hex, fig->model_sha256) != 0) {
         app_set_status(app, 1, "%s was made with other weights named '%s' (SHA-256 %.12s…, these are %.12s…)", path,
                        here, fig->model_sha256, hex);
-        fprintf(stderr, "inferscope: warning: %s\n", app->status);
+        warn_status(app);
         return;
     }
     app_set_status(app, 0, "reopened %s", path);
