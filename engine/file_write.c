@@ -130,7 +130,7 @@ int atomic_file_commit(AtomicFile *a, ErrorMsg *err) {
     int bad = fflush(a->f) != 0 || ferror(a->f);
     int e = bad ? (errno ? errno : EIO) : 0;
     /* fsync before the rename: else a crash can leave the new name on an empty file */
-    if (!bad && fsync(fileno(a->f)) != 0) bad = 1, e = errno;
+    if (!bad && !a->no_fsync && fsync(fileno(a->f)) != 0) bad = 1, e = errno;
     if (fclose(a->f) != 0 && !bad) bad = 1, e = errno;
     a->f = NULL;
     if (bad) {
@@ -143,6 +143,7 @@ int atomic_file_commit(AtomicFile *a, ErrorMsg *err) {
         return -1;
     }
     a->tmp[0] = '\0';
+    if (a->no_fsync) return 0;
     /* make the new directory entry durable too (best effort: some file systems refuse) */
     int dfd = open(a->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {

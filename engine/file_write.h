@@ -36,6 +36,8 @@ typedef struct FileWriteOptions {
 typedef struct AtomicFile {
     FILE *f;                             /* the temporary, open for writing; NULL when closed */
     int overwrite;                       /* as FileWriteOptions.overwrite */
+    int no_fsync;                        /* set after open: commit skips fsync (a test hook's
+                                          * file rewritten every frame; durability is moot) */
     char path[FILE_WRITE_PATH_MAX];      /* the final name */
     char dir[FILE_WRITE_PATH_MAX];       /* its folder ("." for a bare name) */
     char tmp[FILE_WRITE_PATH_MAX + 32];  /* the temporary, in dir */
