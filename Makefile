@@ -209,6 +209,7 @@ SHAREDIR = $(DESTDIR)$(PREFIX)/share/inferscope
 APPSDIR  = $(DESTDIR)$(PREFIX)/share/applications
 MAN1DIR  = $(DESTDIR)$(PREFIX)/share/man/man1
 INSTALL_ASSETS = fonts tokenizer models/stories16m
+INSTALL_MANIFEST = $(SHAREDIR)/.install-manifest
 install: all
 	install -d $(BINDIR) $(SHAREDIR)/lessons $(APPSDIR) $(MAN1DIR)
 	install -m 755 $(BIN) $(BINDIR)/inferscope
@@ -217,12 +218,28 @@ install: all
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' assets/desktop/inferscope.desktop.in > $(APPSDIR)/inferscope.desktop
 	chmod 644 $(APPSDIR)/inferscope.desktop
 	install -m 644 assets/man/inferscope.1 $(MAN1DIR)/inferscope.1
+	@# the manifest: every file written above (relative to PREFIX), then the folders of our
+	@# own (a trailing /), parents first; uninstall reads it back and removes only those
+	{ echo bin/inferscope; echo share/applications/inferscope.desktop; echo share/man/man1/inferscope.1; \
+	  for d in $(INSTALL_ASSETS); do for f in assets/$$d/*; do echo share/inferscope/$$d/$${f##*/}; done; done; \
+	  for f in lessons/*.lesson lessons/README.md; do echo share/inferscope/lessons/$${f##*/}; done; \
+	  echo share/inferscope/.install-manifest; echo share/inferscope/; echo share/inferscope/lessons/; \
+	  for d in $(INSTALL_ASSETS); do p=share/inferscope; \
+	    for part in $$(echo $$d | tr / ' '); do p=$$p/$$part; echo $$p/; done; done; \
+	} | awk '!seen[$$0]++' > $(INSTALL_MANIFEST)
+	chmod 644 $(INSTALL_MANIFEST)
 	@echo "installed: $(PREFIX)/bin/inferscope (assets and lessons in $(PREFIX)/share/inferscope)"
 
-# uninstall: remove exactly what install put under PREFIX
+# uninstall: remove exactly the files install listed in its manifest, then its folders, each
+# only if empty: a model or a lesson of the user's own under share/inferscope stays. A line
+# that is absolute or climbs out with .. is ignored (the manifest is a file anyone may edit).
 uninstall:
-	rm -f $(BINDIR)/inferscope $(APPSDIR)/inferscope.desktop $(MAN1DIR)/inferscope.1
-	rm -rf $(SHAREDIR)
+	@m=$(INSTALL_MANIFEST); root=$(DESTDIR)$(PREFIX); \
+	if [ ! -f "$$m" ]; then echo "uninstall: no $$m: nothing removed (not installed under PREFIX=$(PREFIX)?)"; exit 0; fi; \
+	list=$$(grep -v -e '^/' -e '\(^\|/\)\.\.\(/\|$$\)' -e '^$$' "$$m"); \
+	printf '%s\n' "$$list" | grep -v '/$$' | while IFS= read -r f; do rm -f "$$root/$$f"; done; \
+	printf '%s\n' "$$list" | grep '/$$' | tac | while IFS= read -r d; do rmdir "$$root/$$d" 2>/dev/null || true; done; \
+	if [ -d "$(SHAREDIR)" ]; then echo "uninstall: kept $(SHAREDIR): it holds files install did not write"; fi
 
 # clean: remove every build output
 clean:

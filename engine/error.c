@@ -6,17 +6,21 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "utf8.h"
+#include "text_visible.h"
 
 int error_set(ErrorMsg *err, const char *fmt, ...) {
     if (!err) return -1;
+    char raw[sizeof err->text];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->text, sizeof err->text, fmt, ap);
+    int n = vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof raw ? (size_t)n : sizeof raw - 1;
     /* keep it one line: a newline inside a message would break status lines/logs */
-    for (char *p = err->text; *p; p++)
-        if (*p == '\n' || *p == '\r') *p = ' ';
+    for (size_t i = 0; i < len; i++)
+        if (raw[i] == '\n' || raw[i] == '\r') raw[i] = ' ';
+    /* and inert: a path or a name from a file may hold ESC, BEL, C1 controls (text_visible.h) */
+    text_visible(err->text, sizeof err->text, (const uint8_t *)raw, len, 0);
     return -1;
 }
 
@@ -25,18 +29,8 @@ const char *error_quote(char *out, size_t cap, const char *s, size_t n) {
     size_t o = 0;
     const uint8_t *u = (const uint8_t *)s;
     for (size_t i = 0; i < n;) {
-        char piece[24];
-        uint32_t cp = 0;
-        size_t k = utf8_decode_one(u + i, n - i, &cp), len;
-        if (u[i] == '\\') {
-            memcpy(piece, "\\\\", 2), len = 2, k = 1;
-        } else if (k == 0 || cp < 0x20 || cp == 0x7F) {
-            len = (size_t)snprintf(piece, sizeof piece, "\\x%02X", u[i]), k = 1;
-        } else if (cp >= 0x80 && cp <= 0x9F) { /* C1 controls: both bytes shown */
-            len = (size_t)snprintf(piece, sizeof piece, "\\x%02X\\x%02X", u[i], u[i + 1]);
-        } else {
-            memcpy(piece, u + i, k), len = k;
-        }
+        char piece[8];
+        size_t len, k = text_visible_piece(u + i, n - i, TEXT_ESCAPE_BACKSLASH, piece, &len);
         if (o + len + 4 > cap) { /* room for "..." and the NUL */
             if (o + 4 <= cap) memcpy(out + o, "...", 3), o += 3;
             break;

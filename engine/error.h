@@ -13,7 +13,10 @@ typedef struct ErrorMsg {
 } ErrorMsg;
 
 /* Formats into err (which may be NULL) and returns -1, so callers can write
- * `return error_set(err, "%s: truncated", path);`. */
+ * `return error_set(err, "%s: truncated", path);`. The line is made one line (a newline or
+ * carriage return becomes a space) and inert on a terminal: every other control
+ * character, C1 control and byte that is not UTF-8 reads \xNN (text_visible.h), so a path
+ * or a name from a file can be formatted in as it is. */
 int error_set(ErrorMsg *err, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

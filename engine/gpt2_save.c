@@ -4,8 +4,9 @@
  * written in the model's weight dtype, vectors (biases, LayerNorm gains, wpe) as F32 —
  * exactly what the model computes with, so loading the file gives the same numbers as
  * converting at load. Tensors are contiguous (the safetensors spec forbids holes), F32
- * ones first so every tensor is aligned for in-place use. Both files are written to a
- * temporary name and renamed, and existing files are never overwritten. Not a reader. */
+ * ones first so every tensor is aligned for in-place use. Both files are written through
+ * file_write.h (a temporary created new, then linked into place), and existing files are
+ * never overwritten. Not a reader. */
 #include "gpt2_save.h"
 
 #include <cJSON.h>
@@ -16,6 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "file_write.h"
 
 typedef struct OutTensor {
     char name[64];
@@ -155,33 +158,28 @@ static int write_config(const Gpt2Model *m, FILE *f) {
     return rc;
 }
 
-/* Writes dir/name through dir/.name.tmp-PID and a rename; never replaces a file. */
-static int write_atomic(const char *dir, const char *name, const Gpt2Model *m, const OutTensor *t, size_t n,
-                        const char *header, size_t hlen, ErrorMsg *err) {
-    char final_path[1200], tmp[1250];
+/* Writes dir/name through a temporary created new beside it (file_write.h); never
+ * replaces a file. */
+static int write_new(const char *dir, const char *name, const Gpt2Model *m, const OutTensor *t, size_t n,
+                     const char *header, size_t hlen, ErrorMsg *err) {
+    char final_path[1200];
     snprintf(final_path, sizeof final_path, "%s/%s", dir, name);
-    snprintf(tmp, sizeof tmp, "%s/.%s.tmp-%ld", dir, name, (long)getpid());
-    struct stat st;
-    if (lstat(final_path, &st) == 0) return error_set(err, "%s: already exists (not overwritten)", final_path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return error_set(err, "%s: cannot create: %s", tmp, strerror(errno));
+    AtomicFile a;
+    if (atomic_file_open(&a, final_path, 0, err)) return -1;
     int bad = 0;
     if (header) {
         uint8_t len8[8];
         for (int i = 0; i < 8; i++) len8[i] = (uint8_t)((uint64_t)hlen >> (8 * i));
-        bad |= write_all(f, len8, 8) || write_all(f, header, hlen);
-        for (size_t i = 0; i < n && !bad; i++) bad |= write_all(f, t[i].data, out_bytes(&t[i]));
+        bad |= write_all(a.f, len8, 8) || write_all(a.f, header, hlen);
+        for (size_t i = 0; i < n && !bad; i++) bad |= write_all(a.f, t[i].data, out_bytes(&t[i]));
     } else {
-        bad |= write_config(m, f);
+        bad |= write_config(m, a.f);
     }
-    bad |= fflush(f) != 0 || fsync(fileno(f)) != 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, final_path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return error_set(err, "%s: write failed: %s", final_path, strerror(e));
+    if (bad && !ferror(a.f)) { /* cJSON ran out of memory; a write error is commit's to report */
+        atomic_file_abort(&a);
+        return error_set(err, "%s: out of memory", final_path);
     }
-    return 0;
+    return atomic_file_commit(&a, err);
 }
 
 int gpt2_model_save(const Gpt2Model *m, const char *dir, ErrorMsg *err) {
@@ -196,7 +194,7 @@ int gpt2_model_save(const Gpt2Model *m, const char *dir, ErrorMsg *err) {
     for (int i = 0; i < 2; i++) {
         char p[1200];
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
-        if (lstat(p, &st) == 0) return error_set(err, "%s: already exists (not overwritten)", p);
+        if (file_write_check(p, 0, err)) return -1;
     }
     size_t cap = 3 + 12 * (size_t)m->config.n_layer + 2;
     OutTensor *t = calloc(cap, sizeof *t);
@@ -204,8 +202,8 @@ int gpt2_model_save(const Gpt2Model *m, const char *dir, ErrorMsg *err) {
     size_t n = list_tensors(m, t), hlen = 0;
     char *header = make_header(t, n, &hlen);
     int rc = header ? 0 : error_set(err, "%s: out of memory for the safetensors header", dir);
-    if (rc == 0) rc = write_atomic(dir, "model.safetensors", m, t, n, header, hlen, err);
-    if (rc == 0) rc = write_atomic(dir, "config.json", m, NULL, 0, NULL, 0, err);
+    if (rc == 0) rc = write_new(dir, "model.safetensors", m, t, n, header, hlen, err);
+    if (rc == 0) rc = write_new(dir, "config.json", m, NULL, 0, NULL, 0, err);
     free(header);
     free(t);
     return rc;

@@ -34,7 +34,8 @@ void json_escape_to(JsonSink sink, void *ctx, const uint8_t *s, size_t n, JsonEs
             sink(ctx, "\\ufffd", 6);
         } else if (cp >= 0x20 && cp < 0x7F) {
             sink(ctx, (const char *)s + i, 1);
-        } else if (cp < 0x20 || cp == 0x7F || (mode == JSON_ESCAPE_ASCII && cp < 0x10000)) {
+        } else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || (mode == JSON_ESCAPE_ASCII && cp < 0x10000)) {
+            /* DEL and the C1 controls too: JSON read on a terminal must not drive it */
             len = snprintf(u, sizeof u, "\\u%04x", (unsigned)cp);
         } else if (mode == JSON_ESCAPE_ASCII) {
             uint32_t v = cp - 0x10000; /* UTF-16 surrogate pair */

@@ -7,7 +7,8 @@
  *   JSON_ESCAPE_ASCII  pure printable ASCII out: every code point outside 0x20..0x7E is
  *                      \uXXXX (a surrogate pair above U+FFFF), so the literal fits a PNG
  *                      tEXt chunk; a byte that is not UTF-8 becomes \ufffd (one per byte).
- * Both escape '"', '\\', \n, \r, \t by their short forms and other controls as \u00XX.
+ * Both escape '"', '\\', \n, \r, \t by their short forms and other controls (C0, DEL and
+ * the C1 controls U+0080..U+009F) as \u00XX.
  * Not a JSON writer (cJSON is) and not a parser. */
 #ifndef JSON_ESCAPE_H
 #define JSON_ESCAPE_H

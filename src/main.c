@@ -53,7 +53,8 @@ int main(int argc, char **argv) {
     if (argc >= 2 && argv[1][0] != '-') {
         for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
             if (strcmp(argv[1], COMMANDS[i].name) == 0) return COMMANDS[i].run(argc - 1, argv + 1);
-        fprintf(stderr, "inferscope: unknown command '%s' (see inferscope --help)\n", argv[1]);
+        char q[ERROR_QUOTE_CAP];
+        fprintf(stderr, "inferscope: unknown command '%s' (see inferscope --help)\n", ERROR_QUOTE(q, argv[1]));
         return 2;
     }
     return app_main(argc, argv);

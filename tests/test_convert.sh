@@ -132,7 +132,7 @@ run_case() { # CASE VOCAB L NH C T BIAS TIED GELU COMPILED META -- converter fla
 }
 
 # a char model as data/shakespeare_char trains it: 65 characters, meta.pkl, torch.compile'd
-check "char model: ckpt.pt + meta.pkl convert and load" run_case char 65 2 2 16 32 1 1 1 1 1
+check "char model: ckpt.pt + meta.pkl convert and load" run_case char 65 2 2 16 32 1 1 1 1 1 --meta "$tmp/char/meta.pkl"
 check "char model: logits == nanoGPT-layout torch forward (1e-4)" "$PY" "$tmp/cmp.py" "$tmp/char/d/logits.npy" "$tmp/char/ref.json" 65
 check "char model: vocab.json has the 65 characters, config says exact gelu, tied" "$PY" -c '
 import json, sys
@@ -163,4 +163,68 @@ grep -q "\"tie_word_embeddings\": false" "$2/config.json" && grep -q "\"activati
 "$1" info "$2" | grep -q "^lm_head      separate (untied)"' _ "$BIN" "$tmp/untied/out"
 "$PY" "$CONV" "$tmp/nope.pt" "$tmp/x" >"$tmp/nope.out" 2>&1; rc=$?
 check "a missing checkpoint: one line naming it" bash -c '[ "$1" -ne 0 ] && grep -q "nope.pt: not found" "$2"' _ "$rc" "$tmp/nope.out"
+
+# Nothing in a file runs. evil.py writes, beside the char model's real weights, a ckpt.pt and a
+# meta.pkl whose objects __reduce__ to os.system("touch MARKER"); loaded with plain torch.load
+# they run it (checked first on a copy, so the files are known to be armed).
+cat >"$tmp/evil.py" <<'EOF'
+import os, pickle, sys, torch
+src, out, marker = sys.argv[1:4]
+class Evil:
+    def __reduce__(self):
+        return (os.system, ("touch " + marker,))
+ck = torch.load(src + "/ckpt.pt", map_location="cpu")
+ck["config"] = {"dataset": Evil()}
+os.makedirs(out, exist_ok=True)
+torch.save(ck, out + "/ckpt.pt")
+pickle.dump({"vocab_size": 65, "itos": {0: Evil()}, "stoi": {}}, open(out + "/meta.pkl", "wb"))
+if sys.argv[4:] == ["arm-check"]:
+    torch.load(out + "/ckpt.pt", map_location="cpu")
+EOF
+"$PY" "$tmp/evil.py" "$tmp/char" "$tmp/armed" "$tmp/marker-armed" arm-check
+check "the malicious files are armed: plain torch.load runs their command" test -e "$tmp/marker-armed"
+"$PY" "$tmp/evil.py" "$tmp/char" "$tmp/evil" "$tmp/marker"
+"$PY" "$CONV" "$tmp/evil/ckpt.pt" "$tmp/evil/out" >"$tmp/evil.out" 2>&1; rc=$?
+check "malicious ckpt.pt: refused with exit 2 ($rc), the command not run, nothing written" bash -c \
+  '[ "$1" -eq 2 ] && [ ! -e "$2" ] && [ ! -e "$3/out/model.safetensors" ]' _ "$rc" "$tmp/marker" "$tmp/evil"
+check "malicious ckpt.pt: one line naming the class it asked for ($(head -c 150 "$tmp/evil.out"))" bash -c \
+  '[ "$(wc -l <"$1")" -eq 1 ] && grep -q "ckpt.pt: refused: the file asks to import posix.system" "$1"' _ "$tmp/evil.out"
+cp "$tmp/char/ckpt.pt" "$tmp/evil/ckpt.pt"
+"$PY" "$CONV" "$tmp/evil/ckpt.pt" "$tmp/evil/out" --meta "$tmp/evil/meta.pkl" >"$tmp/evil.out" 2>&1; rc=$?
+check "malicious meta.pkl named with --meta: refused, exit 2 ($rc), not run, one line naming posix.system" bash -c \
+  '[ "$1" -eq 2 ] && [ ! -e "$2" ] && [ "$(wc -l <"$3")" -eq 1 ] &&
+   grep -q "meta.pkl: refused: the file asks to import posix.system" "$3"' _ "$rc" "$tmp/marker" "$tmp/evil.out"
+"$PY" "$CONV" "$tmp/evil/ckpt.pt" "$tmp/evil/out2" >"$tmp/evil.out" 2>&1; rc=$?
+check "a meta.pkl beside ckpt.pt is not read unless named: converts, no vocab.json, not run" bash -c \
+  '[ "$1" -eq 0 ] && [ ! -e "$2" ] && [ -e "$3/model.safetensors" ] && [ ! -e "$3/vocab.json" ]' _ "$rc" "$tmp/marker" "$tmp/evil/out2"
+
+# what nanoGPT and our own training write besides tensors still loads: NumPy scalars and arrays,
+# floats, tuples, None, an OrderedDict, a bfloat16 tensor
+"$PY" - "$tmp/char/ckpt.pt" "$tmp/np/ckpt.pt" <<'EOF'
+import os, sys, collections, numpy as np, torch
+ck = torch.load(sys.argv[1], map_location="cpu")
+ck.update(best_val_loss=np.float64(1.25), seen=np.arange(5, dtype=np.int32), betas=(0.9, 0.95), fused=None,
+          extra=collections.OrderedDict(a=torch.ones(2, dtype=torch.bfloat16)))
+os.makedirs(os.path.dirname(sys.argv[2]), exist_ok=True)
+torch.save(ck, sys.argv[2])
+EOF
+check "a checkpoint with NumPy scalars/arrays, tuples, None, bf16: converts" \
+  "$PY" "$CONV" "$tmp/np/ckpt.pt" "$tmp/np/out" --meta "$tmp/char/meta.pkl"
+
+# outputs are created new: a link planted at a temporary or a final name is never written through
+mkdir -p "$tmp/planted/out"; echo precious >"$tmp/precious"
+for n in .config.json.tmp- .model.safetensors.tmp- .vocab.json.tmp- config.json.tmp model.safetensors.tmp; do
+  for pid in $(seq $$ $(($$ + 50))); do ln -s "$tmp/precious" "$tmp/planted/out/$n$pid"; done
+done
+ln -s "$tmp/precious" "$tmp/planted/out/model.safetensors.tmp"
+ln -s "$tmp/precious" "$tmp/planted/out/vocab.json"
+"$PY" "$CONV" "$tmp/char/ckpt.pt" "$tmp/planted/out" --meta "$tmp/char/meta.pkl" >"$tmp/planted.out" 2>&1; rc=$?
+check "a symlink at vocab.json: refused (exit 2, named), its target untouched" bash -c \
+  '[ "$1" -eq 2 ] && grep -q "vocab.json: exists and is not a regular file" "$2" && [ "$(cat "$3")" = precious ]' \
+  _ "$rc" "$tmp/planted.out" "$tmp/precious"
+rm "$tmp/planted/out/vocab.json" "$tmp/planted/out/config.json" "$tmp/planted/out/model.safetensors"
+"$PY" "$CONV" "$tmp/char/ckpt.pt" "$tmp/planted/out" --meta "$tmp/char/meta.pkl" >"$tmp/planted.out" 2>&1; rc=$?
+check "symlinks at the old temporary names: not followed; the outputs are regular files" bash -c \
+  '[ "$1" -eq 0 ] && [ "$(cat "$2")" = precious ] && [ -f "$3/config.json" ] && [ ! -L "$3/config.json" ] &&
+   [ ! -L "$3/model.safetensors" ] && [ ! -L "$3/vocab.json" ]' _ "$rc" "$tmp/precious" "$tmp/planted/out"
 summary test_convert

@@ -2,7 +2,8 @@
 # .desktop entry and the man page where a system expects them; the installed binary, run
 # from an unrelated folder, finds its bundled model, tokenizer and fonts without the source
 # tree (`next` and a headless `export`); the man page covers every option of every
-# command's --help; DESTDIR staging; `make uninstall` removes everything it put there.
+# command's --help; DESTDIR staging; `make uninstall` removes exactly the files install listed
+# in its manifest (a user's own model or lesson under share/inferscope stays).
 . tests/check.sh
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_install.XXXXXX"); trap 'rm -rf "$tmp"' EXIT
 P=$tmp/prefix
@@ -50,7 +51,7 @@ check "the PNGs are real images" bash -c 'for f in figs/*.png; do [ "$(head -c 8
 run --help >help.out 2>&1
 check "window --help names the installed bundled model" grep -q "$S/models/stories16m" help.out
 check "nothing was written into the source tree or the share folder" \
-  bash -c '[ -z "$(find "$1" -newer "$2" -type f)" ]' _ "$S" "$P/share/man/man1/inferscope.1"
+  bash -c '[ -z "$(find "$1" -newer "$2" -type f)" ]' _ "$S" "$S/.install-manifest"
 cd "$ROOT" || exit 1
 
 # ---- the .desktop entry ----
@@ -89,12 +90,29 @@ check "DESTDIR: files under the stage, Exec=/usr/bin/inferscope" bash -c '
 [ -x "$1/usr/bin/inferscope" ] && [ -f "$1/usr/share/inferscope/tokenizer/encoder.json" ] &&
 grep -qx "Exec=/usr/bin/inferscope" "$1/usr/share/applications/inferscope.desktop"' _ "$tmp/stage"
 
-# ---- uninstall: nothing of ours is left ----
-mk uninstall PREFIX="$P" >/dev/null 2>&1; rc=$?
+# ---- uninstall: exactly what install wrote (its manifest), nothing of the user's ----
+check "install wrote a manifest listing every installed file" bash -c '
+cd "$1" && while IFS= read -r f; do case $f in */) [ -d "$f" ] ;; *) [ -f "$f" ] ;; esac || exit 1; done \
+  <share/inferscope/.install-manifest && [ "$(grep -vc /\$ share/inferscope/.install-manifest)" -eq "$(find . -type f | wc -l)" ]' _ "$P"
+# a model and a lesson of the user's own, as lesson 8 tells users to place them, and a file
+# outside the prefix that a tampered manifest names (absolute and ../)
+mkdir -p "$S/models/my-gpt2"; echo '{}' >"$S/models/my-gpt2/config.json"; echo "# mine" >"$S/lessons/mine.lesson"
+echo keep >"$tmp/outside"
+printf '%s\n' "$tmp/outside" "../outside" "share/../../outside" >>"$S/.install-manifest"
+mk uninstall PREFIX="$P" >"$tmp/uninstall.out" 2>&1; rc=$?
 check "make uninstall exits 0 ($rc)" [ "$rc" -eq 0 ]
-left=$(find "$P" -type f | head -n 5)
-check "no file left under the prefix (${left:-none})" [ -z "$left" ]
-check "share/inferscope removed" [ ! -e "$S" ]
+check "the user's own model and lesson survive uninstall" \
+  bash -c '[ "$(cat "$1/models/my-gpt2/config.json")" = "{}" ] && [ -f "$1/lessons/mine.lesson" ]' _ "$S"
+check "a file outside the prefix named by the manifest survives" [ "$(cat "$tmp/outside")" = keep ]
+left=$(find "$P" -type f ! -path "*/my-gpt2/*" ! -name mine.lesson | head -n 5)
+check "no installed file left under the prefix (${left:-none})" [ -z "$left" ]
+check "our emptied folders are gone, the user's stay" bash -c '[ ! -e "$1/models/stories16m" ] && [ ! -e "$1/fonts" ] &&
+  [ ! -e "$1/tokenizer" ] && [ -d "$1/models/my-gpt2" ] && [ -d "$1/lessons" ]' _ "$S"
+check "uninstall says it kept share/inferscope" grep -q "kept $S: it holds files install did not write" "$tmp/uninstall.out"
 mk uninstall PREFIX="$P" >/dev/null 2>&1; rc=$?
-check "a second uninstall is harmless ($rc)" [ "$rc" -eq 0 ]
+check "a second uninstall is harmless ($rc), the user's files still there" \
+  bash -c '[ "$1" -eq 0 ] && [ -f "$2/models/my-gpt2/config.json" ]' _ "$rc" "$S"
+mk install PREFIX="$tmp/p2" >/dev/null 2>&1 && mk uninstall PREFIX="$tmp/p2" >/dev/null 2>&1
+check "install then uninstall into an empty prefix: share/inferscope removed, no file left" \
+  bash -c '[ ! -e "$1/share/inferscope" ] && [ -z "$(find "$1" -type f)" ]' _ "$tmp/p2"
 summary test_install

@@ -40,17 +40,6 @@ static long file_size(const char *path) {
     return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
-/* Number of leftover temporaries (".*.tmp-*") in dir. */
-static int count_temps(const char *dir) {
-    DIR *d = opendir(dir);
-    int n = 0;
-    if (!d) return -1;
-    for (struct dirent *e; (e = readdir(d));)
-        if (e->d_name[0] == '.' && strstr(e->d_name, ".tmp-")) n++;
-    closedir(d);
-    return n;
-}
-
 static const char *PY_READER =
     "import sys, struct, zlib\n"
     "d = open(sys.argv[1], 'rb').read()\n"
@@ -120,7 +109,7 @@ static void test_round_trip(void) {
     PngWriteOptions opt = {.dpi = 300.0};
     int rc = png_write_file(path, img, 7, 5, 4, 7 * 4, TEXTS, N_TEXTS, &opt, &err);
     CHECK(rc == 0, "write: %s", err.text);
-    CHECK(count_temps(g_dir) == 0, "no temporary left after success");
+    CHECK(check_tmpdir_temps(g_dir) == 0, "no temporary left after success");
 
     PngTextChunks t = {0};
     CHECK(png_read_text_chunks(path, &t, &err) == 0, "read back: %s", err.text);
@@ -209,7 +198,7 @@ static void test_no_overwrite(void) {
     CHECK(png_write_file(path, img, 4, 4, 4, 16, TEXTS, N_TEXTS, NULL, &err) == -1, "second write refused");
     CHECK(strstr(err.text, path) && strstr(err.text, "already exists"), "message: %s", err.text);
     CHECK(file_size(path) == size1, "file unchanged");
-    CHECK(count_temps(g_dir) == 0, "no temporary left after refusal");
+    CHECK(check_tmpdir_temps(g_dir) == 0, "no temporary left after refusal");
     PngWriteOptions opt = {.overwrite = 1};
     CHECK(png_write_file(path, img, 4, 4, 4, 16, TEXTS, N_TEXTS, &opt, &err) == 0, "overwrite: %s", err.text);
     CHECK(file_size(path) > size1, "file replaced (more text chunks): %ld vs %ld", file_size(path), size1);
@@ -298,13 +287,13 @@ static void test_disk_full(void) {
           d.written, d.calls);
     CHECK(strstr(err.text, path) && strstr(err.text, "disk full"), "message: %s", err.text);
     CHECK(file_size(path) == -1, "no final file after a failed write");
-    CHECK(count_temps(g_dir) == 0, "no temporary left after a failed write");
+    CHECK(check_tmpdir_temps(g_dir) == 0, "no temporary left after a failed write");
 
     int calls = 0;
     PngWriteOptions z = {.write_fn = zero_write, .write_ctx = &calls};
     CHECK(png_write_file(path, img, 64, 64, 4, 256, NULL, 0, &z, &err) == -1, "zero-progress write fails");
     CHECK(calls == 1, "no endless retry on zero-byte writes (%d calls)", calls);
-    CHECK(count_temps(g_dir) == 0, "no temporary left");
+    CHECK(check_tmpdir_temps(g_dir) == 0, "no temporary left");
 
     /* a real full file system, when we may mount a tiny tmpfs (root in most CI) */
     char tiny[300];
@@ -318,7 +307,7 @@ static void test_disk_full(void) {
         CHECK(png_write_file(path, noise, 200, 200, 4, 800, NULL, 0, NULL, &err) == -1, "tmpfs full fails");
         CHECK(strstr(err.text, path) && (strstr(err.text, "disk full") || strstr(err.text, "flush")),
               "message: %s", err.text);
-        CHECK(count_temps(tiny) == 0, "no temporary left on the full tmpfs");
+        CHECK(check_tmpdir_temps(tiny) == 0, "no temporary left on the full tmpfs");
         CHECK(file_size(path) == -1, "no final file on the full tmpfs");
         free(noise);
         umount(tiny);

@@ -175,118 +175,6 @@ int png_encode(const uint8_t *pixels, int w, int h, int channels, size_t stride,
     return 0;
 }
 
-/* ---- atomic write ---------------------------------------------------------------- */
-
-static long default_write(int fd, const void *buf, size_t len, void *ctx) {
-    (void)ctx;
-    return (long)write(fd, buf, len);
-}
-
-int png_write_bytes_atomic(const char *path, const uint8_t *bytes, size_t len,
-                           const PngWriteOptions *opt, ErrorMsg *err) {
-    static const PngWriteOptions defaults = {0};
-    if (!opt) opt = &defaults;
-    PngWriteFn write_fn = opt->write_fn ? opt->write_fn : default_write;
-    if (!path || !*path) return error_set(err, "export: empty output path");
-    /* split into folder and file name: the temporary must live in the same folder,
-     * because rename(2) is only atomic within one file system */
-    char dir[4096], tmp[4200];
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    if (!*base) return error_set(err, "%s: is a folder, not a file name", path);
-    size_t dlen = slash ? (size_t)(slash - path) : 1;
-    if (dlen >= sizeof dir || strlen(path) >= sizeof dir)
-        return error_set(err, "%s: path too long", path);
-    if (slash) {
-        memcpy(dir, path, dlen);
-        dir[dlen] = '\0';
-        if (dlen == 0) strcpy(dir, "/");
-    } else {
-        strcpy(dir, ".");
-    }
-    struct stat st;
-    if (stat(dir, &st) != 0)
-        return error_set(err, "%s: folder %s does not exist (%s)", path, dir, strerror(errno));
-    if (!S_ISDIR(st.st_mode)) return error_set(err, "%s: %s is a file, not a folder", path, dir);
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) return error_set(err, "%s: is a folder, not a file", path);
-        if (!opt->overwrite)
-            return error_set(err, "%s: already exists (not overwritten; choose another name)", path);
-    }
-    snprintf(tmp, sizeof tmp, "%s/.%s.tmp-XXXXXX", dir, base);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        if (e == EACCES || e == EPERM || e == EROFS)
-            return error_set(err, "%s: folder %s is not writable (%s)", path, dir, strerror(e));
-        return error_set(err, "%s: cannot create a file in %s (%s)", path, dir, strerror(e));
-    }
-    /* mkstemp makes 0600; a figure is for sharing: 0644 like any new file */
-    fchmod(fd, 0644);
-    size_t done = 0;
-    while (done < len) {
-        long n = write_fn(fd, bytes + done, len - done, opt->write_ctx);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            int e = n < 0 ? errno : ENOSPC; /* no progress without an error: treat as full */
-            close(fd);
-            unlink(tmp);
-            if (e == ENOSPC || e == EDQUOT)
-                return error_set(err, "%s: disk full after %zu of %zu bytes (%s)", path, done, len,
-                                 strerror(e));
-            return error_set(err, "%s: write failed after %zu of %zu bytes (%s)", path, done, len,
-                             strerror(e));
-        }
-        done += (size_t)n;
-    }
-    /* fsync before rename: otherwise a crash can leave the new name on an empty file */
-    if (fsync(fd) != 0) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        return error_set(err, "%s: cannot flush to disk (%s)", path, strerror(e));
-    }
-    if (close(fd) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return error_set(err, "%s: close failed (%s)", path, strerror(e));
-    }
-    if (opt->overwrite) {
-        if (rename(tmp, path) != 0) {
-            int e = errno;
-            unlink(tmp);
-            return error_set(err, "%s: cannot rename the finished file into place (%s)", path,
-                             strerror(e));
-        }
-    } else {
-        /* link(2) fails with EEXIST if the name appeared meanwhile: no-clobber without
-         * a check-then-rename race. File systems without hard links fall back. */
-        if (link(tmp, path) == 0) {
-            unlink(tmp);
-        } else {
-            int e = errno;
-            if (e == EEXIST) {
-                unlink(tmp);
-                return error_set(err, "%s: already exists (not overwritten; choose another name)", path);
-            }
-            if (!(e == EPERM || e == ENOTSUP || e == EOPNOTSUPP || e == EMLINK) ||
-                lstat(path, &st) == 0 || rename(tmp, path) != 0) {
-                e = errno;
-                unlink(tmp);
-                return error_set(err, "%s: cannot move the finished file into place (%s)", path,
-                                 strerror(e));
-            }
-        }
-    }
-    /* make the new directory entry durable too (best effort: some fs refuse) */
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (dfd >= 0) {
-        (void)fsync(dfd);
-        close(dfd);
-    }
-    return 0;
-}
-
 int png_write_file(const char *path, const uint8_t *pixels, int w, int h, int channels,
                    size_t stride, const PngText *texts, size_t n_texts,
                    const PngWriteOptions *opt, ErrorMsg *err) {
@@ -298,7 +186,9 @@ int png_write_file(const char *path, const uint8_t *pixels, int w, int h, int ch
         ErrorMsg inner = *err;
         return error_set(err, "%s: %s", path ? path : "(null)", inner.text);
     }
-    int rc = png_write_bytes_atomic(path, png, len, opt, err);
+    FileWriteOptions fo = {.overwrite = opt && opt->overwrite, .write_fn = opt ? opt->write_fn : NULL,
+                           .write_ctx = opt ? opt->write_ctx : NULL};
+    int rc = file_write_atomic(path, png, len, &fo, err);
     free(png);
     return rc;
 }

@@ -1,6 +1,6 @@
 /* png_write.h — figure export: RGBA/RGB pixels → PNG bytes (stb_image_write) with
  * provenance text chunks (model, prompt, step, settings…) inserted after IHDR, written
- * atomically (temporary file in the same folder, fsync, rename), and the matching
+ * atomically (file_write.h), and the matching
  * reader that lists those text chunks back when a figure is reopened.
  * Not an image decoder: png_read_text_chunks never touches the pixel data.
  *
@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "file_write.h"
 
 #define PNG_MAX_SIDE 65535 /* far below PNG's 2^31-1; keeps w*h*4 well inside size_t */
 
@@ -29,9 +30,8 @@ typedef struct PngText {
     const char *value;   /* borrowed; ASCII → tEXt, UTF-8 → iTXt */
 } PngText;
 
-/* Test seam: a replacement for write(2) with the same contract (bytes written, or -1
- * with errno set). Lets tests simulate a full disk or short writes. */
-typedef long (*PngWriteFn)(int fd, const void *buf, size_t len, void *ctx);
+/* Test seam: a replacement for write(2) (file_write.h). */
+typedef FileWriteFn PngWriteFn;
 
 typedef struct PngWriteOptions {
     int overwrite;       /* 0 (default): refuse if the file exists; 1: replace it */
@@ -47,17 +47,9 @@ int png_encode(const uint8_t *pixels, int w, int h, int channels, size_t stride,
                const PngText *texts, size_t n_texts, double dpi, uint8_t **out, size_t *out_len,
                ErrorMsg *err);
 
-/* Writes bytes to path atomically: a temporary ".<name>.tmp-XXXXXX" in the same
- * folder, fsync, then link/rename onto path, so readers never see half a file and a
- * failed write leaves no file behind (the temporary is removed). Without
- * opt->overwrite an existing path is never replaced (checked atomically with link(2)).
- * opt may be NULL (defaults). Errors (one line, starting with the path): folder
- * missing, folder is a file, folder not writable, path is a folder, file exists,
- * disk full / write error, fsync or rename failure. */
-int png_write_bytes_atomic(const char *path, const uint8_t *bytes, size_t len,
-                           const PngWriteOptions *opt, ErrorMsg *err);
-
-/* png_encode + png_write_bytes_atomic. */
+/* png_encode + file_write_atomic (a temporary created new in the same folder, fsync, then
+ * link/rename onto path; without opt->overwrite an existing path is never replaced, and a
+ * name that is not a regular file never is). opt may be NULL (defaults). */
 int png_write_file(const char *path, const uint8_t *pixels, int w, int h, int channels,
                    size_t stride, const PngText *texts, size_t n_texts,
                    const PngWriteOptions *opt, ErrorMsg *err);

@@ -12,6 +12,7 @@
 #include "app.h"
 #include "app_export.h"
 #include "app_jobs.h"
+#include "file_write.h"
 #include "inside_fill.h"
 #include "platform.h"
 
@@ -28,8 +29,8 @@ static uint64_t fnv1a(uint64_t x, const void *data, size_t n) {
  * the size in renderer pixels) followed by the
  * clickable regions of the frame on screen ("kind a b x y w h" per line, kind as in
  * VizHitKind). A window test waits for the state it expects before it looks, and
- * clicks a probability bar without guessing the layout. Temporary file + rename: a
- * reader never sees half a list. */
+ * clicks a probability bar without guessing the layout. Through file_write.h: a reader
+ * never sees half a list, and no link at the name or beside it is written through. */
 static void write_hits(const AppState *app, const char *path, int out_w, int out_h, uint64_t *last_hash) {
     char state[256];
     const Session *s = &app->session;
@@ -41,15 +42,15 @@ static void write_hits(const AppState *app, const char *path, int out_w, int out
     uint64_t x = fnv1a(fnv1a(FNV_OFFSET, state, strlen(state)), h->hit, (size_t)h->n * sizeof h->hit[0]);
     if (x == *last_hash) return;
     *last_hash = x;
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return;
-    FILE *f = fopen(tmp, "w");
-    if (!f) return;
-    fprintf(f, "%s\n", state);
+    AtomicFile a;
+    ErrorMsg err;
+    if (atomic_file_open(&a, path, 1, &err)) return; /* a test hook: the test sees no file */
+    a.no_fsync = 1; /* rewritten on every change: an fsync per frame would stall the loop */
+    fprintf(a.f, "%s\n", state);
     for (int i = 0; i < h->n; i++)
-        fprintf(f, "%d %d %d %d %d %d %d\n", (int)h->hit[i].kind, h->hit[i].a, h->hit[i].b, h->hit[i].r.x,
+        fprintf(a.f, "%d %d %d %d %d %d %d\n", (int)h->hit[i].kind, h->hit[i].a, h->hit[i].b, h->hit[i].r.x,
                 h->hit[i].r.y, h->hit[i].r.w, h->hit[i].r.h);
-    if (fclose(f) == 0) rename(tmp, path);
+    (void)atomic_file_commit(&a, &err);
 }
 
 /* Window pixels → renderer pixels (differ only on a HiDPI backend). */

@@ -13,6 +13,7 @@
 #include "figure_meta.h"
 #include "cli_model.h"
 #include "file_read.h"
+#include "file_write.h"
 #include "lesson_run.h"
 #include "parse_num.h"
 #include "platform.h"
@@ -37,7 +38,8 @@ static void usage(FILE *f) {
             "  --export-dir DIR     where E / Shift+E write figures (default ./inferscope-figures)\n"
             "  --lesson FILE        presenter mode: play a lesson beat by beat (lessons/README.md)\n"
             "  --open-figure PNG    reopen the window in the state an exported figure records\n"
-            "  --state-out FILE     write a JSON snapshot of the session at exit (for tests)\n"
+            "  --state-out FILE     write a JSON snapshot of the session at exit (for tests); an\n"
+            "                       existing FILE is replaced only if it is a regular file\n"
             "  --help\n\n"
             "In the window, ? shows every key.\n",
             cli_default_model_dir(), sampler, APP_MIN_W, APP_MIN_H);
@@ -48,6 +50,12 @@ static int is_dir(const char *p) {
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The status line, also on stderr: it names the figure and the model (inert, cli_print_line). */
+static void warn_status(const AppState *app) {
+    fputs("inferscope: warning: ", stderr);
+    cli_print_line(stderr, app->status, strlen(app->status));
+}
+
 /* The status line after --open-figure: "reopened F", or what differs from the figure —
  * another model, or other weights under the same name (the figure's SHA-256 against
  * the weights this window loaded; a hash is computed once and kept for exports). */
@@ -55,7 +63,7 @@ static void app_reopen_status(AppState *app, const FigureState *fig, const char 
     const char *here = app->session.model.name;
     if (strcmp(fig->model, here) != 0) {
         app_set_status(app, 1, "%s was made with model '%s'; this window shows '%s'", path, fig->model, here);
-        fprintf(stderr, "inferscope: warning: %s\n", app->status);
+        warn_status(app);
         return;
     }
     char hex[SHA256_HEX_LEN + 1];
@@ -64,7 +72,7 @@ static void app_reopen_status(AppState *app, const FigureState *fig, const char 
         strcmp(hex, fig->model_sha256) != 0) {
         app_set_status(app, 1, "%s was made with other weights named '%s' (SHA-256 %.12s…, these are %.12s…)", path,
                        here, fig->model_sha256, hex);
-        fprintf(stderr, "inferscope: warning: %s\n", app->status);
+        warn_status(app);
         return;
     }
     app_set_status(app, 0, "reopened %s", path);
@@ -144,6 +152,13 @@ static int parse_window_args(int argc, char **argv, WindowArgs *w) {
         }
     }
     if (w->lesson_path && w->figure_path) return cli_fail("window", "--lesson and --open-figure exclude each other");
+    /* the outputs, refused now rather than after a session: --state-out replaces only a
+     * regular file (never /dev/full or a link), --export-dir must be a folder if it exists */
+    ErrorMsg oerr;
+    if (w->state_out && file_write_check(w->state_out, 1, &oerr)) return cli_fail("window", "--state-out %s", oerr.text);
+    struct stat st;
+    if (w->opt.export_dir && stat(w->opt.export_dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        return cli_fail("window", "--export-dir %s: exists and is not a folder", w->opt.export_dir);
     return 0;
 }
 

@@ -1,6 +1,7 @@
 /* app_state_json.c — `--state-out FILE`: a JSON snapshot of the session at exit, so a
  * test driving the real window (xdotool) can check what the keys and clicks did.
- * Written to a temporary file and renamed, so a reader never sees half a snapshot.
+ * Written to a temporary created new beside it and renamed (file_write.h), so a reader
+ * never sees half a snapshot, and only a regular file at FILE is ever replaced.
  * Not a save format: nothing reads it back. */
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +10,8 @@
 
 #include "app.h"
 #include "cli.h"
+#include "file_write.h"
+#include "file_write.h"
 
 static void write_state(FILE *f, const AppState *app) {
     const Session *s = &app->session;
@@ -35,22 +38,8 @@ static void write_state(FILE *f, const AppState *app) {
 }
 
 int app_write_state_json(const AppState *app, const char *path, ErrorMsg *err) {
-    char tmp[4096];
-    int n = snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-    if (n < 0 || (size_t)n >= sizeof tmp) return error_set(err, "%s: path too long", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return error_set(err, "%s: cannot create: %s", tmp, strerror(errno));
-    write_state(f, app);
-    int bad = ferror(f);
-    if (fclose(f) != 0) bad = 1;
-    if (bad) {
-        unlink(tmp);
-        return error_set(err, "%s: write error", path);
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return error_set(err, "%s: cannot rename the temporary file onto it: %s", path, strerror(e));
-    }
-    return 0;
+    AtomicFile a; /* replaces an earlier snapshot, never a link or a device (file_write.h) */
+    if (atomic_file_open(&a, path, 1, err)) return -1;
+    write_state(a.f, app);
+    return atomic_file_commit(&a, err);
 }

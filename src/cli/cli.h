@@ -57,7 +57,13 @@ void cli_bytes_free(CliBytes *b);
  * as "inferscope: seed N" on stderr, so any run can be replayed. */
 void cli_report_seed(uint64_t seed);
 
-/* Prints "inferscope CMD: message" to stderr and returns 2 (the error exit status). */
+/* Writes text[0..len) and a newline to f with every control character, C1 control and
+ * non-UTF-8 byte as \xNN (text_visible.h): for any message that echoes a file's text or
+ * an argument. */
+void cli_print_line(FILE *f, const char *text, size_t len);
+
+/* Prints "inferscope CMD: message" to stderr and returns 2 (the error exit status). The
+ * message's control characters (a newline included) are printed as \xNN (cli_print_line). */
 int cli_fail(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

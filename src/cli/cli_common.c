@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "file_read.h"
 #include "json_escape.h"
+#include "text_visible.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -30,10 +31,19 @@ int cli_fail(const char *cmd, const char *fmt, ...) {
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int n = vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "inferscope %s: %s\n", cmd, msg);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1;
+    fprintf(stderr, "inferscope %s: ", cmd);
+    cli_print_line(stderr, msg, len);
     return 2;
+}
+
+void cli_print_line(FILE *f, const char *text, size_t len) {
+    /* an argument or a file's text echoed here (an unknown option, a path, a lesson's
+     * model) reaches the terminal inert: controls as \xNN, one line (text_visible.h) */
+    text_visible_write(f, (const uint8_t *)text, len, 0);
+    fputc('\n', f);
 }
 
 static void file_sink(void *ctx, const char *p, size_t n) { fwrite(p, 1, n, ctx); }

@@ -13,6 +13,7 @@
 #include "cli_opts.h"
 #include "logit_attribution.h"
 #include "logit_lens.h"
+#include "text_visible.h"
 
 static const char *const CMD = "attribute";
 
@@ -52,8 +53,9 @@ static const char *piece(const Tokenizer *tok, int id) {
 
 static void print_table(const Session *s, const Attribution *at, int top, const char *abl) {
     const Tokenizer *tok = &s->tok;
+    char name[256]; /* the folder's name: inert on the terminal */
     printf("direct logit attribution at position %d of %d (token %s), model %s\n", at->pos, session_len(s),
-           piece(tok, session_ids(s)[at->pos]), s->model.name);
+           piece(tok, session_ids(s)[at->pos]), TEXT_VISIBLE(name, s->model.name));
     if (abl[0]) printf("switched off (--ablate): %s\n", abl);
     if (at->vs >= 0)
         printf("logit of %s (id %d) minus logit of %s (id %d): %.6f\n", piece(tok, at->target), at->target,

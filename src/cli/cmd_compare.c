@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cli_model.h"
 #include "cli_opts.h"
+#include "text_visible.h"
 
 static const char *const CMD = "compare";
 
@@ -106,7 +107,8 @@ static void print_plain(const Session *s, const SeqCompare *c) {
         size_t len = 0;
         ErrorMsg err;
         printf("%s== %s\n", k ? "\n" : "", col->spec);
-        if (tok_decode(&s->tok, col->ids, (size_t)c->n_new, &text, &len, &err) == 0) fwrite(text, 1, len, stdout);
+        if (tok_decode(&s->tok, col->ids, (size_t)c->n_new, &text, &len, &err) == 0)
+            text_visible_write(stdout, text, len, TEXT_KEEP_LINES); /* controls read \xNN */
         free(text);
         printf("\n-- distinct-2 %.2f, distinct-3 %.2f, repeated 2-grams %zu, 3-grams %zu, mean surprisal %.2f bits, ",
                col->ngrams[1].distinct_ratio, col->ngrams[2].distinct_ratio, col->ngrams[1].repeated,

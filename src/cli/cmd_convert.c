@@ -10,6 +10,7 @@
 #include "cli_model.h"
 #include "cli_opts.h"
 #include "gpt2_save.h"
+#include "text_visible.h"
 
 static void usage(void) {
     fprintf(stdout, "usage: inferscope convert --to f16|bf16|f32 MODEL_DIR OUT_DIR\n\n"
@@ -53,9 +54,10 @@ int cmd_convert(int argc, char **argv) {
     Gpt2Model m;
     if (gpt2_model_load_as(&m, in, to, &err)) return cli_fail(CMD, "%s", err.text);
     int rc = gpt2_model_save(&m, out, &err);
+    char in_shown[1024], out_shown[1024];
     if (rc == 0)
-        printf("%s: %s -> %s (%zu parameters, matrices %s -> %s)\n", out, in, out, m.n_params, m.dtype,
-               gpt2_model_weights_name(&m));
+        printf("%s: %s -> %s (%zu parameters, matrices %s -> %s)\n", TEXT_VISIBLE(out_shown, out),
+               TEXT_VISIBLE(in_shown, in), out_shown, m.n_params, m.dtype, gpt2_model_weights_name(&m));
     gpt2_model_free(&m);
     return rc ? cli_fail(CMD, "%s", err.text) : 0;
 }

@@ -14,6 +14,7 @@
 #include "cli_opts.h"
 #include "export.h"
 #include "npy_write.h"
+#include "text_visible.h"
 
 static const char *const CMD = "dump";
 
@@ -223,7 +224,8 @@ int cmd_dump(int argc, char **argv) {
             status = cli_fail(CMD, "%s", err.text);
             goto done;
         }
-        printf("wrote %s (", path);
+        char shown[4096];
+        printf("wrote %s (", TEXT_VISIBLE(shown, path));
         for (int d = 0; d < v.ndim; d++) printf(d ? ", %zu" : "%zu", v.shape[d]);
         printf(")\n");
     }

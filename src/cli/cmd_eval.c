@@ -26,6 +26,7 @@
 #include "cli_model.h"
 #include "cli_opts.h"
 #include "token_stats.h"
+#include "text_visible.h"
 
 static const char *const CMD = "eval";
 
@@ -213,8 +214,10 @@ int cmd_eval(int argc, char **argv) {
             printf("]");
         }
     } else {
-        printf("file %s: %zu bytes, %zu tokens\n", file, in.len, N);
-        printf("model %s: context W = %zu, stride S = %zu, %zu window%s\n", s.model.name, W, S, n_windows,
+        char shown[1024];
+        printf("file %s: %zu bytes, %zu tokens\n", TEXT_VISIBLE(shown, file), in.len, N);
+        char name[256];
+        printf("model %s: context W = %zu, stride S = %zu, %zu window%s\n", TEXT_VISIBLE(name, s.model.name), W, S, n_windows,
                n_windows == 1 ? "" : "s");
         printf("counted %zu tokens (each predicted from the earlier tokens of its window)\n", counted);
         if (per_token) {

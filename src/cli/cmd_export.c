@@ -18,6 +18,7 @@
 #include "lesson_run.h"
 #include "lesson_slide.h"
 #include "parse_num.h"
+#include "text_visible.h"
 
 static const char USAGE_VS[] =
     "  --vs TEXT        the attribution panel explains logit(pick) - logit(TEXT): \"why ' time'\n"
@@ -97,6 +98,12 @@ static void usage(void) {
 }
 
 /* "[#####.....] 12/40" on stderr, redrawn in place (only when stderr is a terminal). */
+/* "wrote N figures to DIR", the folder as given (inert on the terminal: text_visible.h) */
+static void report_written(int written, const char *dir) {
+    char shown[4096];
+    printf("wrote %d figure%s to %s\n", written, written == 1 ? "" : "s", TEXT_VISIBLE(shown, dir));
+}
+
 static void progress(int done, int total) {
     const int width = 30;
     int fill = total ? done * width / total : width;
@@ -124,7 +131,10 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
         snprintf(dir, sizeof dir, "%s", model_override);
         note[0] = 0; /* the model given on the command line is what runs: no fallback to report */
     }
-    if (note[0]) fprintf(stderr, "inferscope %s: note: %s\n", CMD, note);
+    if (note[0]) {
+        fprintf(stderr, "inferscope %s: note: ", CMD);
+        cli_print_line(stderr, note, strlen(note)); /* it names the lesson's model folder */
+    }
     Session s;
     if (session_open(&s, dir, tok_dir ? tok_dir : cli_tokenizer_dir(), 0, GPT2_CAP_DEFAULT, &err)) {
         lesson_free(&l);
@@ -180,11 +190,14 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
         written++;
         if (tty) progress(written, (int)l.n_beats);
     }
-    if (rc == 0) printf("wrote %d figure%s to %s\n", written, written == 1 ? "" : "s", opt->dir);
+    if (rc == 0) report_written(written, opt->dir);
     char md[4300], html[4300];
     if (rc == 0 && handout) {
         if (lesson_handout_write(&ho, opt->dir, md, sizeof md, html, sizeof html, &err)) rc = cli_fail(CMD, "%s", err.text);
-        else printf("wrote the handout: %s and %s\n", md, html);
+        else {
+            char md_shown[4300], html_shown[4300];
+            printf("wrote the handout: %s and %s\n", TEXT_VISIBLE(md_shown, md), TEXT_VISIBLE(html_shown, html));
+        }
     }
     if (rc == 0) cli_report_seed(s.seed);
     lesson_handout_free(&ho);
@@ -494,7 +507,7 @@ static int export_flipbook(const char *CMD, const CliModelArgs *ma, ExportArgs *
             if (tty) progress(written, total);
         }
     }
-    if (rc == 0) printf("wrote %d figure%s to %s\n", written, written == 1 ? "" : "s", opt->dir);
+    if (rc == 0) report_written(written, opt->dir);
     if (rc == 0) cli_report_seed(s.seed);
 done:
     session_free(&s);

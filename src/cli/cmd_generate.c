@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cli_model.h"
 #include "cli_opts.h"
+#include "text_visible.h"
 
 static const char *const CMD = "generate";
 
@@ -18,7 +19,9 @@ static void usage(void) {
            "\n"
            "Runs the prompt, then appends N tokens one at a time, printing the prompt and the\n"
            "new text as it is produced (a character split across tokens, like half an emoji,\n"
-           "is held back until it is complete). Output ends with a newline.\n"
+           "is held back until it is complete). Output ends with a newline. The text keeps its\n"
+           "newlines and tabs; any other control character (ESC, BEL, CSI) or byte that is\n"
+           "not UTF-8 is printed as \\xNN, so a token cannot drive the terminal.\n"
            "\n%s%s%s%s%s"
            "  -n N              tokens to generate (default 50)\n"
            "  --stop-at-eot     stop after the model writes <|endoftext|> (the end of a story\n"
@@ -46,7 +49,7 @@ static int stream_token(TokStream *ts, const Tokenizer *tok, int id, ErrorMsg *e
     const uint8_t *out;
     size_t len;
     if (tok_stream_push(ts, tok, id, &out, &len, err)) return -1;
-    if (len) fwrite(out, 1, len, stdout);
+    text_visible_write(stdout, out, len, TEXT_KEEP_LINES); /* a token's ESC or BEL reads \x1B */
     fflush(stdout); /* one token at a time: the user watches it appear */
     return 0;
 }
@@ -162,7 +165,7 @@ int cmd_generate(int argc, char **argv) {
         const uint8_t *out;
         size_t len;
         tok_stream_flush(&ts, &out, &len);
-        if (len) fwrite(out, 1, len, stdout);
+        text_visible_write(stdout, out, len, TEXT_KEEP_LINES);
         putchar('\n');
         fflush(stdout);
     }

@@ -11,6 +11,7 @@
 #include "cli_model.h"
 #include "cli_opts.h"
 #include "head_scores.h"
+#include "text_visible.h"
 
 static const char *const CMD = "heads";
 
@@ -86,7 +87,8 @@ static void print_json(const char *model, const ProbeText *pt, const HeadProbe *
 }
 
 static void print_text(const char *model, const ProbeText *pt, const HeadProbe *p, const HeadScores *s) {
-    printf("What each head does: %s, %d layers x %d heads\n", model, s->n_layer, s->n_head);
+    char name[256]; /* the folder's name: inert on the terminal */
+    printf("What each head does: %s, %d layers x %d heads\n", TEXT_VISIBLE(name, model), s->n_layer, s->n_head);
     printf("probe: %s of %d tokens; %d one-token words shown twice (PCG32 seed %llu)\n",
            pt->builtin ? "the built-in story" : "your text", p->n_text, p->R, (unsigned long long)p->seed);
     for (int k = 0; k < HEAD_PATTERN_COUNT; k++) {

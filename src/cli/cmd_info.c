@@ -18,6 +18,7 @@
 #include "kernels.h"
 #include "model_vocab.h"
 #include "threads_wait.h"
+#include "text_visible.h"
 
 static void usage(void) {
     fprintf(stdout,
@@ -71,7 +72,9 @@ static void print_table(const Gpt2Model *m, const InfoVocab *v) {
     char params[32], size[32];
     format_count(params, sizeof params, m->n_params);
     format_bytes(size, sizeof size, m->file_bytes);
-    printf("model        %s  (%s)\n", m->name, m->dir);
+    char dir[1024];
+    char name[256];
+    printf("model        %s  (%s)\n", TEXT_VISIBLE(name, m->name), TEXT_VISIBLE(dir, m->dir));
     printf("n_layer      %d\n", c->n_layer);
     printf("n_head       %d  (head size %d)\n", c->n_head, c->n_embd / c->n_head);
     printf("n_embd       %d\n", c->n_embd);

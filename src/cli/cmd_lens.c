@@ -11,6 +11,7 @@
 #include "cli_model.h"
 #include "cli_opts.h"
 #include "logit_lens.h"
+#include "text_visible.h"
 
 static const char *const CMD = "lens";
 
@@ -52,8 +53,9 @@ static const char *piece(const Tokenizer *tok, int id) {
 static void print_table(const Session *s, const LensRow *rows, int n, int pos, int final, const char *abl) {
     const Tokenizer *tok = &s->tok;
     const int last = session_len(s) - 1;
+    char name[256]; /* the folder's name: inert on the terminal */
     printf("logit lens at position %d of %d (token %s, id %d), model %s\n", pos, last + 1,
-           piece(tok, session_ids(s)[pos]), session_ids(s)[pos], s->model.name);
+           piece(tok, session_ids(s)[pos]), session_ids(s)[pos], TEXT_VISIBLE(name, s->model.name));
     printf("final token: %s (id %d), %s\n", piece(tok, final), final,
            pos < last ? "the next token of the text" : "the model's own most likely next token");
     if (abl[0]) printf("switched off (--ablate): %s\n", abl);

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "cli_model.h"
 #include "cli_opts.h"
+#include "text_visible.h"
 
 static const char *const CMD = "next";
 
@@ -50,7 +51,8 @@ static size_t text_width(const char *s) {
 static void print_table(const Session *s, const SamplerRecord *r, const char *abl) {
     const int o = abl[0] != 0; /* parts switched off: show the original beside */
     const Tokenizer *tok = &s->tok;
-    printf("next token after %d prompt tokens (model %s, vocabulary %d)\n", s->n_prompt, s->model.name,
+    char name[256]; /* the folder's name: inert on the terminal */
+    printf("next token after %d prompt tokens (model %s, vocabulary %d)\n", s->n_prompt, TEXT_VISIBLE(name, s->model.name),
            r->vocab_size);
     if (o) {
         const char *ot = tok_token_text(tok, s->orig_top_id);

@@ -13,6 +13,7 @@
 #include "cli_model.h"
 #include "cli_opts.h"
 #include "ngram_index.h"
+#include "text_visible.h"
 
 static const char *const CMD = "novelty";
 
@@ -34,11 +35,22 @@ static void usage(void) {
            NGRAM_INDEX_FILE);
 }
 
+/* Tokens ids[0..n) as text, inert on a terminal (text_visible.h): decoded together, so a
+ * character split across tokens is written whole. */
+static void print_run(const Tokenizer *tok, const int *ids, size_t n) {
+    uint8_t *text = NULL;
+    size_t len = 0;
+    ErrorMsg err;
+    if (n && tok_decode(tok, ids, n, &text, &len, &err) == 0) text_visible_write(stdout, text, len, TEXT_KEEP_LINES);
+    free(text);
+}
+
 /* Text mode: the decoded text with [ ... ] around each stretch of seen tokens. A seen
  * token stands for the whole window ending at it, so the bracket opens n-1 tokens
  * earlier: what is bracketed is exactly text that occurs in the training data. */
 static void print_marked(const Tokenizer *tok, const int *ids, size_t n, const unsigned char *seen, int win) {
     size_t covered_until = 0; /* tokens [.., covered_until) lie inside a seen window */
+    size_t run = 0;           /* first token not printed yet */
     int open = 0;
     for (size_t i = 0; i < n; i++) {
         /* does a seen window cover token i? (windows end at j >= i, start at j-win+1 <= i) */
@@ -48,13 +60,14 @@ static void print_marked(const Tokenizer *tok, const int *ids, size_t n, const u
                 break;
             }
         int in = i < covered_until;
-        if (in && !open) fputs("[", stdout);
-        if (!in && open) fputs("]", stdout);
+        if (in != open) {
+            print_run(tok, ids + run, i - run);
+            run = i;
+            fputs(in ? "[" : "]", stdout);
+        }
         open = in;
-        size_t len;
-        const uint8_t *b = tok_token_bytes(tok, ids[i], &len);
-        if (b) fwrite(b, 1, len, stdout);
     }
+    print_run(tok, ids + run, n - run);
     if (open) fputs("]", stdout);
     fputc('\n', stdout);
 }

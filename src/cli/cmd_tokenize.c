@@ -31,8 +31,8 @@ static const char USAGE[] =
 
 typedef enum { OUT_TABLE, OUT_IDS, OUT_JSON } OutMode;
 
-/* Prints bytes as readable text inside quotes: valid UTF-8 as is, controls and the
- * bytes of partial/invalid characters as escapes (\n, \t, \x9F...). */
+/* Prints bytes as readable text inside quotes: valid UTF-8 as is, controls (C1 too) and
+ * the bytes of partial/invalid characters as escapes (\n, \t, \x9F...). */
 static void print_visible(FILE *f, const uint8_t *s, size_t n) {
     fputc('"', f);
     for (size_t i = 0; i < n;) {
@@ -45,10 +45,16 @@ static void print_visible(FILE *f, const uint8_t *s, size_t n) {
         else if (c < 0x20 || c == 0x7F) fprintf(f, "\\x%02x", c);
         else if (c < 0x80) fputc(c, f);
         else {
-            size_t k = utf8_decode_one(s + i, n - i, NULL);
+            uint32_t cp = 0;
+            size_t k = utf8_decode_one(s + i, n - i, &cp);
             if (k == 0) {
                 fprintf(f, "\\x%02x", c); /* part of a character split across tokens */
                 i++;
+                continue;
+            }
+            if (cp <= 0x9F) { /* a C1 control (CSI, OSC...): a terminal would obey it */
+                fprintf(f, "\\x%02x\\x%02x", c, s[i + 1]);
+                i += 2;
                 continue;
             }
             fwrite(s + i, 1, k, f);

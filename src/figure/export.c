@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "draw.h"
+#include "file_write.h"
 #include "frame_fill.h"
 #include "offscreen.h"
 #include "panels.h"
@@ -340,7 +341,7 @@ static int write_figure(const Session *s, const VizView *view, const ExportOptio
         free(json);
         return -1;
     }
-    PngWriteOptions wo = {.overwrite = 0, .write_fn = o->write_fn, .write_ctx = o->write_ctx};
+    FileWriteOptions wo = {.overwrite = 0, .write_fn = o->write_fn, .write_ctx = o->write_ctx};
     int rc = -1;
     char path[4200], jpath[4200];
     /* under the folder's lock: first sweep what an interrupted export left (export_dir.h) */
@@ -361,11 +362,11 @@ static int write_figure(const Session *s, const VizView *view, const ExportOptio
         if (path_exists(path) || (o->sidecar && path_exists(jpath))) continue;
         /* the sidecar first, the PNG last: the PNG is the commit point, so a figure
          * never appears without the sidecar that was asked for */
-        if (o->sidecar && png_write_bytes_atomic(jpath, (const uint8_t *)json, json_len, &wo, err) != 0) {
+        if (o->sidecar && file_write_atomic(jpath, json, json_len, &wo, err) != 0) {
             if (strstr(err->text, "already exists")) continue; /* lost a race: next number */
             break;
         }
-        if (png_write_bytes_atomic(path, png, png_len, &wo, err) != 0) {
+        if (file_write_atomic(path, png, png_len, &wo, err) != 0) {
             if (o->sidecar) unlink(jpath);
             if (strstr(err->text, "already exists")) continue;
             break;

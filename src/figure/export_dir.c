@@ -34,7 +34,7 @@ static int ends_with(const char *s, size_t n, const char *suffix) {
     return n >= k && memcmp(s + n - k, suffix, k) == 0;
 }
 
-/* png_write_bytes_atomic's temporary: "." + final name + ".tmp-" + 6 mkstemp characters */
+/* file_write_atomic's temporary: "." + final name + ".tmp-" + 6 random characters */
 static int our_temporary(const char *name) {
     if (name[0] != '.' || !numbered(name + 1)) return 0;
     const char *t = strstr(name, ".tmp-");

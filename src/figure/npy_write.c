@@ -31,17 +31,10 @@ size_t npy_header(char *buf, size_t cap, const size_t *shape, int ndim) {
     return total;
 }
 
-static void writer_clear(NpyWriter *w) {
-    free(w->path);
-    free(w->tmp_path);
-    memset(w, 0, sizeof *w);
-}
-
 void npy_abort(NpyWriter *w) {
     if (!w) return;
-    if (w->f) fclose(w->f);
-    if (w->tmp_path) remove(w->tmp_path);
-    writer_clear(w);
+    atomic_file_abort(&w->file);
+    w->n_total = w->n_written = 0;
 }
 
 int npy_open(NpyWriter *w, const char *path, const size_t *shape, int ndim, ErrorMsg *err) {
@@ -54,23 +47,10 @@ int npy_open(NpyWriter *w, const char *path, const size_t *shape, int ndim, Erro
         if (shape[d] && n > SIZE_MAX / shape[d]) return error_set(err, "%s: shape too large", path);
         n *= shape[d];
     }
-    size_t plen = strlen(path);
-    w->path = malloc(plen + 1);
-    w->tmp_path = malloc(plen + 32);
-    if (!w->path || !w->tmp_path) {
-        writer_clear(w);
-        return error_set(err, "%s: out of memory", path);
-    }
-    memcpy(w->path, path, plen + 1);
-    snprintf(w->tmp_path, plen + 32, "%s.tmp.%ld", path, (long)getpid());
-    w->f = fopen(w->tmp_path, "wb");
-    if (!w->f) {
-        int e = errno;
-        writer_clear(w);
-        return error_set(err, "%s: cannot create (%s)", path, strerror(e));
-    }
+    /* a dump replaces an earlier one of the same name, never a link or a device there */
+    if (atomic_file_open(&w->file, path, 1, err)) return -1;
     w->n_total = n;
-    if (fwrite(header, 1, hl, w->f) != hl) {
+    if (fwrite(header, 1, hl, w->file.f) != hl) {
         int e = errno;
         npy_abort(w);
         return error_set(err, "%s: write failed (%s)", path, strerror(e));
@@ -79,9 +59,10 @@ int npy_open(NpyWriter *w, const char *path, const size_t *shape, int ndim, Erro
 }
 
 int npy_write_f32(NpyWriter *w, const float *x, size_t n, ErrorMsg *err) {
-    if (!w->f) return error_set(err, "npy: write to a closed file");
+    if (!w->file.f) return error_set(err, "npy: write to a closed file");
     if (n > w->n_total - w->n_written)
-        return error_set(err, "%s: %zu more elements than the shape holds", w->path, n - (w->n_total - w->n_written));
+        return error_set(err, "%s: %zu more elements than the shape holds", w->file.path,
+                         n - (w->n_total - w->n_written));
     uint8_t buf[4096 * 4];
     while (n > 0) {
         size_t m = n < 4096 ? n : 4096;
@@ -93,9 +74,9 @@ int npy_write_f32(NpyWriter *w, const float *x, size_t n, ErrorMsg *err) {
             buf[4 * i + 2] = (uint8_t)(u >> 16);
             buf[4 * i + 3] = (uint8_t)(u >> 24);
         }
-        if (fwrite(buf, 4, m, w->f) != m) {
+        if (fwrite(buf, 4, m, w->file.f) != m) {
             int e = errno;
-            return error_set(err, "%s: write failed (%s)", w->path, strerror(e));
+            return error_set(err, "%s: write failed (%s)", w->file.path, strerror(e));
         }
         x += m;
         n -= m;
@@ -105,32 +86,13 @@ int npy_write_f32(NpyWriter *w, const float *x, size_t n, ErrorMsg *err) {
 }
 
 int npy_close(NpyWriter *w, ErrorMsg *err) {
-    if (!w->f) return error_set(err, "npy: close of a closed file");
+    if (!w->file.f) return error_set(err, "npy: close of a closed file");
     if (w->n_written != w->n_total) {
-        error_set(err, "%s: %zu of %zu elements written", w->path, w->n_written, w->n_total);
+        error_set(err, "%s: %zu of %zu elements written", w->file.path, w->n_written, w->n_total);
         npy_abort(w);
         return -1;
     }
-    int bad = ferror(w->f) != 0;
-    int e = errno;
-    if (fclose(w->f) != 0) {
-        bad = 1;
-        e = errno;
-    }
-    w->f = NULL;
-    if (bad) {
-        error_set(err, "%s: write failed (%s)", w->path, strerror(e));
-        npy_abort(w);
-        return -1;
-    }
-    if (rename(w->tmp_path, w->path) != 0) {
-        e = errno;
-        error_set(err, "%s: cannot rename into place (%s)", w->path, strerror(e));
-        npy_abort(w);
-        return -1;
-    }
-    writer_clear(w);
-    return 0;
+    return atomic_file_commit(&w->file, err);
 }
 
 int npy_save_f32(const char *path, const float *x, const size_t *shape, int ndim, ErrorMsg *err) {

@@ -2,8 +2,9 @@
  * '<f4', C order) so a student can np.load() any activation of the trace. Streaming:
  * the caller pushes the elements in C order in as many pieces as it likes (views of
  * the trace are strided or packed, so there is rarely one contiguous block). The file
- * is written under a temporary name and renamed into place by npy_close, so a reader
- * never sees half a file. Not a reader and not other dtypes.
+ * is written to a temporary created new beside it and renamed into place by npy_close
+ * (file_write.h), so a reader never sees half a file; an earlier regular file of the same
+ * name is replaced, a link or a device there never is. Not a reader and not other dtypes.
  *
  * Format (numpy/lib/format.py): "\x93NUMPY", major 1, minor 0, uint16 LE header length
  * HLEN, then HLEN bytes of a Python dict literal
@@ -23,19 +24,19 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "file_write.h"
 
 #define NPY_MAX_DIM 8
 
 typedef struct NpyWriter {
-    FILE *f;            /* the temporary file, NULL when closed */
-    char *path;         /* (owned) final name */
-    char *tmp_path;     /* (owned) path + ".tmp.<pid>" */
+    AtomicFile file;    /* the temporary (file.f, NULL when closed) and the final name */
     size_t n_total;     /* elements promised by the shape */
     size_t n_written;   /* elements pushed so far */
 } NpyWriter;
 
 /* Creates the temporary file and writes the header for an array of `ndim` (0..8)
- * dimensions. Errors name the path ("out/x.npy: cannot create (Permission denied)").
+ * dimensions. Errors name the path ("out/x.npy: folder out is not writable (Permission
+ * denied)", "out/x.npy: exists and is a symbolic link, not a regular file (not replaced)").
  * On error w is left closed (npy_abort is still safe). */
 int npy_open(NpyWriter *w, const char *path, const size_t *shape, int ndim, ErrorMsg *err);
 

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "png_write.h"
+#include "file_write.h"
 #include "strbuf.h"
 #include "free_all.h"
 
@@ -400,9 +400,8 @@ char *lesson_handout_html(const LessonHandout *h) { return handout_doc(h, &HTML)
 static int write_doc(const char *dir, const char *name, char *doc, char *out, size_t cap, ErrorMsg *err) {
     if (!doc) return error_set(err, "handout: out of memory");
     snprintf(out, cap, "%s/%s", dir, name);
-    PngWriteOptions opt = {0};
-    opt.overwrite = 1; /* the handout describes the latest export into this folder */
-    int rc = png_write_bytes_atomic(out, (const uint8_t *)doc, strlen(doc), &opt, err);
+    FileWriteOptions opt = {.overwrite = 1}; /* the handout describes the latest export into this folder */
+    int rc = file_write_atomic(out, doc, strlen(doc), &opt, err);
     free(doc);
     return rc;
 }

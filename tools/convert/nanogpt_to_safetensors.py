@@ -23,31 +23,49 @@ What it does (and why):
     whose model.py had the tanh `new_gelu`;
   * vocabulary: vocab_size as trained (GPT-2 runs are padded to 50,304: inferscope samples only
     the tokenizer's 50,257); a meta.pkl (`itos`, from data/shakespeare_char/prepare.py) becomes
-    vocab.json, id -> character, found beside ckpt.pt when --meta is not given.
+    vocab.json, id -> character; only the meta.pkl named with --meta is read (one lying beside
+    ckpt.pt is someone else's file until you say otherwise).
+
+Nothing in the files runs: both pickles are read through restricted_pickle, which admits only
+what nanoGPT writes (tensors, dicts, lists, numbers, strings) and refuses anything else with
+one line naming the class the file asked for (exit status 2). Bad input of any kind: one line
+on stderr, exit status 2. Output files are created new beside their final names and renamed
+into place when complete.
 """
 import argparse
 import json
 import os
-import pickle
 import struct
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import restricted_pickle  # noqa: E402
+from new_file import NotRegular, new_file  # noqa: E402
+
 
 def die(msg):
-    sys.exit('nanogpt_to_safetensors: ' + msg)
+    print('nanogpt_to_safetensors: ' + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def refused(path, e):
+    die('%s: refused: the file asks to import %s, which a nanoGPT checkpoint never holds '
+        '(only tensors, dicts, lists, numbers and strings are read; nothing in the file is run)' % (path, e.name))
 
 
 def load_checkpoint(path):
     try:
-        import torch
+        import torch  # noqa: F401 (restricted_pickle makes the tensors with it)
     except ImportError:
         die('PyTorch is needed to read %s (Debian: apt-get install python3-torch)' % path)
     if not os.path.isfile(path):
         die('%s: not found' % path)
-    try:  # torch >= 2.6 defaults to weights_only=True, which refuses nanoGPT's config dict
-        ck = torch.load(path, map_location='cpu', weights_only=False)
-    except TypeError:  # torch < 1.13 has no weights_only
-        ck = torch.load(path, map_location='cpu')
+    try:
+        ck = restricted_pickle.checkpoint_load(path)
+    except restricted_pickle.Refused as e:
+        refused(path, e)
+    except Exception as e:  # a truncated or foreign file: what went wrong, on one line
+        die('%s: not a readable PyTorch checkpoint (%s)' % (path, ' '.join(str(e).split())[:200]))
     if not isinstance(ck, dict):
         die('%s: not a nanoGPT checkpoint (expected a dict with "model" and "model_args")' % path)
     sd = ck.get('model', ck)  # a bare state_dict works too
@@ -121,18 +139,29 @@ def write_safetensors(path, tensors):
     header['__metadata__'] = {'format': 'pt', 'converted_by': 'inferscope tools/convert/nanogpt_to_safetensors.py'}
     h = json.dumps(header, separators=(',', ':')).encode()
     h += b' ' * ((8 - len(h) % 8) % 8)  # data 8-byte aligned, as HF writes it
-    tmp = path + '.tmp'
-    with open(tmp, 'wb') as f:
-        f.write(struct.pack('<Q', len(h)))
-        f.write(h)
-        for b in blobs:
-            f.write(b)
-    os.replace(tmp, path)
+    write_new(path, [struct.pack('<Q', len(h)), h] + blobs)
+
+
+def write_new(path, chunks):
+    """Writes the byte strings to path through new_file (a temporary created new, renamed)."""
+    try:
+        with new_file(path) as f:
+            for c in chunks:
+                f.write(c)
+    except NotRegular as e:
+        die(str(e))
 
 
 def vocab_from_meta(path, vocab_size):
-    with open(path, 'rb') as f:
-        meta = pickle.load(f)
+    if not os.path.isfile(path):
+        die('%s: not found' % path)
+    try:
+        with open(path, 'rb') as f:
+            meta = restricted_pickle.load_plain(f)
+    except restricted_pickle.Refused as e:
+        refused(path, e)
+    except Exception as e:
+        die('%s: not a readable pickle (%s)' % (path, ' '.join(str(e).split())[:200]))
     itos = meta.get('itos') if isinstance(meta, dict) else None
     if not isinstance(itos, dict):
         die('%s: no "itos" table (nanoGPT char meta.pkl has {"vocab_size", "itos", "stoi"})' % path)
@@ -148,7 +177,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('ckpt', help="nanoGPT's ckpt.pt (train.py's out_dir/ckpt.pt)")
     ap.add_argument('out', help='folder to write config.json, model.safetensors (and vocab.json)')
-    ap.add_argument('--meta', help="char vocabulary (data/<dataset>/meta.pkl); default: meta.pkl beside ckpt.pt")
+    ap.add_argument('--meta', help="char vocabulary (data/<dataset>/meta.pkl); read only when named here")
     ap.add_argument('--gelu', choices=['erf', 'tanh'], default='erf',
                     help='erf = nn.GELU() (nanoGPT since June 2023, default); tanh = the older new_gelu')
     ap.add_argument('--dtype', choices=['f32', 'f16', 'bf16'], default='f32', help='storage type (default f32)')
@@ -158,8 +187,9 @@ def main():
     a = model_args(ck, sd)
     dtype = {'f32': torch.float32, 'f16': torch.float16, 'bf16': torch.bfloat16}[args.dtype]
     tensors, tied = convert(sd, a, dtype)
-    meta = args.meta or os.path.join(os.path.dirname(os.path.abspath(args.ckpt)), 'meta.pkl')
-    vocab = vocab_from_meta(meta, a['vocab_size']) if (args.meta or os.path.isfile(meta)) else None
+    vocab = vocab_from_meta(args.meta, a['vocab_size']) if args.meta else None
+    if os.path.lexists(args.out) and not os.path.isdir(args.out):
+        die('%s: exists and is not a folder' % args.out)
     os.makedirs(args.out, exist_ok=True)
     config = {'model_type': 'gpt2', 'architectures': ['GPT2LMHeadModel'],
               'n_layer': a['n_layer'], 'n_head': a['n_head'], 'n_embd': a['n_embd'],
@@ -167,14 +197,12 @@ def main():
               'n_inner': None, 'layer_norm_epsilon': 1e-5,
               'activation_function': 'gelu' if args.gelu == 'erf' else 'gelu_new',
               'tie_word_embeddings': tied}
-    with open(os.path.join(args.out, 'config.json'), 'w') as f:
-        json.dump(config, f, indent=2)
+    write_new(os.path.join(args.out, 'config.json'), [json.dumps(config, indent=2).encode()])
     write_safetensors(os.path.join(args.out, 'model.safetensors'), tensors)
     vpath = os.path.join(args.out, 'vocab.json')
     if vocab is not None:
-        with open(vpath, 'w', encoding='utf-8') as f:
-            json.dump(vocab, f, ensure_ascii=False)
-    elif os.path.exists(vpath):
+        write_new(vpath, [json.dumps(vocab, ensure_ascii=False).encode('utf-8')])
+    elif os.path.lexists(vpath):
         os.remove(vpath)  # a stale vocabulary from an earlier conversion would mislabel tokens
     n = sum(t.numel() for t in tensors.values())
     print('wrote %s: %d layers, %d heads, %d wide, context %d, vocabulary %d%s, %.2f M parameters%s, %s, GELU %s'

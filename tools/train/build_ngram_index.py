@@ -24,6 +24,8 @@ import regex
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, '..', '..'))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, '..', 'convert'))
+from new_file import new_file  # noqa: E402 (created new beside the name, renamed)
 
 SEED = 0x696E666572736370  # "inferscp": the hash's starting value (any fixed value works)
 HEAD_FILE, LOWER_FILE = 'tinystories-train-head.txt', 'tinystories-train-lowercase.txt'
@@ -90,11 +92,9 @@ def write_index(path, n, fps, source_tokens):
     fps = np.unique(fps)  # sorted, strictly increasing
     header = b'ISNGRAM1' + struct.pack('<IIIIQQQ', 1, n, 32, 1, SEED, len(fps), source_tokens)
     assert len(header) == 48
-    tmp = path + '.tmp'
-    with open(tmp, 'wb') as f:
+    with new_file(path) as f:
         f.write(header)
         f.write(fps.astype('<u4').tobytes())
-    os.replace(tmp, path)
     return len(fps)
 
 
@@ -199,8 +199,8 @@ def write_card(path, index_path, n, count, n_windows, streams, sha, fp, shares):
               'exactly what the meter shows. 32 bits is the trade-off chosen: a longer key would make',
               'the walk exact, a shorter one would make the meter wrong too often. The training text',
               'is TinyStories (Eldan & Li, 2023; CDLA-Sharing-1.0), which is public.', '']
-    with open(path, 'w') as f:
-        f.write('\n'.join(lines))
+    with new_file(path) as f:
+        f.write('\n'.join(lines).encode())
 
 
 def selftest():

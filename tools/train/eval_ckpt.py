@@ -10,6 +10,8 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'convert'))
+from restricted_pickle import checkpoint_load  # noqa: E402 (nothing in a checkpoint runs)
 from model import CompactGPT2
 import paths
 
@@ -20,7 +22,7 @@ ap.add_argument('--f16', action='store_true')
 ap.add_argument('--data', default=paths.WORK)
 a = ap.parse_args()
 torch.set_num_threads(2)
-ck = torch.load(a.ckpt, map_location='cpu')
+ck = checkpoint_load(a.ckpt)
 ar = ck['args']
 seen = np.asarray(ck['seen'])
 S, V, T = len(seen), 50257, ar['T']

@@ -9,6 +9,8 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'convert'))
+from restricted_pickle import checkpoint_load  # noqa: E402 (nothing in a checkpoint runs)
 import safetensors_io
 
 V = 50257
@@ -61,7 +63,7 @@ def config(a):
 
 
 def main():
-    ck = torch.load(sys.argv[1], map_location='cpu')
+    ck = checkpoint_load(sys.argv[1])
     out = sys.argv[2]
     os.makedirs(out, exist_ok=True)
     t = full_weights(ck)

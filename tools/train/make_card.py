@@ -8,10 +8,12 @@ import hashlib, json, os, sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'convert'))
+from restricted_pickle import checkpoint_load  # noqa: E402 (nothing in a checkpoint runs)
 import paths  # noqa: E402
 
 d, ckpath, vpath, epath = sys.argv[1:5]
-ck = torch.load(ckpath, map_location='cpu')
+ck = checkpoint_load(ckpath)
 ver = json.load(open(vpath))
 ev = json.load(open(epath))
 cfg = json.load(open(os.path.join(d, 'config.json')))
@@ -29,7 +31,7 @@ L, H, C, T = cfg['n_layer'], cfg['n_head'], cfg['n_embd'], cfg['n_positions']
 S = prep['seen_ids']
 dropout_txt = f"dropout {a['dropout']} (embeddings, attention weights, both residual branches)" if a['dropout'] else 'no dropout'
 if prev['steps']:
-    a1 = torch.load(prev['from'], map_location='cpu')['args']
+    a1 = checkpoint_load(prev['from'])['args']
     sep1 = '`<|endoftext|>` between all stories'
     schedule_txt = (
         f"Two phases, each a fixed step count from its own seed (weights init, dropout, data windows), so a "
@@ -39,7 +41,7 @@ if prev['steps']:
         f"{a['lr']:g}, cosine decay to {a['lr'] * a['min_lr_frac']:g}, with two changes to what the model sees "
         f"(below: blank-line story boundaries and rare ids standing in for never-seen ones).")
     if ck.get('ema'):
-        last = torch.load(os.path.join(os.path.dirname(ckpath), 'final.pt'), map_location='cpu')['valid_bf16_full']
+        last = checkpoint_load(os.path.join(os.path.dirname(ckpath), 'final.pt'))['valid_bf16_full']
         schedule_txt += (f" The exported weights are the exponential moving average of phase 2's weights "
                          f"(decay {ck['ema']} per step), chosen because it scored better on the validation text "
                          f"than the last step's weights ({ck['valid_bf16_full']:.4f} vs {last:.4f}, bf16, all windows).")

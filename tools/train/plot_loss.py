@@ -9,9 +9,12 @@ import sys
 import matplotlib
 matplotlib.use('Agg')  # no display here
 import matplotlib.pyplot as plt
-import torch
+import os
 
-ck = torch.load(sys.argv[1], map_location='cpu')
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'convert'))
+from restricted_pickle import checkpoint_load  # noqa: E402 (nothing in a checkpoint runs)
+
+ck = checkpoint_load(sys.argv[1])
 prev = ck.get('prev', {'tokens': 0, 'hist': []})
 hist = list(prev.get('hist', [])) + [dict(h, tokens=h['tokens'] + prev['tokens']) for h in ck['hist']]
 x = [h['tokens'] / 1e6 for h in hist]

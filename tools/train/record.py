@@ -1,9 +1,12 @@
 #!/usr/bin/python3
 """Print the run record (validation-loss table + ASCII loss curve) from a final checkpoint."""
+import os
 import sys
-import torch
 
-ck = torch.load(sys.argv[1], map_location='cpu')
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'convert'))
+from restricted_pickle import checkpoint_load  # noqa: E402 (nothing in a checkpoint runs)
+
+ck = checkpoint_load(sys.argv[1])
 prev = ck.get('prev', {'steps': 0, 'tokens': 0, 'seconds': 0.0, 'hist': []})
 rows = [('1', h) for h in prev.get('hist', [])]
 off_min, off_tok = prev['seconds'] / 60, prev['tokens']

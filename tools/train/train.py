@@ -8,6 +8,9 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'convert'))
+from restricted_pickle import checkpoint_load  # noqa: E402 (nothing in a checkpoint runs)
+from new_file import new_file  # noqa: E402
 from model import CompactGPT2
 import paths
 
@@ -62,7 +65,7 @@ vx = torch.from_numpy(full2c[valid[:nwin * args.T]].reshape(nwin, args.T))
 vy = torch.from_numpy(full2c[valid[1:nwin * args.T + 1]].reshape(nwin, args.T))
 
 model = CompactGPT2(S, V, args.L, args.H, args.C, args.T, args.dropout)
-resume = torch.load(args.resume, map_location='cpu') if args.resume else None
+resume = checkpoint_load(args.resume) if args.resume else None
 if resume is not None:
     assert np.array_equal(np.asarray(resume['seen']), seen)
     model.load_state_dict(resume['model'])
@@ -103,9 +106,9 @@ def evaluate(bf16=True, bs=16, stride=1):
 
 
 def save(path, step, extra):
-    torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'seen': seen, 'prev': prev, 'args': vars(args), 'step': step,
-                'n_params_full': n_full, **extra}, path + '.tmp')
-    os.replace(path + '.tmp', path)
+    with new_file(path) as f:
+        torch.save({'model': model.state_dict(), 'opt': opt.state_dict(), 'seen': seen, 'prev': prev, 'args': vars(args),
+                    'step': step, 'n_params_full': n_full, **extra}, f)
 
 
 def lr_at(prog, step):
