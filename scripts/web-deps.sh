@@ -7,7 +7,9 @@
 # never used (they download from the internet); nothing but Debian's archive is fetched.
 #
 # Usage: scripts/web-deps.sh [engine|all]          build what is missing (default: engine)
-#        (WEB_DEPS_JOBS=2: parallel compiles; WEB_DEPS_KEEP_TREE=1 keeps the build trees)
+#        (WEB_DEPS_JOBS=2: parallel compiles; WEB_DEPS_KEEP_TREE=1 keeps the build trees;
+#        WEB_DEPS_SDL2_PRESET=0 runs SDL2's configure checks instead of
+#        scripts/web-sdl2-checks.cmake)
 #        scripts/web-deps.sh --pkg-config-libdir [engine|all]
 #                                                   print PKG_CONFIG_LIBDIR for emcc builds
 #
@@ -33,12 +35,13 @@
 set -euo pipefail
 
 cache=${INFERSCOPE_WEB_CACHE:-$HOME/.cache/inferscope-web}
+here=$(cd "$(dirname "$0")" && pwd)
 jobs=${WEB_DEPS_JOBS:-2}
 
 # The libraries, in build order (a library's dependencies come before it):
 # pkg-config module : Debian -dev package (whose source version is built) : set
 ENGINE_LIBS=(libpcre2-8:libpcre2-dev libcjson:libcjson-dev)
-WINDOW_LIBS=() # the window's (SDL2 and its text stack) follow
+WINDOW_LIBS=(freetype2:libfreetype-dev harfbuzz:libharfbuzz-dev sdl2:libsdl2-dev SDL2_ttf:libsdl2-ttf-dev)
 
 die() { echo "web-deps: $*" >&2; exit 2; }
 say() { echo "web-deps: $*" >&2; }
@@ -240,6 +243,53 @@ Cflags: -I\${includedir}/cjson
 EOF
 }
 
+build_freetype() { # tree prefix: TrueType/OpenType rasteriser for SDL2_ttf; the fonts are
+  # plain TTF, so no compressed-font or PNG-glyph support (nothing else to build)
+  emcmake_build "$1" "$2" -DFT_DISABLE_ZLIB=ON -DFT_DISABLE_BZIP2=ON -DFT_DISABLE_PNG=ON \
+    -DFT_DISABLE_HARFBUZZ=ON -DFT_DISABLE_BROTLI=ON
+}
+
+build_harfbuzz() { # tree prefix: text shaping (right-to-left and joined scripts), over FreeType
+  emcmake_build "$1" "$2" -DHB_HAVE_FREETYPE=ON -DHB_HAVE_GLIB=OFF -DHB_HAVE_ICU=OFF -DHB_HAVE_GOBJECT=OFF \
+    -DHB_BUILD_SUBSET=OFF -DHB_BUILD_UTILS=OFF -DHB_HAVE_INTROSPECTION=OFF
+}
+
+build_sdl2() { # tree prefix source version: static, no test library, no threads
+  # (WebAssembly without SharedArrayBuffer: SDL_CreateThread reports an error), SDL's own
+  # iconv (emscripten's libc has none to link)
+  local preset=$here/web-sdl2-checks.cmake answers=()
+  # the configure checks answered in advance, for exactly this source and emcc (the file says why)
+  if [ "${WEB_DEPS_SDL2_PRESET:-1}" = 1 ] && grep -qxF "# for: $3 $4 | $emcc_version" "$preset"; then
+    answers=(-C "$preset")
+  else
+    say "$3 $4 with $emcc_version: no answers in $preset, every configure check runs (slow)"
+  fi
+  emcmake_build "$1" "$2" "${answers[@]}" -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF -DSDL_TESTS=OFF \
+    -DSDL_PTHREADS=OFF -DSDL_SYSTEM_ICONV=OFF
+}
+
+build_sdl2_ttf() { # tree prefix: not vendored (the FreeType and HarfBuzz above), HarfBuzz on
+  local tree=$1 prefix=$2 ver
+  emcmake_build "$tree" "$prefix" -DSDL2TTF_VENDORED=OFF -DSDL2TTF_SAMPLES=OFF -DSDL2TTF_HARFBUZZ=ON \
+    -DSDL2TTF_INSTALL=ON
+  # its CMake build installs no .pc file: one in the layout of Debian's (-I.../SDL2);
+  # FreeType and HarfBuzz are required so a static link names them
+  ver=$(sed -n 's/^#define SDL_TTF_\(MAJOR\|MINOR\|PATCH\)LEVEL *\([0-9]*\).*/\2/p' "$tree/SDL_ttf.h" | paste -sd. -)
+  mkdir -p "$prefix/lib/pkgconfig"
+  cat >"$prefix/lib/pkgconfig/SDL2_ttf.pc" <<EOF2
+prefix=$prefix
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: SDL2_ttf
+Description: TrueType font library for SDL2 (built with emcc by scripts/web-deps.sh)
+Version: $ver
+Requires: sdl2 freetype2 harfbuzz
+Libs: -L\${libdir} -lSDL2_ttf
+Cflags: -I\${includedir}/SDL2
+EOF2
+}
+
 build_one() { # "module:devpkg"
   local module=${1%%:*} dev=${1#*:} sv src ver prefix stamp
   sv=$(src_of "$dev")
@@ -261,6 +311,10 @@ build_one() { # "module:devpkg"
   case "$module" in
     libpcre2-8) build_pcre2 "$tree" "$prefix" ;;
     libcjson) build_cjson "$tree" "$prefix" ;;
+    freetype2) build_freetype "$tree" "$prefix" ;;
+    harfbuzz) build_harfbuzz "$tree" "$prefix" ;;
+    sdl2) build_sdl2 "$tree" "$prefix" "$src" "$ver" ;;
+    SDL2_ttf) build_sdl2_ttf "$tree" "$prefix" ;;
     *) die "no build recipe for $module" ;;
   esac
   [ -e "$prefix/lib/pkgconfig/$module.pc" ] || die "$src $ver: built, but $module.pc is missing"
