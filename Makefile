@@ -11,6 +11,12 @@ BUILD   ?= build
 ARCH_FLAGS ?=
 OPT     ?= -O2 $(ARCH_FLAGS)
 SAN     ?=
+# OpenMP: the compiler's runtime natively. test-wasm has none: -fopenmp-simd parses the
+# `#pragma omp` lines (their clauses still use what they name) and runs each region on
+# the one thread there is; engine/no_openmp/omp.h answers the omp_* calls
+OPENMP  ?= -fopenmp
+# extra flags of the engine-tests link (test-wasm: Node's file system, memory growth)
+LDFLAGS ?=
 
 WARN     = -std=c17 -Wall -Wextra -Wpedantic -Werror
 # src/ is in rooms (src/README.md): one -I per room, so an include names the header alone
@@ -33,7 +39,7 @@ ENGINE_LIBS   := $(shell $(PKG_CONFIG) --libs $(ENGINE_PKGS) 2>/dev/null) -lm
 DEP_MODULES  = sdl2:libsdl2-dev SDL2_ttf:libsdl2-ttf-dev libcrypto:libssl-dev \
                libpcre2-8:libpcre2-dev libcjson:libcjson-dev openblas:libopenblas-dev
 STB_HEADER  ?= /usr/include/stb/stb_image_write.h
-NO_CHECK_GOALS = run test asan bench fuzz fuzz-short deps deps-test clean gpt2 uninstall test-arm64 engine-tests
+NO_CHECK_GOALS = run test asan bench fuzz fuzz-short deps deps-test clean gpt2 uninstall test-arm64 test-wasm engine-tests
 ifneq ($(filter-out $(NO_CHECK_GOALS),$(or $(MAKECMDGOALS),all)),)
   dep_pc   = $(shell $(PKG_CONFIG) --exists $(1) >/dev/null 2>&1 && echo ok)
   MISSING := $(if $(shell command -v $(firstword $(CC)) 2>/dev/null),,build-essential) \
@@ -57,7 +63,7 @@ ifeq ($(FUZZ),1)
   OPT   = -O1 -g $(ARCH_FLAGS)
   SANFL = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
-CFLAGS_ALL = $(WARN) $(OPT) -g -fopenmp $(SANFL)
+CFLAGS_ALL = $(WARN) $(OPT) -g $(OPENMP) $(SANFL)
 
 ENGINE_SRC := $(wildcard engine/*.c)
 VIZ_SRC    := $(wildcard viz/*.c)
@@ -77,7 +83,7 @@ LIBAPP     := $(BUILD)/libapp.a
 ALL_LIBS    = $(LIBAPP) $(LIBVIZ) $(LIBENGINE)
 BIN        := $(BUILD)/inferscope
 
-.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins install uninstall test-arm64 engine-tests
+.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins install uninstall test-arm64 test-wasm engine-tests
 .DEFAULT_GOAL := all
 # keep object files of test programs (otherwise make deletes them as intermediates)
 .SECONDARY:
@@ -132,11 +138,29 @@ test-arm64:
 	  ENGINE_TESTS="$(ARM64_TESTS)" engine-tests
 	@tests/run-arm64.sh build-arm64 $(ARM64_TESTS)
 
+# test-wasm: the engine built with emcc for WebAssembly (SIMD128 kernels, one thread) and
+# its tests run under Node.js, reading the repository's files directly (NODERAWFS).
+# scripts/web-deps.sh installs emscripten and nodejs and builds PCRE2 and cJSON from
+# Debian's sources (cached outside the tree). emcc has no OpenMP and the engine needs no
+# OpenBLAS (kernels.c without cblas.h: the matvec per row).
+# Not here: test_map_guard (fork and SIGBUS: Node has neither; mmap there is a copy) and
+# test_big_model_mmap (a 6.4 GB file: 32-bit sizes, at most 4 GB of memory).
+WASM_TESTS := $(filter-out test_map_guard,$(ARM64_TESTS)) test_attn_explain test_head_scores test_lens \
+              test_ngram_index test_seq_metrics test_settings_spec test_token_stats test_trace_lean
+WASM_LDFLAGS = -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1
+test-wasm:
+	@scripts/web-deps.sh engine
+	@PKG_CONFIG_LIBDIR=$$(scripts/web-deps.sh --pkg-config-libdir engine) NODE_PATH=/usr/share/nodejs \
+	  $(MAKE) --no-print-directory BUILD=build-wasm CC=emcc AR=emar ARCH_FLAGS=-msimd128 \
+	  OPENMP="-fopenmp-simd -isystem engine/no_openmp" ENGINE_PKGS="libpcre2-8 libcjson" LDFLAGS="$(WASM_LDFLAGS)" \
+	  ENGINE_TESTS="$(WASM_TESTS)" engine-tests
+	@tests/run-wasm.sh build-wasm $(WASM_TESTS)
+
 # engine-tests: the tests named in ENGINE_TESTS linked against the engine alone (no SDL)
 engine-tests: $(patsubst %,$(BUILD)/etests/%,$(ENGINE_TESTS))
 $(BUILD)/etests/%: $(BUILD)/tests/%.o $(LIBENGINE)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(ENGINE_LIBS)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(ENGINE_LIBS)
 
 # gpt2: opt-in download of real GPT-2 weights (SIZE=124M|355M|774M|1558M)
 gpt2:
@@ -174,15 +198,15 @@ $(BUILD)/tools/%.o: tools/%.c
 
 $(LIBENGINE): $(ENGINE_OBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(LIBVIZ): $(VIZ_OBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(LIBAPP): $(APP_OBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(BIN): $(BUILD)/src/main.o $(ALL_LIBS)
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS)
@@ -243,6 +267,6 @@ uninstall:
 
 # clean: remove every build output
 clean:
-	rm -rf build build-asan build-fuzz build-arm64
+	rm -rf build build-asan build-fuzz build-arm64 build-wasm
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,6 +1,6 @@
 /* kern_body.h — THE decode kernels, written once over a small vector vocabulary and
  * compiled once per instruction set: each ISA file (kern_avx512.c, kern_avx2.c,
- * kern_neon.c, kern_scalar.c) defines the primitives below and then includes this file,
+ * kern_neon.c, kern_simd128.c, kern_scalar.c) defines the primitives below and then includes this file,
  * which defines that ISA's functions and its KernIsa table. Not a header to include
  * anywhere else. Math contracts: kernels.h; why runtime dispatch: kern_isa.h.
  *

@@ -23,6 +23,9 @@ static const KernIsa *const ALL_ISAS[] = {
 #if defined(__aarch64__)
     &kern_isa_neon,
 #endif
+#if defined(__wasm_simd128__)
+    &kern_isa_simd128,
+#endif
     &kern_isa_scalar,
 };
 #define N_ISAS (sizeof ALL_ISAS / sizeof ALL_ISAS[0])
@@ -48,7 +51,8 @@ static int isa_supported(const KernIsa *t) {
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && cpu_has_f16c();
 #endif
     (void)t;
-    return 1; /* NEON is part of every ARMv8-A core; plain C runs anywhere */
+    return 1; /* NEON is part of every ARMv8-A core; a WebAssembly runtime without SIMD128
+                 refuses the whole module; plain C runs anywhere */
 }
 
 static const KernIsa *best_isa(void) {

@@ -3,7 +3,7 @@
  * the baseline ISA runs at full speed on an AVX2 laptop, an AVX-512 server or an ARM
  * board. Every table is generated from the same source, kern_body.h, over a handful of
  * vector primitives each ISA file defines (kern_avx512.c, kern_avx2.c, kern_neon.c,
- * kern_scalar.c). Not the public API (kernels.h) and not the model. */
+ * kern_simd128.c, kern_scalar.c). Not the public API (kernels.h) and not the model. */
 #ifndef KERN_ISA_H
 #define KERN_ISA_H
 
@@ -34,7 +34,7 @@ typedef void (*KernDotBlockFn)(float *y, size_t ldy, const float *xp, const floa
                                const void *w, size_t nb, const void *next, size_t C);
 
 typedef struct KernIsa {
-    const char *name;      /* "avx512", "avx2", "neon", "scalar" (what INFERSCOPE_ISA takes) */
+    const char *name;      /* "avx512", "avx2", "neon", "simd128", "scalar" (what INFERSCOPE_ISA takes) */
     const char *what;      /* one line for `make bench` and --help */
     int lanes;             /* floats per vector register */
     KernMatvecFn matvec[KERN_DTYPE_COUNT]; /* indexed by KernDtype */
@@ -60,6 +60,9 @@ extern const KernIsa kern_isa_avx512;
 #endif
 #if defined(__aarch64__)
 extern const KernIsa kern_isa_neon;
+#endif
+#if defined(__wasm_simd128__)
+extern const KernIsa kern_isa_simd128;
 #endif
 
 /* The table in use (selected on first call: INFERSCOPE_ISA, else the best the CPU has). */

@@ -28,7 +28,7 @@ const char *kern_dtype_name(KernDtype dt);
 size_t kern_dtype_size(KernDtype dt);
 
 /* Chooses the kernel table: "auto" (or NULL/"": the best this CPU has), "avx512", "avx2",
- * "neon", "scalar". -1 with err naming what the CPU offers when it cannot run it.
+ * "neon", "simd128" (WebAssembly), "scalar". -1 with err naming what the CPU offers when it cannot run it.
  * Without a call, the first kernel use reads INFERSCOPE_ISA (auto when unset). */
 int kern_select_isa(const char *name, ErrorMsg *err);
 /* The table in use: its name ("avx2") and a one-line description for reports. */

@@ -65,12 +65,13 @@ void safe_close(SafeFile *f) {
 }
 
 /* JSON numbers are doubles: integers are exact up to 2^53 (9 PB), far beyond any
- * file, so accept only integral values in [0, 2^53]. */
+ * file, so accept only integral values in [0, 2^53]: 0, or -1 for anything else, -2 for
+ * an integer above SIZE_MAX (a 32-bit build: WebAssembly). */
 static int json_to_size(const cJSON *j, size_t *out) {
     if (!cJSON_IsNumber(j)) return -1;
     double v = j->valuedouble;
     if (!(v >= 0.0 && v <= 9007199254740992.0) || v != floor(v)) return -1;
-    if (v > (double)SIZE_MAX) return -1;
+    if (v > (double)SIZE_MAX) return -2; /* an integer this machine's sizes cannot hold (32-bit) */
     *out = (size_t)v;
     return 0;
 }
@@ -139,7 +140,11 @@ static int parse_entry(const SafeFile *f, const cJSON *e, size_t data_len, SafeT
     const cJSON *dim;
     cJSON_ArrayForEach(dim, shape) {
         size_t v;
-        if (json_to_size(dim, &v) != 0 || v > (size_t)INT64_MAX)
+        int vrc = json_to_size(dim, &v);
+        if (vrc == -2)
+            return error_set(err, "%s: tensor '%s': shape is too large (entry %d overflows this machine's %zu-bit sizes)",
+                             path, shown, i, sizeof(size_t) * 8);
+        if (vrc != 0 || v > (size_t)INT64_MAX)
             return error_set(err, "%s: tensor '%s': shape entry %d is not a non-negative integer",
                              path, shown, i);
         t->shape[i++] = (int64_t)v;

@@ -158,7 +158,11 @@ static void test_bad_files(const char *dir) {
     /* a FIFO must be refused at once, not wait for a writer */
     snprintf(path, sizeof path, "%s/fifo.bin", dir);
     CHECK(mkfifo(path, 0600) == 0, "mkfifo");
-    expect_refused(path, "not a regular file");
+    struct stat fst;
+    if (stat(path, &fst) == 0 && !S_ISFIFO(fst.st_mode)) /* emscripten's file system has no FIFOs */
+        printf("SKIPPED: FIFO refused: mkfifo made no FIFO on this platform\n");
+    else
+        expect_refused(path, "not a regular file");
     expect_refused(dir, "not a regular file");
 }
 

@@ -218,6 +218,10 @@ static void test_bad_files(void) {
     } else {
         chmod(tmpdir, 0755); /* let nobody reach the file, just not read it */
         pid_t pid = fork();
+        if (pid < 0 && errno == ENOSYS) {
+            printf("SKIPPED: no read permission as nobody: this platform has no fork()\n");
+            return;
+        }
         if (pid == 0) {
             if (setgid(65534) != 0 || setuid(65534) != 0) _exit(3);
             SafeFile nf;

@@ -4,6 +4,7 @@
  * streamed), the invalid-UTF-8 policies, "<|endoftext|>", bad tokenizer folders, and the
  * sha256 of the shipped asset files. Not a speed test (tools/bench does that). */
 #include <cJSON.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -475,10 +476,12 @@ static void test_asset_hashes(void) {
         char cmd[256];
         snprintf(cmd, sizeof cmd, "sha256sum %s/%s", TOK_DIR, files[i]);
         FILE *p = popen(cmd, "r");
-        if (p) {
-            if (fscanf(p, "%64s", got) != 1) got[0] = 0;
-            pclose(p);
+        if (!p) { /* no processes (WebAssembly under Node) */
+            printf("SKIPPED: tokenizer asset sha256: popen(\"%s\") failed: %s\n", cmd, strerror(errno));
+            continue;
         }
+        if (fscanf(p, "%64s", got) != 1) got[0] = 0;
+        pclose(p);
         CHECK(h && strcmp(got, want) == 0, "%s: sha256 %s, README says %s", files[i], got, want);
     }
     free(readme);

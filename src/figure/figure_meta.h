@@ -14,7 +14,7 @@
  *   inferscope:format     "1" — this layout; the reader refuses other versions
  *   inferscope:model, inferscope:model_sha256   name, SHA-256 of model.safetensors
  *   inferscope:weights    precision the weight matrices ran in ("F32", "F16", "BF16")
- *   inferscope:kernels    SIMD kernel table that computed them ("avx512", "avx2", "neon", "scalar")
+ *   inferscope:kernels    SIMD kernel table that computed them ("avx512", "avx2", "neon", "simd128", "scalar")
  *   inferscope:prompt     JSON string ("" when the prompt was given as ids)
  *   inferscope:ids        JSON array of every token id on screen (prompt + generated)
  *   inferscope:n_prompt, inferscope:step, inferscope:branch, inferscope:n_branches
