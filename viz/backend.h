@@ -4,7 +4,7 @@
  * these slots; the panels call draw.h and never know which backend is behind it, as
  * matplotlib's artists draw through its RendererBase and never know Agg from SVG.
  * One file per backend: backend_raster.c (SDL's renderer: the window and PNG export),
- * backend_svg.c (SVG text written directly), backend_pdf.c (cairo's PDF surface).
+ * backend_svg.c (SVG text written directly).
  *
  * Every slot gets the Viz (the raster backend needs its renderer and text cache, the
  * others their state in viz->backend_ctx) and returns 0, or -1 after recording one line
@@ -14,7 +14,7 @@
  * here + one function per backend file.
  *
  * Coordinates are device pixels of the page (raster pixels; the vector backends write
- * the same numbers and scale the page as a whole), x right, y down. Colours are sRGB
+ * the same numbers), x right, y down. Colours are sRGB
  * bytes with straight alpha: an opaque colour paints exactly that colour, a
  * translucent one blends over what is there. Text is measured with SDL_ttf (FreeType)
  * in every backend, so layouts are identical across formats; a backend only sets
@@ -56,7 +56,16 @@ typedef struct VizBackend {
     int (*text)(Viz *viz, const VizTextRun *run);
 } VizBackend;
 
-/* The backends (one file each). */
+/* The table of a backend whose functions are named <prefix>_<slot> (raster_fill_rect,
+ * svg_text, ...): a new slot added here makes every backend that lacks its function
+ * fail to compile, so no backend can forget it. */
+#define VIZ_BACKEND_OF(prefix)                                                                             \
+    {                                                                                                      \
+        .name = #prefix, .page_begin = prefix##_page_begin, .page_end = prefix##_page_end,                 \
+        .clip = prefix##_clip, .fill_rect = prefix##_fill_rect, .line = prefix##_line, .text = prefix##_text \
+    }
+
+/* The backends, one file each: this one, and VIZ_BACKEND_SVG (backend_svg.h). */
 extern const VizBackend VIZ_BACKEND_RASTER;
 
 #endif

@@ -86,12 +86,4 @@ static int raster_text(Viz *viz, const VizTextRun *run) {
     return 0;
 }
 
-const VizBackend VIZ_BACKEND_RASTER = {
-    .name = "raster",
-    .page_begin = raster_page_begin,
-    .page_end = raster_page_end,
-    .clip = raster_clip,
-    .fill_rect = raster_fill_rect,
-    .line = raster_line,
-    .text = raster_text,
-};
+const VizBackend VIZ_BACKEND_RASTER = VIZ_BACKEND_OF(raster);

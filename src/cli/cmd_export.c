@@ -33,6 +33,7 @@ static void usage(void) {
             "         [--compare SPEC SPEC [SPEC [SPEC]]]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
             "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--axis A]\n"
+            "         [--format png|svg]\n"
             "         [--text-mode plain|surprisal|seen] [--draws N] [--sidecar] [--ablate LIST]\n"
             "         --out DIR\n"
             "       inferscope export --lesson FILE.lesson [--model DIR] [--size WxH] [--scale S] [--handout]\n"
@@ -80,6 +81,9 @@ static void usage(void) {
             "                   makes) in every state: how often each token came up, drawn over the\n"
             "                   bars, with Pearson's chi2 (inferscope:draws; a lesson: `draws N`)\n"
             "  --theme T        light (default, for print) or dark\n"
+            "  --format F       png (default) or svg: the same figure, same layout and colours;\n"
+            "                   SVG keeps every word as text (selectable, searchable) with the fonts\n"
+            "                   embedded, and the provenance in its <metadata>\n"
             "  --sidecar        also write NAME.json with the same provenance\n"
             "  --out DIR        output folder (created if missing)\n"
             "  --lesson FILE    every beat of a lesson as a numbered slide (lessons/README.md);\n"
@@ -257,6 +261,15 @@ static int take_panel(void *ctx, const char *flag, const char *v, ErrorMsg *err)
     return 0;
 }
 
+static int take_format(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
+    if (export_format_parse(v, ctx)) {
+        char names[64];
+        export_format_names(", ", names, sizeof names);
+        return error_set(err, "%s: '%s' is not a format (%s)", flag, v, names);
+    }
+    return 0;
+}
+
 static int take_theme(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
     if (theme_parse(v, ctx)) return error_set(err, "%s: '%s' is not light or dark", flag, v);
     return 0;
@@ -335,6 +348,7 @@ static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs
         CLI_CALL("--panel", take_panel, ea),
         CLI_CALL("--heads", take_heads, ea),
         CLI_CALL("--theme", take_theme, &ea->opt.theme),
+        CLI_CALL("--format", take_format, &ea->opt.format),
         CLI_CALL("--size", take_size, &ea->opt),
         CLI_CALL("--axis", take_axis, ea),
         CLI_CALL("--text-mode", take_text_mode, ea),
