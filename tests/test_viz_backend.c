@@ -2,13 +2,14 @@
  * tiny model drawn through a recording backend reaches it only through the slots (rects,
  * lines, text runs with their strings; no SDL renderer at all); a backend that leaves
  * any slot NULL makes the same frame FAIL with "the rec backend cannot draw <slot>"
- * instead of leaving part of the figure out; the SVG backend makes a one-page document
- * of that frame. Also the escaper every SVG string
+ * instead of leaving part of the figure out; the SVG and PDF backends make a document
+ * of that frame (one page for SVG, two for PDF). Also the escaper every SVG string
  * goes through (engine/xml_escape.h) and the base64 of the embedded fonts. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend_pdf.h"
 #include "backend_svg.h"
 #include "base64.h"
 #include "check.h"
@@ -204,6 +205,30 @@ static void test_svg_doc(const Session *s) {
     svg_doc_free(&doc);
 }
 
+static void test_pdf_doc(const Session *s) {
+    PdfDoc doc;
+    pdf_doc_init(&doc, "assets");
+    char msg[256];
+    CHECK(draw_on(&VIZ_BACKEND_PDF, &doc, s, 1280, 720, msg, sizeof msg) == 0, "page 1 as PDF: %s", msg);
+    CHECK(draw_on(&VIZ_BACKEND_PDF, &doc, s, 640, 480, msg, sizeof msg) == 0, "page 2 as PDF: %s", msg);
+    PdfInfo info = {.title = "two pages", .keywords = "{\"k\": 1}"};
+    uint8_t *out = NULL;
+    size_t len = 0;
+    ErrorMsg err = {{0}};
+    CHECK(pdf_doc_finish(&doc, &info, &out, &len, &err) == 0 && out && len > 1000, "pdf_doc_finish: %s", err.text);
+    CHECK(out && memcmp(out, "%PDF-", 5) == 0, "starts %%PDF-");
+    int two = 0, sizes = 0;
+    for (size_t i = 0; out && i + 9 < len; i++) {
+        if (memcmp(out + i, "/Count 2", 8) == 0) two = 1;
+        if (memcmp(out + i, "960 540", 7) == 0 || memcmp(out + i, "480 360", 7) == 0) sizes++;
+    }
+    CHECK(two, "two pages in the page tree");
+    CHECK(sizes >= 2, "each page its own size in points (0.75 pt a pixel)");
+    free(out);
+    CHECK(pdf_doc_finish(&doc, &info, &out, &len, &err) == -1, "a finished PDF is not finished twice");
+    pdf_doc_free(&doc);
+}
+
 int main(void) {
     setenv("INFERSCOPE_FALLBACK_FONTS", "", 1);
     test_xml_escape();
@@ -220,6 +245,7 @@ int main(void) {
     CHECK(session_set_prompt(&s, (const uint8_t *)prompt, strlen(prompt), &err) == 0, "prompt: %s", err.text);
     test_seam(&s);
     test_svg_doc(&s);
+    test_pdf_doc(&s);
     session_free(&s);
     return check_summary("test_viz_backend");
 }

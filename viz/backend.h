@@ -4,7 +4,7 @@
  * these slots; the panels call draw.h and never know which backend is behind it, as
  * matplotlib's artists draw through its RendererBase and never know Agg from SVG.
  * One file per backend: backend_raster.c (SDL's renderer: the window and PNG export),
- * backend_svg.c (SVG text written directly).
+ * backend_svg.c (SVG text written directly), backend_pdf.c (cairo's PDF surface).
  *
  * Every slot gets the Viz (the raster backend needs its renderer and text cache, the
  * others their state in viz->backend_ctx) and returns 0, or -1 after recording one line
@@ -14,7 +14,7 @@
  * here + one function per backend file.
  *
  * Coordinates are device pixels of the page (raster pixels; the vector backends write
- * the same numbers), x right, y down. Colours are sRGB
+ * the same numbers and scale the page as a whole), x right, y down. Colours are sRGB
  * bytes with straight alpha: an opaque colour paints exactly that colour, a
  * translucent one blends over what is there. Text is measured with SDL_ttf (FreeType)
  * in every backend, so layouts are identical across formats; a backend only sets
@@ -65,7 +65,8 @@ typedef struct VizBackend {
         .clip = prefix##_clip, .fill_rect = prefix##_fill_rect, .line = prefix##_line, .text = prefix##_text \
     }
 
-/* The backends, one file each: this one, and VIZ_BACKEND_SVG (backend_svg.h). */
+/* The backends, one file each: this one, and VIZ_BACKEND_SVG (backend_svg.h),
+ * VIZ_BACKEND_PDF (backend_pdf.h). */
 extern const VizBackend VIZ_BACKEND_RASTER;
 
 #endif

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backend_pdf.h"
 #include "backend_svg.h"
 #include "cli.h"
 #include "draw.h"
@@ -28,7 +29,8 @@
 #define SHEET_CHROME_H 220   /* logical px: header, legend, bottom labels */
 
 /* The formats, by ExportFormat: the name is also the file extension. */
-static const char *const FORMAT_NAMES[EXPORT_FORMAT_COUNT] = {[EXPORT_PNG] = "png", [EXPORT_SVG] = "svg"};
+static const char *const FORMAT_NAMES[EXPORT_FORMAT_COUNT] = {[EXPORT_PNG] = "png", [EXPORT_SVG] = "svg",
+                                                              [EXPORT_PDF] = "pdf"};
 
 const char *export_format_name(ExportFormat f) {
     return (int)f >= 0 && f < EXPORT_FORMAT_COUNT ? FORMAT_NAMES[f] : NULL;
@@ -114,6 +116,8 @@ typedef struct Canvas {
     ExportFormat format;
     Offscreen off; /* png */
     SvgDoc svg;    /* svg */
+    PdfDoc pdf_own; /* pdf of one figure */
+    PdfDoc *pdf;   /* pdf: &pdf_own, or a deck's document (borrowed) */
     Viz viz;
     int w, h;      /* device pixels */
 } Canvas;
@@ -122,6 +126,7 @@ static void canvas_free(Canvas *c) {
     viz_free(&c->viz); /* before the target it draws on */
     offscreen_free(&c->off);
     svg_doc_free(&c->svg);
+    pdf_doc_free(&c->pdf_own);
 }
 
 /* The UI scale a figure is drawn at: a slide (a lesson beat, one panel alone) sets its
@@ -133,10 +138,12 @@ float export_effective_ui_scale(const ExportOptions *o) {
     return ui;
 }
 
-/* Opens the target of o->format (PNG when png_only) and begins its page. */
-static int canvas_open(Canvas *c, int w, int h, const ExportOptions *o, float ui, int png_only, ErrorMsg *err) {
+/* Opens the target of o->format (PNG when png_only; a page of deck_pdf when given) and
+ * begins its page. */
+static int canvas_open(Canvas *c, int w, int h, const ExportOptions *o, float ui, int png_only, PdfDoc *deck_pdf,
+                       ErrorMsg *err) {
     memset(c, 0, sizeof *c);
-    c->format = png_only ? EXPORT_PNG : o->format;
+    c->format = deck_pdf ? EXPORT_PDF : png_only ? EXPORT_PNG : o->format;
     c->w = w;
     c->h = h;
     /* scale goes in as dpi_scale: every viz_px and font size is multiplied by it, so
@@ -145,6 +152,10 @@ static int canvas_open(Canvas *c, int w, int h, const ExportOptions *o, float ui
     if (c->format == EXPORT_SVG) {
         rc = svg_doc_init(&c->svg, o->assets_dir, err) ||
              viz_init_backend(&c->viz, &VIZ_BACKEND_SVG, &c->svg, o->assets_dir, ui, (float)o->scale, o->theme, err);
+    } else if (c->format == EXPORT_PDF) {
+        if (!deck_pdf) pdf_doc_init(&c->pdf_own, o->assets_dir);
+        c->pdf = deck_pdf ? deck_pdf : &c->pdf_own;
+        rc = viz_init_backend(&c->viz, &VIZ_BACKEND_PDF, c->pdf, o->assets_dir, ui, (float)o->scale, o->theme, err);
     } else {
         rc = offscreen_create(&c->off, w, h, err) ||
              viz_init(&c->viz, c->off.renderer, o->assets_dir, ui, (float)o->scale, o->theme, err);
@@ -159,6 +170,24 @@ static int canvas_end(Canvas *c, ErrorMsg *err) {
     draw_page_end(&c->viz);
     if (c->viz.has_error) return error_set(err, "export: drawing failed: %s", c->viz.last_error.text);
     return 0;
+}
+
+/* The PDF's info dictionary from the provenance: Title, Creator (Software), Subject
+ * (what it is), Keywords = every key as the sidecar's JSON object (cairo 1.16 writes no
+ * custom keys), then the document. */
+static int pdf_finish_with_meta(PdfDoc *pdf, const FigureMeta *meta, uint8_t **out, size_t *len, ErrorMsg *err) {
+    char *json = NULL;
+    size_t json_len = 0;
+    if (figure_meta_json(meta, &json, &json_len, err)) return -1;
+    if (json_len && json[json_len - 1] == '\n') json[json_len - 1] = '\0';
+    PdfInfo info = {.subject = "inferscope figure; Keywords holds its provenance as JSON", .keywords = json};
+    for (size_t i = 0; i < meta->n; i++) {
+        if (strcmp(meta->text[i].keyword, "Title") == 0) info.title = meta->text[i].value;
+        if (strcmp(meta->text[i].keyword, "Software") == 0) info.creator = meta->text[i].value;
+    }
+    int rc = pdf_doc_finish(pdf, &info, out, len, err);
+    free(json);
+    return rc;
 }
 
 /* Reads the pixels back into out (before any present, per SDL-HEADLESS.md). */
@@ -178,6 +207,7 @@ static int canvas_read(Canvas *c, ExportImage *out, ErrorMsg *err) {
 /* The file's bytes with the provenance in them: PNG text chunks, SVG <metadata>. */
 static int canvas_encode(Canvas *c, const FigureMeta *meta, int scale, uint8_t **out, size_t *len, ErrorMsg *err) {
     if (c->format == EXPORT_SVG) return svg_doc_finish(&c->svg, meta->text, meta->n, out, len, err);
+    if (c->format == EXPORT_PDF) return pdf_finish_with_meta(c->pdf, meta, out, len, err);
     ExportImage img;
     if (canvas_read(c, &img, err)) return -1;
     int rc = png_encode(img.rgba, img.w, img.h, 4, (size_t)img.w * 4, meta->text, meta->n, 96.0 * scale, out, len,
@@ -215,9 +245,10 @@ static int draw_figure(Canvas *c, const Session *s, const VizView *view, const E
 
 /* Opens a canvas of o's size and draws the figure on it (page ended). */
 static int render_figure(Canvas *c, const Session *s, const VizView *view, const ExportOptions *o, int png_only,
-                         ErrorMsg *err) {
+                         PdfDoc *deck_pdf, ErrorMsg *err) {
     if (session_len(s) == 0) return error_set(err, "export: no prompt yet: nothing to draw");
-    if (canvas_open(c, o->width * o->scale, o->height * o->scale, o, export_effective_ui_scale(o), png_only, err))
+    if (canvas_open(c, o->width * o->scale, o->height * o->scale, o, export_effective_ui_scale(o), png_only, deck_pdf,
+                    err))
         return -1;
     draw_figure(c, s, view, o);
     if (canvas_end(c, err)) {
@@ -233,7 +264,7 @@ int export_render(const Session *s, const VizView *view, const ExportOptions *op
     ExportOptions o;
     if (resolve_options(opt, &o, err)) return -1;
     Canvas c;
-    if (render_figure(&c, s, view, &o, 1, err)) return -1;
+    if (render_figure(&c, s, view, &o, 1, NULL, err)) return -1;
     int rc = canvas_read(&c, out, err);
     canvas_free(&c);
     return rc;
@@ -290,7 +321,7 @@ static int render_sheet(Canvas *c, const Session *s, const VizView *view, const 
     SheetLayout L = {0};
     if (sheet_layout(s, o, layer, &L, err)) return -1;
     /* a sheet is a figure of many small pictures: the UI scale as given, not a slide's */
-    if (canvas_open(c, L.w * o->scale, L.h * o->scale, o, o->ui_scale, png_only, err)) return -1;
+    if (canvas_open(c, L.w * o->scale, L.h * o->scale, o, o->ui_scale, png_only, NULL, err)) return -1;
     Viz *viz = &c->viz;
     char title[256];
     int step = session_step_index(s);
@@ -502,7 +533,7 @@ static int export_figure(const Session *s, const VizView *view, const ExportOpti
     ExportOptions o;
     if (resolve_options(opt, &o, err)) return -1;
     Canvas c;
-    if (sheet ? render_sheet(&c, s, view, &o, layer, 0, err) : render_figure(&c, s, view, &o, 0, err)) return -1;
+    if (sheet ? render_sheet(&c, s, view, &o, layer, 0, err) : render_figure(&c, s, view, &o, 0, NULL, err)) return -1;
     char stem[96];
     figure_stem(s, view, &o, sheet, layer, stem, sizeof stem);
     int rc = write_figure(s, view, &o, &c, stem, sheet, sheet && layer >= 0 ? layer : -1, out_path, cap, err);
@@ -520,3 +551,49 @@ int export_contact_sheet(const Session *s, const VizView *view, const ExportOpti
     return export_figure(s, view, opt, 1, layer, out_path, cap, err);
 }
 
+/* ---- a multi-page PDF ------------------------------------------------------------- */
+
+struct ExportPdfDeck {
+    PdfDoc pdf; /* the document the pages are drawn into */
+    int pages;
+};
+
+int export_pdf_deck_open(ExportPdfDeck **deck, const ExportOptions *opt, ErrorMsg *err) {
+    *deck = NULL;
+    ExportOptions o;
+    if (resolve_options(opt, &o, err)) return -1;
+    ExportPdfDeck *d = calloc(1, sizeof *d);
+    if (!d) return error_set(err, "export: out of memory");
+    pdf_doc_init(&d->pdf, o.assets_dir);
+    *deck = d;
+    return 0;
+}
+
+int export_pdf_deck_add(ExportPdfDeck *deck, const Session *s, const VizView *view, const ExportOptions *opt,
+                        ErrorMsg *err) {
+    ExportOptions o;
+    if (resolve_options(opt, &o, err)) return -1;
+    Canvas c;
+    if (render_figure(&c, s, view, &o, 0, &deck->pdf, err)) return -1;
+    canvas_free(&c); /* the page stays in the deck's document */
+    deck->pages++;
+    return 0;
+}
+
+int export_pdf_deck_write(ExportPdfDeck *deck, const Session *s, const VizView *view, const ExportOptions *opt,
+                          const char *stem, char *out_path, size_t cap, ErrorMsg *err) {
+    if (out_path && cap) out_path[0] = '\0';
+    ExportOptions o;
+    if (resolve_options(opt, &o, err)) return -1;
+    if (deck->pages == 0) return error_set(err, "export: the PDF has no pages");
+    Canvas c = {.format = EXPORT_PDF, .pdf = &deck->pdf};
+    return write_figure(s, view, &o, &c, stem, 0, -1, out_path, cap, err);
+}
+
+int export_pdf_deck_pages(const ExportPdfDeck *deck) { return deck ? deck->pages : 0; }
+
+void export_pdf_deck_free(ExportPdfDeck *deck) {
+    if (!deck) return;
+    pdf_doc_free(&deck->pdf);
+    free(deck);
+}
