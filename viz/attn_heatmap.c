@@ -89,7 +89,7 @@ int attn_draw_rotated(Viz *viz, int cx, int y_top, const char *text, VizFont fon
                         int max_len) {
     char fitted[128];
     if (draw_fit_text(viz, font, VIZ_TEXT_SMALL, text, max_len, fitted, sizeof fitted) <= 0) return 0;
-    int w = viz_text_width(viz, font, VIZ_TEXT_SMALL, fitted), h = viz_line_height(viz, font, VIZ_TEXT_SMALL);
+    int w = viz_text_width_cached(viz, font, VIZ_TEXT_SMALL, fitted), h = viz_line_height(viz, font, VIZ_TEXT_SMALL);
     /* rotating around the centre turns the w×h box into h×w with the same centre */
     return draw_text_at(viz, cx - w / 2, y_top + w / 2 - h / 2, fitted, font, VIZ_TEXT_SMALL, color, -90.0);
 }

@@ -134,6 +134,15 @@ int draw_fit_text(Viz *viz, VizFont font, VizTextSize size, const char *utf8, in
     return best_w;
 }
 
+/* The backend's text slot for utf8 measured w pixels wide, box top-left at (x, y). */
+static int text_run(Viz *viz, int x, int y, const char *utf8, VizFont font, VizTextSize size, SDL_Color color,
+                    double angle, int w) {
+    VizTextRun run = {.utf8 = utf8, .font = font, .size = size, .px = viz_text_px(viz, size), .x = x, .y = y,
+                      .w = w, .h = viz_line_height(viz, font, size), .ascent = viz_ascent(viz, font, size),
+                      .color = color, .angle = angle};
+    return BACKEND_CALL(viz, text, &run);
+}
+
 int draw_text(Viz *viz, int x, int y, const char *utf8, const TextStyle *style, int *drawn_w) {
     if (drawn_w) *drawn_w = 0;
     if (!utf8 || !*utf8) return 0;
@@ -146,7 +155,7 @@ int draw_text(Viz *viz, int x, int y, const char *utf8, const TextStyle *style, 
         text = fitted;
         if (!*text) return 0;
     }
-    int w = viz_text_width(viz, style->font, style->size, text);
+    int w = viz_text_width_cached(viz, style->font, style->size, text);
     if (w <= 0) return 0;
     int line_h = viz_line_height(viz, style->font, style->size);
     int tx = style->halign == VIZ_ALIGN_CENTER ? x - w / 2
@@ -156,7 +165,7 @@ int draw_text(Viz *viz, int x, int y, const char *utf8, const TextStyle *style, 
              : style->valign == VIZ_ALIGN_BASELINE ? y - viz_ascent(viz, style->font, style->size)
              : style->valign == VIZ_ALIGN_BOTTOM   ? y - line_h
                                                    : y;
-    if (draw_text_at(viz, tx, ty, text, style->font, style->size, style->color, 0.0) != 0) return -1;
+    if (text_run(viz, tx, ty, text, style->font, style->size, style->color, 0.0, w) != 0) return -1;
     if (drawn_w) *drawn_w = w;
     return 0;
 }
@@ -164,10 +173,7 @@ int draw_text(Viz *viz, int x, int y, const char *utf8, const TextStyle *style, 
 int draw_text_at(Viz *viz, int x, int y, const char *utf8, VizFont font, VizTextSize size, SDL_Color color,
                  double angle) {
     if (!utf8 || !*utf8) return 0;
-    VizTextRun run = {.utf8 = utf8, .font = font, .size = size, .px = viz_text_px(viz, size), .x = x, .y = y,
-                      .w = viz_text_width(viz, font, size, utf8), .h = viz_line_height(viz, font, size),
-                      .ascent = viz_ascent(viz, font, size), .color = color, .angle = angle};
-    return BACKEND_CALL(viz, text, &run);
+    return text_run(viz, x, y, utf8, font, size, color, angle, viz_text_width_cached(viz, font, size, utf8));
 }
 
 /* Clip to r intersected with the current clip; *saved gets the clip to restore. */
@@ -446,7 +452,7 @@ int draw_axis_size(Viz *viz, VizSide side, double vmin, double vmax, int target_
 /* The axis title of a vertical axis reads bottom-to-top: the text is rotated -90°
  * around its centre, so its on-screen box is h×w. */
 static int draw_rotated_label(Viz *viz, int cx, int cy, const char *label, SDL_Color color) {
-    int w = viz_text_width(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, label);
+    int w = viz_text_width_cached(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, label);
     int h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
     return draw_text_at(viz, cx - w / 2, cy - h / 2, label, VIZ_FONT_SANS, VIZ_TEXT_SMALL, color, -90.0);
 }

@@ -189,6 +189,10 @@ int viz_ascent(const Viz *viz, VizFont font, VizTextSize size);
  * UTF-8 is measured as SDL_ttf draws it (replacement glyphs). */
 int viz_text_width(const Viz *viz, VizFont font, VizTextSize size, const char *utf8);
 
+/* The same width, answered from the text cache when this text was drawn before at this
+ * size (a frame redraws the same labels every time: no shaping per frame). */
+int viz_text_width_cached(Viz *viz, VizFont font, VizTextSize size, const char *utf8);
+
 /* The first of choices[0..n) (longest wording first) that fits w pixels, else the last:
  * a narrow place gets a shorter wording, never a cut one. */
 const char *viz_text_first_fitting(const Viz *viz, VizFont font, VizTextSize size, const char *const *choices,
