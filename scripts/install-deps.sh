@@ -19,6 +19,9 @@ need_cmd pkg-config pkg-config
 need_pc sdl2 libsdl2-dev
 need_pc SDL2_ttf libsdl2-ttf-dev
 need_pc libcrypto libssl-dev
+need_pc harfbuzz-subset libharfbuzz-dev # SVG export: the fonts embedded, cut to the glyphs used
+need_pc cairo-pdf libcairo2-dev # PDF export (cairo-ft: the same DejaVu files, embedded as subsets)
+need_pc fontconfig libfontconfig-dev
 need_pc libpcre2-8 libpcre2-dev
 need_pc libcjson libcjson-dev
 need_pc openblas libopenblas-dev
@@ -36,6 +39,8 @@ if [ "${1:-}" = "--test" ]; then
   need_cmd curl curl
   need_cmd jq jq
   need_cmd python3 python3
+  need_cmd rsvg-convert librsvg2-bin   # SVG export tests: render the SVG to compare with the PNG
+  need_cmd pdftoppm poppler-utils      # PDF export tests: render pages, pdftotext, pdfinfo
   need_cmd desktop-file-validate desktop-file-utils
   need_pymod torch python3-torch # tests/test_convert.sh: real nanoGPT checkpoints (torch.save)
   need_file /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev

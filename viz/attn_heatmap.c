@@ -89,10 +89,9 @@ int attn_draw_rotated(Viz *viz, int cx, int y_top, const char *text, VizFont fon
                         int max_len) {
     char fitted[128];
     if (draw_fit_text(viz, font, VIZ_TEXT_SMALL, text, max_len, fitted, sizeof fitted) <= 0) return 0;
-    VizTextLayers t;
-    if (viz_text_layers(viz, font, VIZ_TEXT_SMALL, fitted, &t) != 0) return -1;
+    int w = viz_text_width_cached(viz, font, VIZ_TEXT_SMALL, fitted), h = viz_line_height(viz, font, VIZ_TEXT_SMALL);
     /* rotating around the centre turns the w×h box into h×w with the same centre */
-    return draw_text_layers(viz, &t, cx - t.w / 2, y_top + t.w / 2 - t.h / 2, color, -90.0);
+    return draw_text_at(viz, cx - w / 2, y_top + w / 2 - h / 2, fitted, font, VIZ_TEXT_SMALL, color, -90.0);
 }
 
 /* Bucket index (0..n-1) whose grid cell holds pixel p along one side, or -1. Uses

@@ -1,25 +1,33 @@
-/* draw.c — the primitives of draw.h on SDL's 2-D renderer. Everything is computed
- * from the arguments each call (immediate mode); the only state touched is the
- * renderer's draw colour/blend mode/clip and the Viz text cache. */
+/* draw.c — the primitives of draw.h, computed from the arguments each call (immediate
+ * mode) and drawn through the Viz's backend (backend.h): the raster one today's SDL
+ * renderer, or SVG / PDF. Nothing here knows which; the only state kept is the clip
+ * (in the Viz) and, for raster, the Viz text cache. */
 #include "draw.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "backend.h"
 #include "ticks.h"
 
 #define ELLIPSIS "\xE2\x80\xA6" /* U+2026 HORIZONTAL ELLIPSIS, in DejaVu */
 #define MAX_TICKS 32
 
-static SDL_Rect to_sdl(Rect r) { return (SDL_Rect){r.x, r.y, r.w, r.h}; }
+/* A slot the backend leaves NULL is a primitive it cannot draw: an error for the
+ * frame, never a silent gap in the figure. */
+static int missing_slot(Viz *viz, const char *slot) {
+    return viz_fail(viz, "the %s backend cannot draw %s", viz->backend->name, slot);
+}
+#define BACKEND_CALL(viz, slot, ...) \
+    ((viz)->backend->slot ? (viz)->backend->slot((viz), __VA_ARGS__) : missing_slot((viz), #slot))
 
-/* Opaque colours replace pixels (exact colour, no rounding through the blender);
- * translucent ones blend. */
-static int set_color(Viz *viz, SDL_Color c) {
-    SDL_SetRenderDrawBlendMode(viz->renderer, c.a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
-    if (SDL_SetRenderDrawColor(viz->renderer, c.r, c.g, c.b, c.a) != 0)
-        return viz_fail(viz, "draw colour: %s", SDL_GetError());
-    return 0;
+int draw_page_begin(Viz *viz, int w, int h) {
+    viz->clip_on = 0;
+    return BACKEND_CALL(viz, page_begin, w, h);
+}
+
+int draw_page_end(Viz *viz) {
+    return viz->backend->page_end ? viz->backend->page_end(viz) : missing_slot(viz, "page_end");
 }
 
 int draw_panel_pad(const Viz *viz) {
@@ -38,19 +46,14 @@ int draw_panel_begin(Viz *viz, Rect r, Rect *inner) {
 }
 
 int draw_set_clip(Viz *viz, const Rect *clip) {
-    SDL_Rect r;
-    if (clip) r = to_sdl(*clip);
-    if (SDL_RenderSetClipRect(viz->renderer, clip ? &r : NULL) != 0)
-        return viz_fail(viz, "clip: %s", SDL_GetError());
-    return 0;
+    viz->clip_on = clip != NULL;
+    if (clip) viz->clip = *clip;
+    return BACKEND_CALL(viz, clip, clip);
 }
 
 int draw_fill_rect(Viz *viz, Rect r, SDL_Color color) {
     if (r.w <= 0 || r.h <= 0) return 0;
-    if (set_color(viz, color) != 0) return -1;
-    SDL_Rect s = to_sdl(r);
-    if (SDL_RenderFillRect(viz->renderer, &s) != 0) return viz_fail(viz, "fill: %s", SDL_GetError());
-    return 0;
+    return BACKEND_CALL(viz, fill_rect, r, color);
 }
 
 int draw_rect_outline(Viz *viz, Rect r, SDL_Color color, int thickness) {
@@ -68,33 +71,12 @@ int draw_rect_outline(Viz *viz, Rect r, SDL_Color color, int thickness) {
 }
 
 int draw_line(Viz *viz, int x0, int y0, int x1, int y1, SDL_Color color, int thickness) {
-    if (thickness <= 1) {
-        if (set_color(viz, color) != 0) return -1;
-        if (SDL_RenderDrawLine(viz->renderer, x0, y0, x1, y1) != 0)
-            return viz_fail(viz, "line: %s", SDL_GetError());
-        return 0;
-    }
-    /* a thick segment is the quad p0 ± n·t/2, p1 ± n·t/2 with n the unit normal */
-    float dx = (float)(x1 - x0), dy = (float)(y1 - y0);
-    float len = sqrtf(dx * dx + dy * dy);
-    if (len == 0.0f) {
+    if (thickness > 1 && x0 == x1 && y0 == y1) {
+        /* a thick line of length 0 is its end dot, a square of the thickness */
         Rect dot = {x0 - thickness / 2, y0 - thickness / 2, thickness, thickness};
         return draw_fill_rect(viz, dot, color);
     }
-    float nx = -dy / len * (float)thickness * 0.5f, ny = dx / len * (float)thickness * 0.5f;
-    /* pixel centres are at +0.5 in SDL's geometry coordinates */
-    float ax = (float)x0 + 0.5f, ay = (float)y0 + 0.5f, bx = (float)x1 + 0.5f, by = (float)y1 + 0.5f;
-    SDL_Vertex v[4] = {
-        {{ax + nx, ay + ny}, color, {0, 0}},
-        {{ax - nx, ay - ny}, color, {0, 0}},
-        {{bx - nx, by - ny}, color, {0, 0}},
-        {{bx + nx, by + ny}, color, {0, 0}},
-    };
-    const int idx[6] = {0, 1, 2, 0, 2, 3};
-    SDL_SetRenderDrawBlendMode(viz->renderer, color.a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
-    if (SDL_RenderGeometry(viz->renderer, NULL, v, 4, idx, 6) != 0)
-        return viz_fail(viz, "thick line: %s", SDL_GetError());
-    return 0;
+    return BACKEND_CALL(viz, line, x0, y0, x1, y1, color, thickness < 1 ? 1 : thickness);
 }
 
 /* Back up from byte offset n to the start of a UTF-8 character (never inside a
@@ -152,6 +134,15 @@ int draw_fit_text(Viz *viz, VizFont font, VizTextSize size, const char *utf8, in
     return best_w;
 }
 
+/* The backend's text slot for utf8 measured w pixels wide, box top-left at (x, y). */
+static int text_run(Viz *viz, int x, int y, const char *utf8, VizFont font, VizTextSize size, SDL_Color color,
+                    double angle, int w) {
+    VizTextRun run = {.utf8 = utf8, .font = font, .size = size, .px = viz_text_px(viz, size), .x = x, .y = y,
+                      .w = w, .h = viz_line_height(viz, font, size), .ascent = viz_ascent(viz, font, size),
+                      .color = color, .angle = angle};
+    return BACKEND_CALL(viz, text, &run);
+}
+
 int draw_text(Viz *viz, int x, int y, const char *utf8, const TextStyle *style, int *drawn_w) {
     if (drawn_w) *drawn_w = 0;
     if (!utf8 || !*utf8) return 0;
@@ -164,10 +155,8 @@ int draw_text(Viz *viz, int x, int y, const char *utf8, const TextStyle *style, 
         text = fitted;
         if (!*text) return 0;
     }
-    VizTextLayers t;
-    if (viz_text_layers(viz, style->font, style->size, text, &t) != 0) return -1;
-    if (!t.mono) return 0;
-    int w = t.w;
+    int w = viz_text_width_cached(viz, style->font, style->size, text);
+    if (w <= 0) return 0;
     int line_h = viz_line_height(viz, style->font, style->size);
     int tx = style->halign == VIZ_ALIGN_CENTER ? x - w / 2
              : style->halign == VIZ_ALIGN_RIGHT ? x - w
@@ -176,42 +165,27 @@ int draw_text(Viz *viz, int x, int y, const char *utf8, const TextStyle *style, 
              : style->valign == VIZ_ALIGN_BASELINE ? y - viz_ascent(viz, style->font, style->size)
              : style->valign == VIZ_ALIGN_BOTTOM   ? y - line_h
                                                    : y;
-    if (draw_text_layers(viz, &t, tx, ty, style->color, 0.0) != 0) return -1;
+    if (text_run(viz, tx, ty, text, style->font, style->size, style->color, 0.0, w) != 0) return -1;
     if (drawn_w) *drawn_w = w;
     return 0;
 }
 
-int draw_text_layers(Viz *viz, const VizTextLayers *t, int x, int y, SDL_Color color, double angle) {
-    if (!t->mono) return 0;
-    SDL_Rect dst = {x, y, t->w, t->h};
-    SDL_SetTextureColorMod(t->mono, color.r, color.g, color.b);
-    SDL_SetTextureAlphaMod(t->mono, color.a);
-    if (SDL_RenderCopyEx(viz->renderer, t->mono, NULL, &dst, angle, NULL, SDL_FLIP_NONE) != 0)
-        return viz_fail(viz, "text copy: %s", SDL_GetError());
-    /* colour glyphs keep their colours; only the text's opacity applies */
-    if (t->color) {
-        SDL_SetTextureAlphaMod(t->color, color.a);
-        if (SDL_RenderCopyEx(viz->renderer, t->color, NULL, &dst, angle, NULL, SDL_FLIP_NONE) != 0)
-            return viz_fail(viz, "text copy: %s", SDL_GetError());
-    }
-    return 0;
+int draw_text_at(Viz *viz, int x, int y, const char *utf8, VizFont font, VizTextSize size, SDL_Color color,
+                 double angle) {
+    if (!utf8 || !*utf8) return 0;
+    return text_run(viz, x, y, utf8, font, size, color, angle, viz_text_width_cached(viz, font, size, utf8));
 }
 
-/* Clip to r intersected with the current clip; returns 1 if a clip was active so
- * restore_clip can put it back. */
-static int push_clip(Viz *viz, Rect r, SDL_Rect *saved) {
-    int had = SDL_RenderIsClipEnabled(viz->renderer) == SDL_TRUE;
-    SDL_RenderGetClipRect(viz->renderer, saved);
-    Rect c = r;
-    if (had) c = rect_intersect(r, (Rect){saved->x, saved->y, saved->w, saved->h});
-    SDL_Rect s = to_sdl(c);
-    SDL_RenderSetClipRect(viz->renderer, &s);
+/* Clip to r intersected with the current clip; *saved gets the clip to restore. */
+static int push_clip(Viz *viz, Rect r, Rect *saved) {
+    int had = viz->clip_on;
+    *saved = viz->clip;
+    Rect c = had ? rect_intersect(r, *saved) : r;
+    draw_set_clip(viz, &c);
     return had;
 }
 
-static void pop_clip(Viz *viz, int had, const SDL_Rect *saved) {
-    SDL_RenderSetClipRect(viz->renderer, had ? saved : NULL);
-}
+static void pop_clip(Viz *viz, int had, const Rect *saved) { draw_set_clip(viz, had ? saved : NULL); }
 
 int draw_text_in_rect(Viz *viz, Rect r, const char *utf8, const TextStyle *style) {
     if (r.w <= 0 || r.h <= 0 || !utf8 || !*utf8) return 0;
@@ -226,7 +200,7 @@ int draw_text_in_rect(Viz *viz, Rect r, const char *utf8, const TextStyle *style
     case VIZ_ALIGN_BOTTOM: y = r.y + r.h; break;
     default: s.valign = VIZ_ALIGN_MIDDLE; y = r.y + r.h / 2; break;
     }
-    SDL_Rect saved;
+    Rect saved;
     int had = push_clip(viz, r, &saved);
     int rc = draw_text(viz, x, y, utf8, &s, NULL);
     pop_clip(viz, had, &saved);
@@ -475,12 +449,12 @@ int draw_axis_size(Viz *viz, VizSide side, double vmin, double vmax, int target_
     return 1 + tick_len(viz) + gap + max_label_width(viz, ticks, n, step) + label_sz;
 }
 
-/* The axis title of a vertical axis reads bottom-to-top: the text texture is
- * rotated -90° around its centre (SDL_RenderCopyEx), so its on-screen box is h×w. */
+/* The axis title of a vertical axis reads bottom-to-top: the text is rotated -90°
+ * around its centre, so its on-screen box is h×w. */
 static int draw_rotated_label(Viz *viz, int cx, int cy, const char *label, SDL_Color color) {
-    VizTextLayers t;
-    if (viz_text_layers(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, label, &t) != 0) return -1;
-    return draw_text_layers(viz, &t, cx - t.w / 2, cy - t.h / 2, color, -90.0);
+    int w = viz_text_width_cached(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL, label);
+    int h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_SMALL);
+    return draw_text_at(viz, cx - w / 2, cy - h / 2, label, VIZ_FONT_SANS, VIZ_TEXT_SMALL, color, -90.0);
 }
 
 int draw_axis(Viz *viz, Rect plot, VizSide side, double vmin, double vmax, int target_ticks,

@@ -1,6 +1,7 @@
 /* draw.h — the primitives every panel is built from: rectangles, lines, aligned and
  * truncated text, text on a coloured cell, a colour bar with ticks, an axis with
- * ticks. Each call draws immediately on viz->renderer with the theme's colours where
+ * ticks. Each call draws immediately through the Viz's backend (backend.h: the SDL
+ * renderer, SVG or PDF — a panel never knows which) with the theme's colours where
  * a colour is not passed; nothing is retained between frames except the Viz's text
  * cache. No model math here, and no layout policy beyond "fit into this Rect".
  *
@@ -49,6 +50,11 @@ Rect draw_panel_inner(const Viz *viz, Rect r);
  * the panel colour, outline it; *inner gets r inside the padding. Returns 0 or -1. */
 int draw_panel_begin(Viz *viz, Rect r, Rect *inner);
 
+/* A page of w × h device pixels begins / is complete: the exporter brackets each figure
+ * with them (a PDF page, an SVG document; nothing for the raster backend). */
+int draw_page_begin(Viz *viz, int w, int h);
+int draw_page_end(Viz *viz);
+
 /* Limits the following draws to clip (NULL = whole target). Not a stack: panels set
  * their rect and reset to NULL when done. */
 int draw_set_clip(Viz *viz, const Rect *clip);
@@ -66,10 +72,11 @@ int draw_line(Viz *viz, int x0, int y0, int x1, int y1, SDL_Color color, int thi
  * width actually drawn (after truncation), 0 for "". */
 int draw_text(Viz *viz, int x, int y, const char *utf8, const TextStyle *style, int *drawn_w);
 
-/* Copies rendered text (viz_text_layers) with its top-left at (x, y), tinted with
- * color (the colour layer keeps its own colours), rotated by angle degrees around its
- * centre (0 = upright, -90 = reading bottom to top). */
-int draw_text_layers(Viz *viz, const VizTextLayers *t, int x, int y, SDL_Color color, double angle);
+/* Draws utf8 with the top-left of its upright line box (viz_text_width × viz_line_height)
+ * at (x, y), in color (colour glyphs keep their colours), rotated by angle degrees
+ * around the box's centre (0 = upright, -90 = reading bottom to top). No truncation. */
+int draw_text_at(Viz *viz, int x, int y, const char *utf8, VizFont font, VizTextSize size, SDL_Color color,
+                 double angle);
 
 /* Text aligned inside r (left/centre/right × top/middle/bottom; BASELINE behaves as
  * MIDDLE here), cut with "…" to r.w (or style->max_width if smaller), clipped to r. */

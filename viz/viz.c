@@ -3,6 +3,8 @@
  * and the fallback fonts are in viz_text.c. */
 #include "viz.h"
 
+#include "backend.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,12 +40,16 @@ static int check_scales(float ui_scale, float dpi_scale, ErrorMsg *err) {
     return 0;
 }
 
-int viz_init(Viz *viz, SDL_Renderer *renderer, const char *assets_dir, float ui_scale,
-             float dpi_scale, ThemeId theme, ErrorMsg *err) {
-    memset(viz, 0, sizeof *viz);
-    if (!renderer) return error_set(err, "viz_init: no renderer");
+int viz_font_path(const char *assets_dir, VizFont font, char *buf, size_t cap) {
+    if ((int)font < 0 || font >= VIZ_FONT_COUNT) return -1;
+    int n = snprintf(buf, cap, "%s/fonts/%s", assets_dir ? assets_dir : ".", FONT_FILES[font]);
+    return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+/* Fonts, cache and scales: what every backend measures with. */
+static int viz_open(Viz *viz, const char *assets_dir, float ui_scale, float dpi_scale, ThemeId theme,
+                    ErrorMsg *err) {
     if (check_scales(ui_scale, dpi_scale, err) != 0) return -1;
-    viz->renderer = renderer;
     viz->ui_scale = ui_scale;
     viz->dpi_scale = dpi_scale;
     viz->scale = ui_scale * dpi_scale;
@@ -54,9 +60,7 @@ int viz_init(Viz *viz, SDL_Renderer *renderer, const char *assets_dir, float ui_
     if (!viz->cache) return error_set(err, "viz_init: out of memory for the text cache");
     for (int f = 0; f < VIZ_FONT_COUNT; f++) {
         char path[4096];
-        int n = snprintf(path, sizeof path, "%s/fonts/%s", assets_dir ? assets_dir : ".",
-                         FONT_FILES[f]);
-        if (n < 0 || (size_t)n >= sizeof path)
+        if (viz_font_path(assets_dir, (VizFont)f, path, sizeof path) != 0)
             return error_set(err, "%s/fonts: path too long", assets_dir);
         for (int s = 0; s < VIZ_TEXT_SIZE_COUNT; s++) {
             viz->size_px[s] = font_px(viz->scale, (VizTextSize)s);
@@ -73,6 +77,24 @@ int viz_init(Viz *viz, SDL_Renderer *renderer, const char *assets_dir, float ui_
     return 0;
 }
 
+int viz_init(Viz *viz, SDL_Renderer *renderer, const char *assets_dir, float ui_scale,
+             float dpi_scale, ThemeId theme, ErrorMsg *err) {
+    memset(viz, 0, sizeof *viz);
+    if (!renderer) return error_set(err, "viz_init: no renderer");
+    viz->renderer = renderer;
+    viz->backend = &VIZ_BACKEND_RASTER;
+    return viz_open(viz, assets_dir, ui_scale, dpi_scale, theme, err);
+}
+
+int viz_init_backend(Viz *viz, const VizBackend *backend, void *ctx, const char *assets_dir, float ui_scale,
+                     float dpi_scale, ThemeId theme, ErrorMsg *err) {
+    memset(viz, 0, sizeof *viz);
+    if (!backend) return error_set(err, "viz_init: no backend");
+    viz->backend = backend;
+    viz->backend_ctx = ctx;
+    return viz_open(viz, assets_dir, ui_scale, dpi_scale, theme, err);
+}
+
 void viz_free(Viz *viz) {
     if (!viz) return;
     viz_text_cache_clear(viz);
@@ -87,6 +109,7 @@ void viz_free(Viz *viz) {
     if (viz->ttf_inited) TTF_Quit(); /* SDL_ttf counts Init/Quit pairs */
     viz->ttf_inited = 0;
     viz->renderer = NULL;
+    viz->backend_ctx = NULL;
 }
 
 int viz_set_scale(Viz *viz, float ui_scale, float dpi_scale, ErrorMsg *err) {

@@ -24,7 +24,10 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "layout.h"
 #include "theme.h"
+
+struct VizBackend; /* backend.h: what the primitives draw on */
 
 typedef enum VizFont {
     VIZ_FONT_SANS = 0, /* DejaVu Sans: labels, body text */
@@ -105,7 +108,13 @@ typedef struct VizFallback {
 } VizFallback;
 
 typedef struct Viz {
-    SDL_Renderer *renderer; /* borrowed: must outlive the Viz (viz_free first) */
+    const struct VizBackend *backend; /* static storage: what draw.h draws on (backend.h) */
+    void *backend_ctx;      /* borrowed: the vector backends' document (NULL for raster) */
+    SDL_Renderer *renderer; /* borrowed: must outlive the Viz (viz_free first); NULL for a
+                             * vector backend (then no text textures are made) */
+    Rect clip;              /* the clip set by draw_set_clip, when clip_on (kept here so
+                             * draw.c can nest clips on any backend) */
+    int clip_on;
     const Theme *theme;     /* static storage (theme_get); change with viz_set_theme */
     ThemeId theme_id;
     float ui_scale;  /* user setting, VIZ_UI_SCALE_MIN..MAX */
@@ -141,6 +150,16 @@ float viz_slide_ui_scale(int w, int h, float factor);
  * freed. On error returns -1 with err naming the file, and leaves *viz safe to viz_free. */
 int viz_init(Viz *viz, SDL_Renderer *renderer, const char *assets_dir, float ui_scale,
              float dpi_scale, ThemeId theme, ErrorMsg *err);
+
+/* The same for a vector backend (backend.h: backend_svg.h, backend_pdf.h): fonts and
+ * measurements as viz_init, drawing through backend with ctx in viz->backend_ctx,
+ * no renderer. */
+int viz_init_backend(Viz *viz, const struct VizBackend *backend, void *ctx, const char *assets_dir,
+                     float ui_scale, float dpi_scale, ThemeId theme, ErrorMsg *err);
+
+/* The path of a font's file (<assets_dir>/fonts/DejaVuSans.ttf ...) in buf; -1 if it does
+ * not fit. The vector backends embed the same files SDL_ttf measures with. */
+int viz_font_path(const char *assets_dir, VizFont font, char *buf, size_t cap);
 
 /* Releases fonts and cached textures (not the renderer). Safe on a zeroed struct and
  * twice in a row. */
@@ -181,6 +200,10 @@ int viz_ascent(const Viz *viz, VizFont font, VizTextSize size);
 /* Width in pixels of the rendered UTF-8 text (0 for "" or NULL or on error). Invalid
  * UTF-8 is measured as SDL_ttf draws it (replacement glyphs). */
 int viz_text_width(const Viz *viz, VizFont font, VizTextSize size, const char *utf8);
+
+/* The same width, answered from the text cache when this text was drawn before at this
+ * size (a frame redraws the same labels every time: no shaping per frame). */
+int viz_text_width_cached(Viz *viz, VizFont font, VizTextSize size, const char *utf8);
 
 /* The first of choices[0..n) (longest wording first) that fits w pixels, else the last:
  * a narrow place gets a shorter wording, never a cut one. */

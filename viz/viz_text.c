@@ -361,6 +361,27 @@ static Uint64 key_hash(VizFont font, VizTextSize size, int px, const char *s) {
     return h;
 }
 
+/* The cache entry of (font, size, text) at the size's current pixel size, or NULL. */
+static VizTextCacheEntry *cache_find(Viz *viz, VizFont font, VizTextSize size, const char *utf8, Uint64 hash) {
+    int px = viz->size_px[size];
+    VizTextCacheEntry *set = viz->cache + (hash % VIZ_TEXT_CACHE_SETS) * VIZ_TEXT_CACHE_WAYS;
+    for (int i = 0; i < VIZ_TEXT_CACHE_WAYS; i++) {
+        VizTextCacheEntry *e = &set[i];
+        if (e->tex.mono && e->hash == hash && e->font == (unsigned char)font && e->size == (unsigned char)size &&
+            e->px == (unsigned short)px && strcmp(e->text, utf8) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+int viz_text_width_cached(Viz *viz, VizFont font, VizTextSize size, const char *utf8) {
+    if (viz->cache && utf8 && *utf8 && viz_font(viz, font, size) && strlen(utf8) < VIZ_TEXT_CACHE_KEY_MAX) {
+        VizTextCacheEntry *e = cache_find(viz, font, size, utf8, key_hash(font, size, viz->size_px[size], utf8));
+        if (e) return e->tex.w;
+    }
+    return viz_text_width(viz, font, size, utf8);
+}
+
 int viz_text_layers(Viz *viz, VizFont font, VizTextSize size, const char *utf8, VizTextLayers *out) {
     memset(out, 0, sizeof *out);
     TTF_Font *f = viz_font(viz, font, size);
@@ -379,17 +400,17 @@ int viz_text_layers(Viz *viz, VizFont font, VizTextSize size, const char *utf8, 
         return 0;
     }
     Uint64 hash = key_hash(font, size, px, utf8);
+    VizTextCacheEntry *hit = cache_find(viz, font, size, utf8, hash);
+    if (hit) {
+        hit->last_used = viz->tick;
+        viz->cache_hits++;
+        *out = hit->tex;
+        return 0;
+    }
     VizTextCacheEntry *set = viz->cache + (hash % VIZ_TEXT_CACHE_SETS) * VIZ_TEXT_CACHE_WAYS;
     VizTextCacheEntry *victim = &set[0];
     for (int i = 0; i < VIZ_TEXT_CACHE_WAYS; i++) {
         VizTextCacheEntry *e = &set[i];
-        if (e->tex.mono && e->hash == hash && e->font == (unsigned char)font && e->size == (unsigned char)size &&
-            e->px == (unsigned short)px && strcmp(e->text, utf8) == 0) {
-            e->last_used = viz->tick;
-            viz->cache_hits++;
-            *out = e->tex;
-            return 0;
-        }
         /* prefer an empty slot, else the least recently used one */
         if (!victim->tex.mono) continue;
         if (!e->tex.mono || e->last_used < victim->last_used) victim = e;

@@ -34,9 +34,11 @@ static void usage(void) {
             "         [--compare SPEC SPEC [SPEC [SPEC]]]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
             "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--axis A]\n"
+            "         [--format png|svg|pdf]\n"
             "         [--text-mode plain|surprisal|seen] [--draws N] [--sidecar] [--ablate LIST]\n"
             "         --out DIR\n"
             "       inferscope export --lesson FILE.lesson [--model DIR] [--size WxH] [--scale S] [--handout]\n"
+            "         [--format png|svg|pdf]\n"
             "         --out DIR\n\n"
             "Renders figures (PNG with provenance text chunks) without a display: the prompt state,\n"
             "then the state after each of N generated tokens (a flip-book). Files are numbered\n"
@@ -81,6 +83,10 @@ static void usage(void) {
             "                   makes) in every state: how often each token came up, drawn over the\n"
             "                   bars, with Pearson's chi2 (inferscope:draws; a lesson: `draws N`)\n"
             "  --theme T        light (default, for print) or dark\n"
+            "  --format F       png (default), svg or pdf: the same figure, same layout and colours;\n"
+            "                   SVG and PDF keep every word as text (selectable, searchable) with the\n"
+            "                   fonts embedded, and the provenance (SVG <metadata>, PDF document info);\n"
+            "                   with --lesson, pdf writes ONE multi-page PDF, a slide per beat\n"
             "  --sidecar        also write NAME.json with the same provenance\n"
             "  --out DIR        output folder (created if missing)\n"
             "  --lesson FILE    every beat of a lesson as a numbered slide (lessons/README.md);\n"
@@ -158,6 +164,9 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
     if (dot) *dot = 0;
     int tty = isatty(STDERR_FILENO), written = 0;
     LessonFacts facts = {0, -1.0}; /* one timing for the whole export: the slides agree */
+    /* --format pdf: the slides are the pages of one document (the deck) */
+    ExportPdfDeck *deck = NULL;
+    if (rc == 0 && opt->format == EXPORT_PDF && export_pdf_deck_open(&deck, opt, &err)) rc = cli_fail(CMD, "%s", err.text);
     for (size_t k = 0; rc == 0 && k < l.n_beats; k++) {
         if (lesson_goto_beat(&l, (int)k, &s, &view, &bv, &err)) {
             rc = cli_fail(CMD, "%s", err.text);
@@ -177,7 +186,7 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
         opt->overlay = &ov;
         opt->stem = stem;
         opt->panel = view.focus;
-        if (export_png(&s, &view, opt, out, sizeof out, &err)) {
+        if (deck ? export_pdf_deck_add(deck, &s, &view, opt, &err) : export_png(&s, &view, opt, out, sizeof out, &err)) {
             rc = cli_fail(CMD, "%s", err.text);
             break;
         }
@@ -190,7 +199,14 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
         written++;
         if (tty) progress(written, (int)l.n_beats);
     }
-    if (rc == 0) report_written(written, opt->dir);
+    if (rc == 0 && deck) {
+        char out[4300], shown[4096];
+        opt->stem = name;
+        if (export_pdf_deck_write(deck, &s, &view, opt, name, out, sizeof out, &err)) rc = cli_fail(CMD, "%s", err.text);
+        else printf("wrote %s: %d slide%s, one page each\n", TEXT_VISIBLE(shown, out), written, written == 1 ? "" : "s");
+    }
+    export_pdf_deck_free(deck);
+    if (rc == 0 && !deck) report_written(written, opt->dir);
     char md[4300], html[4300];
     if (rc == 0 && handout) {
         if (lesson_handout_write(&ho, opt->dir, md, sizeof md, html, sizeof html, &err)) rc = cli_fail(CMD, "%s", err.text);
@@ -267,6 +283,15 @@ static int take_panel(void *ctx, const char *flag, const char *v, ErrorMsg *err)
     }
     ea->opt.panel = (VizPanel)p;
     ea->panel_given = 1;
+    return 0;
+}
+
+static int take_format(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
+    if (export_format_parse(v, ctx)) {
+        char names[64];
+        export_format_names(", ", names, sizeof names);
+        return error_set(err, "%s: '%s' is not a format (%s)", flag, v, names);
+    }
     return 0;
 }
 
@@ -348,6 +373,7 @@ static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs
         CLI_CALL("--panel", take_panel, ea),
         CLI_CALL("--heads", take_heads, ea),
         CLI_CALL("--theme", take_theme, &ea->opt.theme),
+        CLI_CALL("--format", take_format, &ea->opt.format),
         CLI_CALL("--size", take_size, &ea->opt),
         CLI_CALL("--axis", take_axis, ea),
         CLI_CALL("--text-mode", take_text_mode, ea),
@@ -386,6 +412,8 @@ static int check_export_args(const CliModelArgs *ma, ExportArgs *ea, int *heads_
             return error_set(err, "--lesson sets the prompt, steps, layer/head, panel, axis and text mode itself: "
                                   "drop those options");
         if (ea->draws) return error_set(err, "--draws does not apply to --lesson (a lesson rolls with `draws N`)");
+        if (ea->handout && ea->opt.format == EXPORT_PDF) /* the handout shows one image per slide */
+            return error_set(err, "--handout needs png or svg slides (a handout shows one picture per slide), not --format pdf");
         if (ma->ablate) /* not silently dropped: the slides would claim the whole model */
             return error_set(err, "--ablate does not apply to --lesson (a lesson sets its own state)");
         return 0;

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backend_pdf.h"
+#include "backend_svg.h"
 #include "cli.h"
 #include "draw.h"
 #include "file_write.h"
@@ -26,6 +28,33 @@
 #define SHEET_CELL_MIN_H 264
 #define SHEET_CHROME_W 160   /* logical px: the label columns of the sheet */
 #define SHEET_CHROME_H 220   /* logical px: header, legend, bottom labels */
+
+/* The formats, by ExportFormat: the name is also the file extension. */
+static const char *const FORMAT_NAMES[EXPORT_FORMAT_COUNT] = {[EXPORT_PNG] = "png", [EXPORT_SVG] = "svg",
+                                                              [EXPORT_PDF] = "pdf"};
+
+const char *export_format_name(ExportFormat f) {
+    return (int)f >= 0 && f < EXPORT_FORMAT_COUNT ? FORMAT_NAMES[f] : NULL;
+}
+
+int export_format_parse(const char *name, ExportFormat *out) {
+    for (int f = 0; f < EXPORT_FORMAT_COUNT; f++)
+        if (strcmp(name, FORMAT_NAMES[f]) == 0) {
+            *out = (ExportFormat)f;
+            return 0;
+        }
+    return -1;
+}
+
+void export_format_names(const char *sep, char *buf, size_t cap) {
+    size_t n = 0;
+    buf[0] = 0;
+    for (int f = 0; f < EXPORT_FORMAT_COUNT && n < cap; f++) {
+        int k = snprintf(buf + n, cap - n, "%s%s", f ? sep : "", FORMAT_NAMES[f]);
+        if (k < 0) break;
+        n += (size_t)k;
+    }
+}
 
 ExportOptions export_options_default(void) {
     ExportOptions o;
@@ -67,6 +96,7 @@ static int resolve_options(const ExportOptions *in, ExportOptions *o, ErrorMsg *
         return error_set(err, "export: size %dx%d at scale %d is outside 1..%d pixels a side", o->width, o->height,
                          o->scale, OFFSCREEN_MAX_SIDE);
     if (!viz_panel_name(o->panel)) return error_set(err, "export: unknown panel %d", (int)o->panel);
+    if (!export_format_name(o->format)) return error_set(err, "export: unknown format %d", (int)o->format);
     if ((int)o->theme < 0 || o->theme >= THEME_COUNT) return error_set(err, "export: unknown theme %d", (int)o->theme);
     return 0;
 }
@@ -81,15 +111,23 @@ static VizView figure_view(const VizView *view) {
     return v;
 }
 
-/* Offscreen target + Viz for one figure of w × h device pixels. */
+/* What one figure is drawn on: the offscreen pixels (PNG) or a vector document, with
+ * the Viz drawing through the matching backend (viz/backend.h). */
 typedef struct Canvas {
-    Offscreen off;
+    ExportFormat format;
+    Offscreen off; /* png */
+    SvgDoc svg;    /* svg */
+    PdfDoc pdf_own; /* pdf of one figure */
+    PdfDoc *pdf;   /* pdf: &pdf_own, or a deck's document (borrowed) */
     Viz viz;
+    int w, h;      /* device pixels */
 } Canvas;
 
 static void canvas_free(Canvas *c) {
-    viz_free(&c->viz); /* before the renderer it borrows */
+    viz_free(&c->viz); /* before the target it draws on */
     offscreen_free(&c->off);
+    svg_doc_free(&c->svg);
+    pdf_doc_free(&c->pdf_own);
 }
 
 /* The UI scale a figure is drawn at: a slide (a lesson beat, one panel alone) sets its
@@ -101,21 +139,60 @@ float export_effective_ui_scale(const ExportOptions *o) {
     return ui;
 }
 
-static int canvas_open(Canvas *c, int w, int h, const ExportOptions *o, float ui, ErrorMsg *err) {
+/* Opens the target of o->format (PNG when png_only; a page of deck_pdf when given) and
+ * begins its page. */
+static int canvas_open(Canvas *c, int w, int h, const ExportOptions *o, float ui, int png_only, PdfDoc *deck_pdf,
+                       ErrorMsg *err) {
     memset(c, 0, sizeof *c);
-    if (offscreen_create(&c->off, w, h, err)) return -1;
+    c->format = deck_pdf ? EXPORT_PDF : png_only ? EXPORT_PNG : o->format;
+    c->w = w;
+    c->h = h;
     /* scale goes in as dpi_scale: every viz_px and font size is multiplied by it, so
      * a 2x figure is drawn at 2x, not enlarged afterwards */
-    if (viz_init(&c->viz, c->off.renderer, o->assets_dir, ui, (float)o->scale, o->theme, err)) {
-        canvas_free(c);
-        return -1;
+    int rc;
+    if (c->format == EXPORT_SVG) {
+        rc = svg_doc_init(&c->svg, o->assets_dir, err) ||
+             viz_init_backend(&c->viz, &VIZ_BACKEND_SVG, &c->svg, o->assets_dir, ui, (float)o->scale, o->theme, err);
+    } else if (c->format == EXPORT_PDF) {
+        if (!deck_pdf) pdf_doc_init(&c->pdf_own, o->assets_dir);
+        c->pdf = deck_pdf ? deck_pdf : &c->pdf_own;
+        rc = viz_init_backend(&c->viz, &VIZ_BACKEND_PDF, c->pdf, o->assets_dir, ui, (float)o->scale, o->theme, err);
+    } else {
+        rc = offscreen_create(&c->off, w, h, err) ||
+             viz_init(&c->viz, c->off.renderer, o->assets_dir, ui, (float)o->scale, o->theme, err);
     }
+    if (rc == 0 && draw_page_begin(&c->viz, w, h) != 0) rc = error_set(err, "export: %s", c->viz.last_error.text);
+    if (rc) canvas_free(c);
+    return rc ? -1 : 0;
+}
+
+/* Ends the page; a draw error of the figure fails the export here. */
+static int canvas_end(Canvas *c, ErrorMsg *err) {
+    draw_page_end(&c->viz);
+    if (c->viz.has_error) return error_set(err, "export: drawing failed: %s", c->viz.last_error.text);
     return 0;
+}
+
+/* The PDF's info dictionary from the provenance: Title, Creator (Software), Subject
+ * (what it is), Keywords = every key as the sidecar's JSON object (cairo 1.16 writes no
+ * custom keys), then the document. */
+static int pdf_finish_with_meta(PdfDoc *pdf, const FigureMeta *meta, uint8_t **out, size_t *len, ErrorMsg *err) {
+    char *json = NULL;
+    size_t json_len = 0;
+    if (figure_meta_json(meta, &json, &json_len, err)) return -1;
+    if (json_len && json[json_len - 1] == '\n') json[json_len - 1] = '\0';
+    PdfInfo info = {.subject = "inferscope figure; Keywords holds its provenance as JSON", .keywords = json};
+    for (size_t i = 0; i < meta->n; i++) {
+        if (strcmp(meta->text[i].keyword, "Title") == 0) info.title = meta->text[i].value;
+        if (strcmp(meta->text[i].keyword, "Software") == 0) info.creator = meta->text[i].value;
+    }
+    int rc = pdf_doc_finish(pdf, &info, out, len, err);
+    free(json);
+    return rc;
 }
 
 /* Reads the pixels back into out (before any present, per SDL-HEADLESS.md). */
 static int canvas_read(Canvas *c, ExportImage *out, ErrorMsg *err) {
-    if (c->viz.has_error) return error_set(err, "export: drawing failed: %s", c->viz.last_error.text);
     size_t n = offscreen_rgba_size(c->off.w, c->off.h);
     out->rgba = n ? malloc(n) : NULL;
     if (!out->rgba) return error_set(err, "export: out of memory for a %dx%d image", c->off.w, c->off.h);
@@ -128,37 +205,68 @@ static int canvas_read(Canvas *c, ExportImage *out, ErrorMsg *err) {
     return 0;
 }
 
+/* The file's bytes with the provenance in them: PNG text chunks, SVG <metadata>. */
+static int canvas_encode(Canvas *c, const FigureMeta *meta, int scale, uint8_t **out, size_t *len, ErrorMsg *err) {
+    if (c->format == EXPORT_SVG) return svg_doc_finish(&c->svg, meta->text, meta->n, out, len, err);
+    if (c->format == EXPORT_PDF) return pdf_finish_with_meta(c->pdf, meta, out, len, err);
+    ExportImage img;
+    if (canvas_read(c, &img, err)) return -1;
+    int rc = png_encode(img.rgba, img.w, img.h, 4, (size_t)img.w * 4, meta->text, meta->n, 96.0 * scale, out, len,
+                        err);
+    export_image_free(&img);
+    return rc;
+}
+
+/* Draws the figure of o (a panel, the frame, or a lesson slide when o->overlay) on c. */
+static int draw_figure(Canvas *c, const Session *s, const VizView *view, const ExportOptions *o) {
+    VizView v = figure_view(view);
+    VizFrame f;
+    frame_fill(&f, s, &v);
+    if (viz_panel_row(o->panel)) frame_fill_needs(&f, s, viz_panel_row(o->panel)->needs);
+    f.last_step_ms = -1; /* wall time differs run to run: a figure shows only state */
+    Rect full = rect_make(0, 0, c->w, c->h);
+    int rc;
+    if (o->overlay) {
+        /* a lesson slide: the same draw call as the presenter's window (draw_frame with
+         * the slide flag), so E in a lesson and `export --lesson` are what the class sees */
+        f.title = o->overlay->title;
+        f.captions = o->overlay->captions;
+        f.n_captions = o->overlay->n_captions;
+        f.question = o->overlay->question;
+        f.beat_label = o->overlay->beat_label;
+        f.view.slide = 1;
+        f.view.focus = o->panel;
+        rc = draw_frame(&c->viz, full, &f, NULL);
+    } else {
+        rc = draw_panel_figure(&c->viz, full, &f, o->panel, NULL);
+    }
+    if (rc && !c->viz.has_error) viz_fail(&c->viz, "the %s panel could not be drawn", viz_panel_name(o->panel));
+    return rc;
+}
+
+/* Opens a canvas of o's size and draws the figure on it (page ended). */
+static int render_figure(Canvas *c, const Session *s, const VizView *view, const ExportOptions *o, int png_only,
+                         PdfDoc *deck_pdf, ErrorMsg *err) {
+    if (session_len(s) == 0) return error_set(err, "export: no prompt yet: nothing to draw");
+    if (canvas_open(c, o->width * o->scale, o->height * o->scale, o, export_effective_ui_scale(o), png_only, deck_pdf,
+                    err))
+        return -1;
+    draw_figure(c, s, view, o);
+    if (canvas_end(c, err)) {
+        canvas_free(c);
+        return -1;
+    }
+    return 0;
+}
+
 int export_render(const Session *s, const VizView *view, const ExportOptions *opt, ExportImage *out,
                   ErrorMsg *err) {
     memset(out, 0, sizeof *out);
     ExportOptions o;
     if (resolve_options(opt, &o, err)) return -1;
-    if (session_len(s) == 0) return error_set(err, "export: no prompt yet: nothing to draw");
     Canvas c;
-    if (canvas_open(&c, o.width * o.scale, o.height * o.scale, &o, export_effective_ui_scale(&o), err)) return -1;
-    VizView v = figure_view(view);
-    VizFrame f;
-    frame_fill(&f, s, &v);
-    if (viz_panel_row(o.panel)) frame_fill_needs(&f, s, viz_panel_row(o.panel)->needs);
-    f.last_step_ms = -1; /* wall time differs run to run: a figure shows only state */
-    Rect full = rect_make(0, 0, c.off.w, c.off.h);
-    int rc;
-    if (o.overlay) {
-        /* a lesson slide: the same draw call as the presenter's window (draw_frame with
-         * the slide flag), so E in a lesson and `export --lesson` are what the class sees */
-        f.title = o.overlay->title;
-        f.captions = o.overlay->captions;
-        f.n_captions = o.overlay->n_captions;
-        f.question = o.overlay->question;
-        f.beat_label = o.overlay->beat_label;
-        f.view.slide = 1;
-        f.view.focus = o.panel;
-        rc = draw_frame(&c.viz, full, &f, NULL);
-    } else {
-        rc = draw_panel_figure(&c.viz, full, &f, o.panel, NULL);
-    }
-    if (rc && !c.viz.has_error) viz_fail(&c.viz, "the %s panel could not be drawn", viz_panel_name(o.panel));
-    rc = canvas_read(&c, out, err);
+    if (render_figure(&c, s, view, &o, 1, NULL, err)) return -1;
+    int rc = canvas_read(&c, out, err);
     canvas_free(&c);
     return rc;
 }
@@ -207,18 +315,15 @@ static int sheet_layout(const Session *s, const ExportOptions *o, int layer, She
     return 0;
 }
 
-int export_render_contact_sheet(const Session *s, const VizView *view, const ExportOptions *opt, int layer,
-                                ExportImage *out, ErrorMsg *err) {
-    memset(out, 0, sizeof *out);
-    ExportOptions o;
-    if (resolve_options(opt, &o, err)) return -1;
+/* Opens a canvas of the sheet's size and draws the sheet on it (page ended). */
+static int render_sheet(Canvas *c, const Session *s, const VizView *view, const ExportOptions *o, int layer,
+                        int png_only, ErrorMsg *err) {
     if (session_len(s) == 0) return error_set(err, "export: no prompt yet: nothing to draw");
     SheetLayout L = {0};
-    if (sheet_layout(s, &o, layer, &L, err)) return -1;
-    Canvas c;
+    if (sheet_layout(s, o, layer, &L, err)) return -1;
     /* a sheet is a figure of many small pictures: the UI scale as given, not a slide's */
-    if (canvas_open(&c, L.w * o.scale, L.h * o.scale, &o, o.ui_scale, err)) return -1;
-    Viz *viz = &c.viz;
+    if (canvas_open(c, L.w * o->scale, L.h * o->scale, o, o->ui_scale, png_only, NULL, err)) return -1;
+    Viz *viz = &c->viz;
     char title[256];
     int step = session_step_index(s);
     if (layer >= 0)
@@ -230,9 +335,23 @@ int export_render_contact_sheet(const Session *s, const VizView *view, const Exp
     VizView v = figure_view(view);
     VizFrame f;
     frame_fill(&f, s, &v);
-    int rc = draw_attention_sheet(viz, rect_make(0, 0, c.off.w, c.off.h), &f, L.layer0, L.n_layers, 0, title);
+    int rc = draw_attention_sheet(viz, rect_make(0, 0, c->w, c->h), &f, L.layer0, L.n_layers, 0, title);
     if (rc && !viz->has_error) viz_fail(viz, "the attention panel could not be drawn");
-    rc = canvas_read(&c, out, err);
+    if (canvas_end(c, err)) {
+        canvas_free(c);
+        return -1;
+    }
+    return 0;
+}
+
+int export_render_contact_sheet(const Session *s, const VizView *view, const ExportOptions *opt, int layer,
+                                ExportImage *out, ErrorMsg *err) {
+    memset(out, 0, sizeof *out);
+    ExportOptions o;
+    if (resolve_options(opt, &o, err)) return -1;
+    Canvas c;
+    if (render_sheet(&c, s, view, &o, layer, 1, err)) return -1;
+    int rc = canvas_read(&c, out, err);
     canvas_free(&c);
     return rc;
 }
@@ -313,9 +432,9 @@ static const char *weights_sha(const Session *s, Sha256Cache *cache, Sha256Cache
     return export_weights_sha256(s, cache, local->hex, &e) == 0 ? local->hex : NULL;
 }
 
-/* Writes img + provenance as the next numbered file "NNNN-<stem>.png" in o->dir (and
- * its sidecar). */
-static int write_figure(const Session *s, const VizView *view, const ExportOptions *o, const ExportImage *img,
+/* Writes the figure drawn on c + provenance as the next numbered file "NNNN-<stem>.<ext>"
+ * in o->dir (and its sidecar). */
+static int write_figure(const Session *s, const VizView *view, const ExportOptions *o, Canvas *c,
                         const char *stem, int contact_sheet, int sheet_layer, char *out_path, size_t cap,
                         ErrorMsg *err) {
     if (export_make_dir(o->dir, err)) return -1;
@@ -335,8 +454,7 @@ static int write_figure(const Session *s, const VizView *view, const ExportOptio
     }
     uint8_t *png = NULL;
     size_t png_len = 0;
-    if (png_encode(img->rgba, img->w, img->h, 4, (size_t)img->w * 4, meta.text, meta.n, 96.0 * o->scale, &png,
-                   &png_len, err)) {
+    if (canvas_encode(c, &meta, o->scale, &png, &png_len, err)) {
         figure_meta_free(&meta);
         free(json);
         return -1;
@@ -357,7 +475,7 @@ static int write_figure(const Session *s, const VizView *view, const ExportOptio
      * another program) takes it meanwhile, link(2) refuses to overwrite: the next one */
     int num = export_next_number(o->dir);
     for (int attempt = 0; attempt < 100; attempt++, num++) {
-        snprintf(path, sizeof path, "%s/%04d-%s.png", o->dir, num, stem);
+        snprintf(path, sizeof path, "%s/%04d-%s.%s", o->dir, num, stem, export_format_name(c->format));
         snprintf(jpath, sizeof jpath, "%s/%04d-%s.json", o->dir, num, stem);
         if (path_exists(path) || (o->sidecar && path_exists(jpath))) continue;
         /* the sidecar first, the PNG last: the PNG is the commit point, so a figure
@@ -415,13 +533,12 @@ static int export_figure(const Session *s, const VizView *view, const ExportOpti
     err->text[0] = '\0';
     ExportOptions o;
     if (resolve_options(opt, &o, err)) return -1;
-    ExportImage img;
-    if (sheet ? export_render_contact_sheet(s, view, &o, layer, &img, err) : export_render(s, view, &o, &img, err))
-        return -1;
+    Canvas c;
+    if (sheet ? render_sheet(&c, s, view, &o, layer, 0, err) : render_figure(&c, s, view, &o, 0, NULL, err)) return -1;
     char stem[96];
     figure_stem(s, view, &o, sheet, layer, stem, sizeof stem);
-    int rc = write_figure(s, view, &o, &img, stem, sheet, sheet && layer >= 0 ? layer : -1, out_path, cap, err);
-    export_image_free(&img);
+    int rc = write_figure(s, view, &o, &c, stem, sheet, sheet && layer >= 0 ? layer : -1, out_path, cap, err);
+    canvas_free(&c);
     return rc;
 }
 
@@ -433,4 +550,51 @@ int export_png(const Session *s, const VizView *view, const ExportOptions *opt, 
 int export_contact_sheet(const Session *s, const VizView *view, const ExportOptions *opt, int layer,
                          char *out_path, size_t cap, ErrorMsg *err) {
     return export_figure(s, view, opt, 1, layer, out_path, cap, err);
+}
+
+/* ---- a multi-page PDF ------------------------------------------------------------- */
+
+struct ExportPdfDeck {
+    PdfDoc pdf; /* the document the pages are drawn into */
+    int pages;
+};
+
+int export_pdf_deck_open(ExportPdfDeck **deck, const ExportOptions *opt, ErrorMsg *err) {
+    *deck = NULL;
+    ExportOptions o;
+    if (resolve_options(opt, &o, err)) return -1;
+    ExportPdfDeck *d = calloc(1, sizeof *d);
+    if (!d) return error_set(err, "export: out of memory");
+    pdf_doc_init(&d->pdf, o.assets_dir);
+    *deck = d;
+    return 0;
+}
+
+int export_pdf_deck_add(ExportPdfDeck *deck, const Session *s, const VizView *view, const ExportOptions *opt,
+                        ErrorMsg *err) {
+    ExportOptions o;
+    if (resolve_options(opt, &o, err)) return -1;
+    Canvas c;
+    if (render_figure(&c, s, view, &o, 0, &deck->pdf, err)) return -1;
+    canvas_free(&c); /* the page stays in the deck's document */
+    deck->pages++;
+    return 0;
+}
+
+int export_pdf_deck_write(ExportPdfDeck *deck, const Session *s, const VizView *view, const ExportOptions *opt,
+                          const char *stem, char *out_path, size_t cap, ErrorMsg *err) {
+    if (out_path && cap) out_path[0] = '\0';
+    ExportOptions o;
+    if (resolve_options(opt, &o, err)) return -1;
+    if (deck->pages == 0) return error_set(err, "export: the PDF has no pages");
+    Canvas c = {.format = EXPORT_PDF, .pdf = &deck->pdf};
+    return write_figure(s, view, &o, &c, stem, 0, -1, out_path, cap, err);
+}
+
+int export_pdf_deck_pages(const ExportPdfDeck *deck) { return deck ? deck->pages : 0; }
+
+void export_pdf_deck_free(ExportPdfDeck *deck) {
+    if (!deck) return;
+    pdf_doc_free(&deck->pdf);
+    free(deck);
 }

@@ -2,6 +2,8 @@
  * window, no display) with the panels' own draw functions and writes a PNG with its
  * provenance (figure_meta.h) atomically, never overwriting anything. Used by the
  * window (E = the frame, Shift+E = the focused panel), `inferscope export` and tests.
+ * SVG and PDF (ExportOptions.format) are drawn by the same panels through the vector
+ * backends (viz/backend_svg.h, viz/backend_pdf.h) and written the same way.
  * Not a drawing module (viz/panels.h draws) and not the PNG codec (png_write.h).
  *
  * Resolution: width × height is the LOGICAL size (the window's); scale 2 or 4
@@ -42,6 +44,18 @@ typedef struct ExportOverlay {
     const char *beat_label;        /* "3 / 12" */
 } ExportOverlay;
 
+/* The file formats (the name is the extension): PNG pixels with text chunks; SVG and
+ * PDF drawn through their vector backends (viz/backend.h) with the same layout and
+ * colours, text kept as text, the same provenance keys (SVG <metadata>, PDF info). */
+typedef enum ExportFormat { EXPORT_PNG = 0, EXPORT_SVG, EXPORT_PDF, EXPORT_FORMAT_COUNT } ExportFormat;
+
+/* "png", "svg", ... (NULL for a bad value). */
+const char *export_format_name(ExportFormat f);
+/* 0 and *out for a name of the table, -1 otherwise. */
+int export_format_parse(const char *name, ExportFormat *out);
+/* The names joined with sep ("png|svg|pdf"), for --help and errors. */
+void export_format_names(const char *sep, char *buf, size_t cap);
+
 typedef struct ExportOptions {
     const char *dir;         /* output folder, created if missing; NULL/"" = EXPORT_DEFAULT_DIR */
     VizPanel panel;          /* VIZ_PANEL_FRAME (whole window) or one panel */
@@ -51,6 +65,7 @@ typedef struct ExportOptions {
                               * or one panel) multiplies its own type size by it:
                               * export_effective_ui_scale */
     ThemeId theme;           /* light (print) or dark */
+    ExportFormat format;     /* EXPORT_PNG (0) by default; export_render is always pixels */
     int sidecar;             /* 1: also write NAME.json with the same provenance */
     const char *assets_dir;  /* fonts live in <assets_dir>/fonts; NULL = cli_assets_dir() */
     Sha256Cache *sha_cache;  /* caller-owned cache of the weights' SHA-256 (NULL: hash
@@ -98,6 +113,21 @@ int export_contact_sheet(const Session *s, const VizView *view, const ExportOpti
 /* The same rendered to pixels only. */
 int export_render_contact_sheet(const Session *s, const VizView *view, const ExportOptions *opt, int layer,
                                 ExportImage *out, ErrorMsg *err);
+
+/* Several figures as the pages of ONE PDF (a lesson's slides: the deck a teacher
+ * prints or projects from a PDF viewer). export_pdf_deck_add draws one page of the
+ * session's state as export_png would draw the figure (opt->format is ignored: always
+ * a PDF page); export_pdf_deck_write writes the document as the next numbered
+ * "NNNN-<stem>.pdf" in opt->dir, its provenance (the info dictionary) that of the state
+ * given, normally the last page's. free is safe on a zeroed deck and after write. */
+typedef struct ExportPdfDeck ExportPdfDeck;
+int export_pdf_deck_open(ExportPdfDeck **deck, const ExportOptions *opt, ErrorMsg *err);
+int export_pdf_deck_add(ExportPdfDeck *deck, const Session *s, const VizView *view, const ExportOptions *opt,
+                        ErrorMsg *err);
+int export_pdf_deck_write(ExportPdfDeck *deck, const Session *s, const VizView *view, const ExportOptions *opt,
+                          const char *stem, char *out_path, size_t cap, ErrorMsg *err);
+int export_pdf_deck_pages(const ExportPdfDeck *deck);
+void export_pdf_deck_free(ExportPdfDeck *deck);
 
 /* 1 + the highest leading number of a visible file name ("0007-...") in dir; 1 for an
  * empty or missing folder. */
