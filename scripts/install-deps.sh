@@ -22,6 +22,8 @@ need_pc libcrypto libssl-dev
 need_pc libpcre2-8 libpcre2-dev
 need_pc libcjson libcjson-dev
 need_pc openblas libopenblas-dev
+# the class room's HTTP server (src/class/; off unless `inferscope class` is run)
+need_pc libmicrohttpd libmicrohttpd-dev
 need_file /usr/include/stb/stb_image_write.h libstb-dev
 # fallback fonts for characters DejaVu lacks (optional at run time: without them such
 # characters are shown as their bytes): colour emoji, CJK
