@@ -42,6 +42,7 @@ if [ "${1:-}" = "--test" ]; then
   need_pymod torch python3-torch # tests/test_convert.sh: real nanoGPT checkpoints (torch.save)
   need_file /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
   need_cmd clang clang
+  need_cmd chromium chromium # tests/test_class_browser.sh: the student page in a real browser
 fi
 
 multiarch=0

@@ -24,7 +24,7 @@ function revealLine(s) {
 
 function render(s) {
   $('join').hidden = s.joined;
-  $('play').hidden = !s.joined;
+  $('play').hidden = $('rule').hidden = !s.joined;
   if (!s.joined) {
     say($('status'), s.locked ? 'The room is locked: the teacher lets nobody new in.'
       : s.full ? 'The room is full (' + s.max_students + ' students).' : 'Type the room code to join.');
@@ -36,6 +36,7 @@ function render(s) {
     : 'Wait for the teacher to start a round.');
   say($('g-label'), s.game === 'model' ? 'Your guess for the model\'s next token' : 'Your guess for the next word');
   say($('text'), s.text);
+  $('text').hidden = $('text-head').hidden = !s.text;
   var canGuess = s.phase === 'open' && !s.guess;
   $('g').disabled = !canGuess;
   $('send').disabled = !canGuess;
