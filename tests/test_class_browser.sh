@@ -17,10 +17,6 @@ cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; exec 3>&- 2>/dev/null; rm 
 trap cleanup EXIT
 shots=${CLASS_SHOTS:-$tmp}
 mkdir -p "$shots"
-wait_for() { # FILE PATTERN: up to 30 s
-  for _ in $(seq 300); do grep -qE "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
-  echo "timed out waiting for '$2' in $1:" >&2; cat "$1" >&2; return 1
-}
 
 mkfifo "$tmp/in"
 "$BIN" class --class-address 127.0.0.1:0 <"$tmp/in" >"$tmp/out" 2>"$tmp/err" &

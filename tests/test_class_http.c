@@ -178,6 +178,29 @@ static void test_join_and_guess(void) {
     CHECK(strstr(r.body, "\"joined\": false") != NULL, "a malformed cookie is no device");
 }
 
+/* An emoji is split into byte tokens: the piece shown holds half a character, written as
+ * \xNN so the answer stays valid UTF-8 JSON (a lone surrogate escape did not parse). */
+static void test_split_emoji(void) {
+    ErrorMsg err;
+    CHECK(class_room_open(&room, CLASS_GAME_TEXT, 5, (const uint8_t *)"Once upon a time,", 17, &err) == 0, "round 2");
+    Reply r = post("/join", NULL, "code=1234", "10.0.2.1");
+    char c[96];
+    cookie_of(&r, c, sizeof c);
+    r = post("/guess", c, "text=%F0%9F%90%89", "10.0.2.1");
+    cJSON *root;
+    cJSON *s = state_of(&r, &root);
+    cJSON *g = s ? cJSON_GetObjectItem(s, "guess") : NULL;
+    CHECK(r.status == 200 && g, "the emoji guess is JSON: %s", r.body);
+    if (g) {
+        CHECK(cJSON_GetObjectItem(g, "token")->valueint == 12520 && cJSON_GetObjectItem(g, "tokens")->valueint == 3,
+              "' \xF0\x9F' + 2 more: %s", r.body);
+        CHECK(strcmp(cJSON_GetObjectItem(g, "piece")->valuestring, " \\xF0\\x9F") == 0, "piece shown as bytes: [%s]",
+              cJSON_GetObjectItem(g, "piece")->valuestring);
+        CHECK(strcmp(cJSON_GetObjectItem(g, "text")->valuestring, " \xF0\x9F\x90\x89") == 0, "the guess itself is whole");
+    }
+    cJSON_Delete(root);
+}
+
 static void test_cookie_parse(void) {
     char d[CLASS_DEVICE_LEN + 1];
     const char *hex = "0123456789abcdef0123456789abcdef";
@@ -233,6 +256,7 @@ int main(void) {
     class_http_init(&http, &room, &page, 2, counter_random, &counter);
     test_routes();
     test_join_and_guess();
+    test_split_emoji();
     test_cookie_parse();
     test_limits();
     class_page_free(&page);

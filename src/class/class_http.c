@@ -9,6 +9,7 @@
 
 #include "class_score.h"
 #include "json_escape.h"
+#include "utf8.h"
 
 static const char JSON_TYPE[] = "application/json; charset=utf-8";
 static const char TEXT_TYPE[] = "text/plain; charset=utf-8";
@@ -128,7 +129,26 @@ static int is_form(const char *ct) {
 
 /* ---- the state JSON --------------------------------------------------------------- */
 
-static void json_bytes(StrBuf *b, const uint8_t *s, size_t n) { json_escape(b, s, n, JSON_ESCAPE_UTF8); }
+/* Bytes as a JSON string a browser shows as they are: valid UTF-8 passes through, and
+ * each byte that is not (half an emoji: GPT-2 splits characters into byte tokens) is
+ * written as the four characters \xNN, so the student sees which bytes the token holds
+ * instead of a lone surrogate or U+FFFD. */
+static void json_bytes(StrBuf *b, const uint8_t *s, size_t n) {
+    StrBuf shown = {0};
+    for (size_t i = 0; i < n;) {
+        size_t k = utf8_decode_one(s + i, n - i, NULL);
+        if (k) {
+            strbuf_add(&shown, s + i, k);
+            i += k;
+        } else {
+            strbuf_addf(&shown, "\\x%02X", s[i]);
+            i++;
+        }
+    }
+    if (shown.oom) b->oom = 1;
+    json_escape(b, (const uint8_t *)(shown.data ? shown.data : ""), shown.len, JSON_ESCAPE_UTF8);
+    strbuf_free(&shown);
+}
 
 static void json_token(StrBuf *b, const Tokenizer *t, int id) {
     size_t n = 0;
