@@ -74,6 +74,11 @@ $C -o "$tmp/s1" -b "$tmp/jar1" "$url"state
 check "after the reveal: the truth ',' and 1 of 2 right" \
   jqt '.truth.token == 11 and .right == false and .right_count == 1 and .answered == 2' "$tmp/s1"
 check "the teacher's score line: class 50% of 2 guesses" grep -q 'class top-1 50.0% (1 of 2 guesses)' "$tmp/out"
+# the model's side is the model's own distribution at T = 1, as `eval --per-token` computes it
+printf 'Once upon a time, there' >"$tmp/story"
+p_eval=$("$BIN" eval --per-token --json "$tmp/story" | jq -r '.tokens[] | select(.pos == 4) | "\(.id) \(.p * 1000 | round)"')
+p_class=$(sed -n "s/^round 1: the truth was ',' (\([0-9]*\)).* p = 0\.\([0-9]*\) .*/\1 \2/p" "$tmp/out" | sed 's/ 0*/ /')
+check "the class's model p of ',' is eval's ($p_class vs $p_eval)" bash -c '[ -n "$1" ] && [ "$1" = "$2" ]' _ "$p_class" "$p_eval"
 
 # ---- limits ----
 head -c 2000 /dev/zero | tr '\0' 'a' | sed 's/^/text=/' >"$tmp/big"

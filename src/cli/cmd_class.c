@@ -107,6 +107,10 @@ static void print_token(const Tokenizer *tok, int id) {
 }
 
 static void print_score(const ClassScore *sc) {
+    if (sc->rounds == 0) {
+        printf("nothing scored yet: a round counts once it is revealed with at least one guess\n");
+        return;
+    }
     printf("so far, %d round%s: class top-1 %.1f%% (%ld of %ld guesses), plurality %.1f%%, %.2f bits/token; "
            "model top-1 %.1f%%, %.2f bits/token\n",
            sc->rounds, sc->rounds == 1 ? "" : "s", 100 * class_score_hit_rate(sc), sc->right, sc->guesses,
@@ -156,7 +160,7 @@ static int cmd_reveal(Teacher *t) {
         printf("\n");
         print_tally(t, c);
         if (scored) printf("  class: %d right, %.2f bits\n", one.n_right, one.class_bits);
-        if (total == 0) print_score(&sc);
+        if (total == 0 && sc.rounds) print_score(&sc);
     }
     class_server_unlock(&t->srv);
     if (rc) printf("cannot reveal: %s\n", err.text);
