@@ -201,6 +201,26 @@ static void test_split_emoji(void) {
     cJSON_Delete(root);
 }
 
+/* DNS rebinding: a request must name the address the room is served on */
+static void test_host(void) {
+    class_http_set_host(&http, "192.168.1.20:8765");
+    ClassHttpRequest rq = {.method = "GET", .url = "/state", .host = "evil.example:8765", .addr = "10.0.3.1",
+                           .now = clock_s};
+    ClassHttpResponse rs;
+    class_http_handle(&http, &rq, &rs);
+    CHECK(rs.status == 400 && !strcmp(rs.body.data, "wrong host\n"), "another Host is refused (%d)", rs.status);
+    class_http_response_free(&rs);
+    rq.host = NULL;
+    class_http_handle(&http, &rq, &rs);
+    CHECK(rs.status == 400, "no Host is refused (%d)", rs.status);
+    class_http_response_free(&rs);
+    rq.host = "192.168.1.20:8765";
+    class_http_handle(&http, &rq, &rs);
+    CHECK(rs.status == 200, "the served Host is answered (%d)", rs.status);
+    class_http_response_free(&rs);
+    class_http_set_host(&http, NULL);
+}
+
 static void test_cookie_parse(void) {
     char d[CLASS_DEVICE_LEN + 1];
     const char *hex = "0123456789abcdef0123456789abcdef";
@@ -257,6 +277,7 @@ int main(void) {
     test_routes();
     test_join_and_guess();
     test_split_emoji();
+    test_host();
     test_cookie_parse();
     test_limits();
     class_page_free(&page);

@@ -22,6 +22,7 @@
 #define STUDENTS 300
 #define WORKERS 10
 static int port;
+static char host[32]; /* "127.0.0.1:PORT": the Host every request must name */
 static char code[CLASS_CODE_LEN + 1];
 
 /* One request from source address src; the whole answer (until the server closes) into
@@ -65,9 +66,9 @@ static int status_of(const char *resp) {
 static long post(const char *src, const char *path, const char *cookie, const char *body, char *out, size_t cap) {
     char req[1024];
     int n = snprintf(req, sizeof req,
-                     "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n%s%s%s"
+                     "POST %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n%s%s%s"
                      "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %zu\r\n\r\n%s",
-                     path, cookie ? "Cookie: " : "", cookie ? cookie : "", cookie ? "\r\n" : "", strlen(body), body);
+                     path, host, cookie ? "Cookie: " : "", cookie ? cookie : "", cookie ? "\r\n" : "", strlen(body), body);
     return exchange(src, req, (size_t)n, out, cap);
 }
 
@@ -86,21 +87,24 @@ static void malformed(Worker *w, int k) {
     static char big[24000];
     char src[32], out[4096];
     snprintf(src, sizeof src, "127.2.%d.%d", w->first / 250, k % 250 + 1);
-    const char *reqs[] = {
-        "garbage\r\n\r\n",
-        "GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-        "DELETE /state HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-        "POST /guess HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 999999\r\n\r\ntext=a",
-        "POST /join HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n"
+    /* each names the right Host, so it is refused for what it is */
+    const char *forms[] = {
+        "garbage\r\n\r\n%s",
+        "GET /../../etc/passwd HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n",
+        "DELETE /state HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n",
+        "POST /guess HTTP/1.1\r\nHost: %s\r\nConnection: close\r\nContent-Length: 999999\r\n\r\ntext=a",
+        "POST /join HTTP/1.1\r\nHost: %s\r\nConnection: close\r\nContent-Type: application/json\r\n"
         "Content-Length: 14\r\n\r\n{\"code\":\"1\"}  ",
-        big,
+        "GET /state HTTP/1.1\r\nHost: rebound.example\r\nConnection: close\r\n\r\n%s",
     };
+    char one[512];
     if (!big[0]) {
         memset(big, 'a', sizeof big - 5);
         memcpy(big, "GET / HTTP/1.1\r\nX: ", 19);
         memcpy(big + sizeof big - 5, "\r\n\r\n", 5);
     }
-    const char *r = reqs[k % 6];
+    if (k % 7 < 6) snprintf(one, sizeof one, forms[k % 7], k % 7 == 0 || k % 7 == 5 ? "" : host);
+    const char *r = k % 7 < 6 ? one : big;
     long got = exchange(src, r, strlen(r), out, sizeof out);
     w->malformed_sent++;
     /* refused: an error status, or the connection closed without an answer */
@@ -152,6 +156,7 @@ int main(void) {
         return check_summary("test_class_load");
     }
     port = srv.addr.port;
+    snprintf(host, sizeof host, "127.0.0.1:%d", port);
     CHECK(port > 0 && strncmp(srv.url, "http://127.0.0.1:", 17) == 0, "listening on %s", srv.url);
     class_server_lock(&srv);
     CHECK(class_room_open(&room, CLASS_GAME_TEXT, 4, (const uint8_t *)"Once upon a time", 16, &err) == 0, "open");
@@ -195,7 +200,8 @@ int main(void) {
     CHECK(refused > 0, "the handler counted the refusals (%ld)", refused);
 
     char out[8192];
-    const char *last = "GET /state HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    char last[128];
+    snprintf(last, sizeof last, "GET /state HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", host);
     long got = exchange("127.0.0.1", last, strlen(last), out, sizeof out);
     CHECK(got > 0 && status_of(out) == 200, "the server still answers after the load");
     class_server_stop(&srv);

@@ -41,6 +41,8 @@ for p in /../../etc/passwd /%2e%2e/%2e%2e/etc/passwd /model.safetensors /assets/
   check "GET $p is 404 ($st)" [ "$st" = 404 ]
   check "GET $p gives nothing of the disk" bash -c '! grep -qE "root:|vocab|n_embd|safetensors" "$1" && [ "$(cat "$1")" = "not found" ]' _ "$tmp/body"
 done
+st=$($C -o /dev/null -w '%{http_code}' -H 'Host: rebound.example:80' "$url"state)
+check "a request naming another Host (DNS rebinding) is 400 ($st)" [ "$st" = 400 ]
 st=$($C -o /dev/null -w '%{http_code}' -X DELETE "$url"state)
 check "DELETE /state is 405 ($st)" [ "$st" = 405 ]
 

@@ -27,6 +27,8 @@ void class_http_init(ClassHttp *h, ClassRoom *room, const ClassPage *page, int d
     class_limits_init(&h->limits, devices_per_addr);
 }
 
+void class_http_set_host(ClassHttp *h, const char *host) { snprintf(h->host, sizeof h->host, "%s", host ? host : ""); }
+
 void class_http_response_free(ClassHttpResponse *rs) { strbuf_free(&rs->body); }
 
 /* ---- parsing ---------------------------------------------------------------------- */
@@ -313,6 +315,7 @@ void class_http_handle(ClassHttp *h, const ClassHttpRequest *rq, ClassHttpRespon
     else if (path_len == 6 && strncmp(url, "/guess", 6) == 0) route = R_GUESS;
 
     if (!class_limits_take(slot, rq->now)) answer(h, rs, CLASS_ERR_RATE, -1, 0);
+    else if (h->host[0] && (!rq->host || strcasecmp(rq->host, h->host) != 0)) answer_plain(rs, 400, "wrong host\n");
     else if (route == R_NONE) answer_plain(rs, 404, "not found\n");
     else if ((route == R_PAGE || route == R_STATE) ? !get : !post) answer_plain(rs, 405, "method not allowed\n");
     else if (post && rq->body_too_large) answer_plain(rs, 413, "request body too large\n");

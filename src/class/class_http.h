@@ -25,6 +25,7 @@ typedef struct ClassHttpRequest {
     const char *url;           /* the path as received (anything after '?' is ignored) */
     const char *cookie;        /* the Cookie header, or NULL */
     const char *content_type;  /* the Content-Type header, or NULL */
+    const char *host;          /* the Host header, or NULL */
     const uint8_t *body;       /* (body_len) POST body as received, not NUL-terminated */
     size_t body_len;
     int body_too_large;        /* 1: the body went past CLASS_MAX_BODY (and was cut) */
@@ -51,6 +52,9 @@ typedef struct ClassHttp {
     ClassLimits limits;        /* the per-address table */
     ClassRandomFn random;
     void *random_ctx;
+    char host[80];             /* the Host a request must name ("ADDR:PORT" as served), "" =
+                                * any; refuses DNS rebinding: a web page elsewhere whose name
+                                * was pointed at this address cannot use a student's browser */
     long n_requests;           /* handled, all outcomes (the teacher's status line) */
     long n_refused;            /* answered with a 4xx status */
 } ClassHttp;
@@ -58,6 +62,9 @@ typedef struct ClassHttp {
 /* Sets up the handler (limits with devices_per_addr, see class_limits.h). */
 void class_http_init(ClassHttp *h, ClassRoom *room, const ClassPage *page, int devices_per_addr,
                      ClassRandomFn random, void *random_ctx);
+
+/* Requests must name this Host (case-insensitive), e.g. "192.168.1.20:8765". */
+void class_http_set_host(ClassHttp *h, const char *host);
 
 /* Answers one request into *rs (zeroed here; free with class_http_response_free). Never
  * fails: every problem is a status with a one-sentence JSON {"error": ...} body. */

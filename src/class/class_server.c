@@ -62,6 +62,7 @@ static enum MHD_Result respond(ClassServer *s, struct MHD_Connection *c, const c
         .url = url,
         .cookie = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_COOKIE),
         .content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE),
+        .host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST),
         .body = up->body,
         .body_len = up->len,
         .body_too_large = up->too_large,
@@ -166,6 +167,10 @@ int class_server_start(ClassServer *s, ClassRoom *room, const ClassAddress *addr
     const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
     if (di && di->port) s->addr.port = di->port;
     class_address_url(&s->addr, s->url, sizeof s->url);
+    /* the Host every request must name: the URL without "http://" and the last "/" */
+    char host[sizeof s->url];
+    snprintf(host, sizeof host, "%.*s", (int)(strlen(s->url) - 8), s->url + 7);
+    class_http_set_host(s->http, host);
     return 0;
 }
 

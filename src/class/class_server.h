@@ -38,8 +38,9 @@ typedef struct ClassServer {
 } ClassServer;
 
 /* Binds addr and starts serving room (borrowed; it must outlive the server) with
- * devices_per_addr device tokens per address. -1 with err (the address in use, not
- * ours, no memory) and *s zeroed. */
+ * devices_per_addr device tokens per address; requests must name addr as their Host.
+ * A started ClassServer must stay where it is (the handler points into it). -1 with err
+ * (the address in use, not ours, no memory) and *s zeroed. */
 int class_server_start(ClassServer *s, ClassRoom *room, const ClassAddress *addr, int devices_per_addr,
                        ErrorMsg *err);
 /* Stops accepting, waits for the server thread, frees; safe on a zeroed server. */
