@@ -26,7 +26,7 @@ CPPFLAGS = -D_DEFAULT_SOURCE -Iengine -Iviz -Isrc $(addprefix -I,$(SRC_ROOMS)) -
 isys     = $(patsubst -I%,-isystem %,$(1))
 PKG_CONFIG ?= pkg-config
 ENGINE_PKGS = libpcre2-8 libcjson openblas
-APP_PKGS    = sdl2 SDL2_ttf libcrypto harfbuzz-subset cairo-pdf cairo-ft fontconfig
+APP_PKGS    = sdl2 SDL2_ttf libcrypto harfbuzz-subset cairo-pdf cairo-ft fontconfig libmicrohttpd
 ENGINE_CFLAGS := $(call isys,$(shell $(PKG_CONFIG) --cflags $(ENGINE_PKGS) 2>/dev/null))
 APP_CFLAGS    := $(call isys,$(shell $(PKG_CONFIG) --cflags $(APP_PKGS) 2>/dev/null)) -isystem /usr/include/stb
 LIBS          := $(shell $(PKG_CONFIG) --libs $(APP_PKGS) $(ENGINE_PKGS) 2>/dev/null) -lm
@@ -38,7 +38,8 @@ ENGINE_LIBS   := $(shell $(PKG_CONFIG) --libs $(ENGINE_PKGS) 2>/dev/null) -lm
 # `make all` checks again. pkg-config module:Debian package, as in scripts/install-deps.sh.
 DEP_MODULES  = sdl2:libsdl2-dev SDL2_ttf:libsdl2-ttf-dev libcrypto:libssl-dev \
                libpcre2-8:libpcre2-dev libcjson:libcjson-dev openblas:libopenblas-dev \
-               harfbuzz-subset:libharfbuzz-dev cairo-pdf:libcairo2-dev fontconfig:libfontconfig-dev
+               harfbuzz-subset:libharfbuzz-dev cairo-pdf:libcairo2-dev fontconfig:libfontconfig-dev \
+               libmicrohttpd:libmicrohttpd-dev
 STB_HEADER  ?= /usr/include/stb/stb_image_write.h
 NO_CHECK_GOALS = run test asan bench fuzz fuzz-short deps deps-test clean gpt2 uninstall test-arm64 test-wasm engine-tests
 ifneq ($(filter-out $(NO_CHECK_GOALS),$(or $(MAKECMDGOALS),all)),)
@@ -78,6 +79,9 @@ ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 VIZ_OBJ    := $(VIZ_SRC:%.c=$(BUILD)/%.o)
 APP_OBJ    := $(APP_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+# the class room's student page (src/class/page.*: HTML, CSS, JS) is compiled in as bytes
+CLASS_PAGE_FILES := src/class/page.html src/class/page.css src/class/page.js
+APP_OBJ    += $(BUILD)/gen/class_page_files.o
 LIBENGINE  := $(BUILD)/libengine.a
 LIBVIZ     := $(BUILD)/libviz.a
 LIBAPP     := $(BUILD)/libapp.a
@@ -188,6 +192,14 @@ $(BUILD)/viz/%.o: viz/%.c
 $(BUILD)/src/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS_ALL) $(ENGINE_CFLAGS) $(APP_CFLAGS) -c $< -o $@
+
+$(BUILD)/gen/class_page_files.c: $(CLASS_PAGE_FILES) scripts/embed-files.sh
+	@mkdir -p $(dir $@)
+	scripts/embed-files.sh CLASS_PAGE_HTML src/class/page.html CLASS_PAGE_CSS src/class/page.css \
+	  CLASS_PAGE_JS src/class/page.js >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)

@@ -228,3 +228,16 @@ if os.access(exe, os.X_OK):
             put("fuzz_figure", "%s-%d" % (name, i), png_text_pairs(png_path))
     shutil.rmtree(tmp)
 print("seeds written to", CORPUS)
+
+# --- class room requests: flags, method, url, cookie, content type, address, body --------
+FORM = b"application/x-www-form-urlencoded"
+def request(flags, method, url, cookie=b"", ctype=b"", addr=b"10.0.0.1", body=b""):
+    return bytes([flags]) + b"\0".join([method, url, cookie, ctype, addr, body])
+put("fuzz_class_request", "get-page", request(0, b"GET", b"/"))
+put("fuzz_class_request", "get-state-joined", request(1 | 8, b"GET", b"/state"))
+put("fuzz_class_request", "state-revealed", request(1 | 2 | 8 | 16, b"GET", b"/state"))
+put("fuzz_class_request", "join", request(0, b"POST", b"/join", ctype=FORM, body=b"code=1234&name=Ada+L."))
+put("fuzz_class_request", "join-wrong-code-x4", request(96, b"POST", b"/join", ctype=FORM, body=b"code=9999"))
+put("fuzz_class_request", "guess", request(1 | 8, b"POST", b"/guess", ctype=FORM, body=b"text=+there"))
+put("fuzz_class_request", "guess-twice", request(1 | 8 | 32, b"POST", b"/guess", ctype=FORM, body=b"text=%F0%9F%90%89"))
+put("fuzz_class_request", "path-escape", request(0, b"GET", b"/../../etc/passwd"))

@@ -25,6 +25,8 @@ need_pc fontconfig libfontconfig-dev
 need_pc libpcre2-8 libpcre2-dev
 need_pc libcjson libcjson-dev
 need_pc openblas libopenblas-dev
+# the class room's HTTP server (src/class/; off unless `inferscope class` is run)
+need_pc libmicrohttpd libmicrohttpd-dev
 need_file /usr/include/stb/stb_image_write.h libstb-dev
 # fallback fonts for characters DejaVu lacks (optional at run time: without them such
 # characters are shown as their bytes): colour emoji, CJK
@@ -45,6 +47,7 @@ if [ "${1:-}" = "--test" ]; then
   need_pymod torch python3-torch # tests/test_convert.sh: real nanoGPT checkpoints (torch.save)
   need_file /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev
   need_cmd clang clang
+  need_cmd chromium chromium # tests/test_class_browser.sh: the student page in a real browser
 fi
 
 multiarch=0

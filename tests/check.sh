@@ -42,3 +42,11 @@ window_test_setup() {
   SLOW=1
   case "$BUILD" in *asan*) export ASAN_OPTIONS=detect_leaks=0; SLOW=6 ;; esac
 }
+# wait_for FILE PATTERN [SECONDS]   until a line of FILE matches the extended regex
+#                          PATTERN (default: up to 30 s); on timeout prints FILE and fails.
+#                          For a server's output while the test talks to it.
+wait_for() {
+  local tries=$(( ${3:-30} * 10 ))
+  for _ in $(seq "$tries"); do grep -qE "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
+  echo "timed out waiting for '$2' in $1:" >&2; cat "$1" >&2; return 1
+}

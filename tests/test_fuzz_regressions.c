@@ -7,6 +7,7 @@
  * Not a fuzzer: `make fuzz` runs the harnesses on new inputs. */
 #define _GNU_SOURCE
 #define FUZZ_NO_ENTRY
+#include "fuzz/fuzz_class_request.c"
 #include "fuzz/fuzz_config.c"
 #include "fuzz/fuzz_encoder.c"
 #include "fuzz/fuzz_figure.c"
@@ -28,6 +29,7 @@ typedef struct Harness {
 } Harness;
 
 static const Harness HARNESSES[] = {
+    {"fuzz_class_request", fuzz_class_request_one},
     {"fuzz_config", fuzz_config_one},       {"fuzz_encoder", fuzz_encoder_one},
     {"fuzz_figure", fuzz_figure_one},       {"fuzz_lesson", fuzz_lesson_one},
     {"fuzz_model", fuzz_model_one},         {"fuzz_png_text", fuzz_png_text_one},

@@ -27,7 +27,8 @@
     X(export, "render figures (PNG) headless")                                                       \
     X(convert, "write a checkpoint with F16, BF16 or F32 weight matrices")                           \
     X(novelty, "which runs of a text the model saw verbatim in its training text")                   \
-    X(heads, "what each attention head does: previous-token, sink, induction, ... scores")
+    X(heads, "what each attention head does: previous-token, sink, induction, ... scores")          \
+    X(class, "a class room on the local network: students guess the next token against the model")
 
 #define CLI_DECLARE_COMMAND(name, summary) int cmd_##name(int argc, char **argv);
 CLI_COMMANDS(CLI_DECLARE_COMMAND)
