@@ -51,6 +51,11 @@ int file_check_regular(const char *path, ErrorMsg *err) {
     return S_ISREG(st.st_mode) ? 0 : not_regular(path, st.st_mode, err);
 }
 
+int file_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 || (errno != ENOENT && errno != ENOTDIR);
+}
+
 int file_read_all(const char *path, size_t max_bytes, uint8_t **out, size_t *len, ErrorMsg *err) {
     *out = NULL;
     *len = 0;

@@ -23,6 +23,12 @@ int file_open_regular(const char *path, struct stat *st, ErrorMsg *err);
  * else -1 with the same messages as file_open_regular. */
 int file_check_regular(const char *path, ErrorMsg *err);
 
+/* 0 if nothing is at path (stat says no such file), else 1 (something is there, or it
+ * cannot be told). Nothing is opened, so a FIFO there cannot block: for optional
+ * files (an n-gram index) whose absence is not an error but whose presence is then read
+ * through file_read_all, which refuses a FIFO with its usual message. */
+int file_exists(const char *path);
+
 /* Reads all of path into a malloc'd buffer (*out, caller frees) with a NUL byte after
  * the last one (the data may itself contain NULs; *len is the byte count), through
  * file_open_regular. Files larger than max_bytes are refused ("PATH: 9000000 bytes, more

@@ -2,6 +2,7 @@
  * font metrics, the frame's error slot. Rendering text into textures, the text cache
  * and the fallback fonts are in viz_text.c. */
 #include "viz.h"
+#include "file_read.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -58,6 +59,8 @@ int viz_init(Viz *viz, SDL_Renderer *renderer, const char *assets_dir, float ui_
                          FONT_FILES[f]);
         if (n < 0 || (size_t)n >= sizeof path)
             return error_set(err, "%s/fonts: path too long", assets_dir);
+        /* SDL_ttf opens it blocking: a FIFO in place of a font must be refused first */
+        if (file_check_regular(path, err)) return -1;
         for (int s = 0; s < VIZ_TEXT_SIZE_COUNT; s++) {
             viz->size_px[s] = font_px(viz->scale, (VizTextSize)s);
             TTF_Font *font = TTF_OpenFont(path, viz->size_px[s]);

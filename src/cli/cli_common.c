@@ -24,7 +24,10 @@ void cli_bytes_free(CliBytes *b) {
     b->len = 0;
 }
 
-void cli_report_seed(uint64_t seed) { fprintf(stderr, "inferscope: seed %llu\n", (unsigned long long)seed); }
+void cli_report_seed(uint64_t seed) {
+    ErrorMsg lost; /* output that did not arrive is no success: main.c then says so instead */
+    if (cli_output_check(&lost) == 0) fprintf(stderr, "inferscope: seed %llu\n", (unsigned long long)seed);
+}
 
 int cli_fail(const char *cmd, const char *fmt, ...) {
     char msg[1024];
@@ -34,6 +37,15 @@ int cli_fail(const char *cmd, const char *fmt, ...) {
     va_end(ap);
     fprintf(stderr, "inferscope %s: %s\n", cmd, msg);
     return 2;
+}
+
+int cli_output_check(ErrorMsg *err) {
+    errno = 0;
+    int flushed = fflush(stdout) == 0;
+    if (flushed && !ferror(stdout)) return 0;
+    /* errno belongs to this flush; an earlier failed write left only ferror behind */
+    return error_set(err, "cannot write the output (standard output: %s)",
+                     !flushed && errno ? strerror(errno) : "a write failed");
 }
 
 static void file_sink(void *ctx, const char *p, size_t n) { fwrite(p, 1, n, ctx); }

@@ -516,8 +516,8 @@ int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out
 int figure_meta_read(const char *path, FigureState *out, ErrorMsg *err) {
     memset(out, 0, sizeof *out);
     PngTextChunks t = {0};
-    /* checked before the PNG reader opens it: a FIFO named like a figure must not hang */
-    if (file_check_regular(path, err) || png_read_text_chunks(path, &t, err)) return -1;
+    /* the PNG reader opens it without blocking: a FIFO named like a figure cannot hang */
+    if (png_read_text_chunks(path, &t, err)) return -1;
     int rc = figure_meta_parse(&t, path, out, err);
     if (rc == 0 && !out->contact_sheet &&
         (t.width != (uint32_t)(out->width * out->scale) || t.height != (uint32_t)(out->height * out->scale))) {

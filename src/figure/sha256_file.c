@@ -2,12 +2,14 @@
  * (EVP_DigestInit_ex / Update / Final_ex, FIPS 180-4), plus the stat-keyed cache.
  * The file is streamed in 1 MiB blocks so a 6 GB GPT-2 XL costs 1 MiB of memory. */
 #include "sha256_file.h"
+#include "file_read.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
 
@@ -41,12 +43,14 @@ static int digest_stream(FILE *f, EVP_MD_CTX *ctx, unsigned char *buf, const cha
 
 int sha256_file(const char *path, char hex[SHA256_HEX_LEN + 1], ErrorMsg *err) {
     hex[0] = '\0';
-    FILE *f = fopen(path, "rb");
-    if (!f) return error_set(err, "%s: cannot open for hashing: %s", path, strerror(errno));
+    /* file_read's non-blocking open: a FIFO in place of the weights must not hang */
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return error_set(err, "%s: is a folder, not a file", path);
+    int fd = file_open_regular(path, &st, err);
+    if (fd < 0) return -1;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return error_set(err, "%s: cannot open for hashing: %s", path, strerror(errno));
     }
     unsigned char *buf = malloc(SHA256_BLOCK);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();

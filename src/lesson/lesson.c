@@ -423,7 +423,7 @@ int lesson_load(Lesson *out, const char *path, ErrorMsg *err) {
      * lessons are small: refuse anything absurd instead of reading it all */
     uint8_t *buf = NULL;
     size_t n = 0;
-    if (file_read_all(path, (size_t)1 << 20, &buf, &n, err)) return -1;
+    if (file_read_all(path, LESSON_MAX_BYTES, &buf, &n, err)) return -1;
     int rc = lesson_parse(out, path, (const char *)buf, n, err);
     free(buf);
     return rc;

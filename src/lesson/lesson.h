@@ -80,6 +80,9 @@ typedef enum LessonExpect {
 /* `expect top N`: at most this many bars (the rows a session keeps, SESSION_TOP_N). */
 #define LESSON_TOP_MAX 20
 
+/* A lesson file is refused above this size (lesson_load and the handout read it). */
+#define LESSON_MAX_BYTES ((size_t)1 << 20)
+
 typedef enum LessonCmp { LCMP_GE, LCMP_LE, LCMP_GT, LCMP_LT, LCMP_EQ, LCMP_STRONGEST } LessonCmp;
 
 /* attention query forms (arg[2]): a position >= 0, or the mean over rows 1..T-1 of */

@@ -1,0 +1,65 @@
+# test_hardening_io.sh — issue 35's hangs, silent wrongs and unclear messages, each
+# reproduced and answered (one line naming the input and the problem, exit 2) instead of a
+# hang, a lost output or a misleading line:
+#  * FIFOs in place of optional files (a model's ngram-index.bin, fallback fonts) never block;
+#  * tokenize --explain on one 200,000-byte word answers in bounded output, saying what it
+#    left out;
+#  * every command whose standard output is full (/dev/full) exits 2 naming it;
+# Every run is under `timeout`: a hang fails its check instead of blocking the suite.
+. tests/check.sh
+TINY=$REF/models/tiny
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_hardening_io.XXXXXX"); trap 'rm -rf "$tmp"' EXIT
+export SDL_VIDEODRIVER=dummy
+
+# fails_with REGEX CMD...: exit 2 within 20 s, exactly one line on stderr matching REGEX
+fails_with() {
+  local want=$1; shift
+  local e rc
+  e=$(timeout 20 "$@" 2>&1 >/dev/null); rc=$?
+  [ "$rc" -eq 2 ] && [ "$(printf '%s\n' "$e" | wc -l)" -eq 1 ] && grep -Eq -- "$want" <<<"$e" && return 0
+  echo "  got rc=$rc (124 = hung): $e" >&2
+  return 1
+}
+model_copy() { mkdir -p "$1" && cp "$TINY/config.json" "$TINY/model.safetensors" "$1/"; }
+
+# ---- (a) FIFOs in place of optional files never block -------------------------------------
+model_copy "$tmp/ix" && mkfifo "$tmp/ix/ngram-index.bin" "$tmp/font.ttf"
+check "novelty: a FIFO as the model's default ngram-index.bin is refused at once" \
+  fails_with "ix/ngram-index.bin: not a regular file \(a FIFO\)" "$BIN" novelty --model "$tmp/ix" --prompt "Hi there"
+check "export: a FIFO among the fallback fonts is skipped, not waited for" \
+  bash -c 'INFERSCOPE_FALLBACK_FONTS="$2/font.ttf" timeout 20 "$1" export --model "$3" --prompt Hi --out "$2/fo" 2>/dev/null &&
+    [ -f "$2"/fo/*.png ]' _ "$BIN" "$tmp" "$TINY"
+
+# ---- (b) tokenize --explain is bounded ----------------------------------------------------
+python3 -c 'import sys; sys.stdout.write("a" * 200000)' >"$tmp/word.txt"
+timeout 20 "$BIN" tokenize --explain --file "$tmp/word.txt" >"$tmp/explain.txt" 2>&1; rc=$?
+size=$(wc -c <"$tmp/explain.txt")
+check "tokenize --explain on one 200,000-byte word answers (rc $rc) in under 5 MB ($size bytes)" \
+  bash -c '[ "$1" -eq 0 ] && [ "$2" -lt 5000000 ]' _ "$rc" "$size"
+check "...says which merges it left out" \
+  grep -q "merges of this 200000-byte word: first 200 of 150000 shown (--json lists them all)" "$tmp/explain.txt"
+check "...and how many parts of each line" grep -q "^  rank  6996: a + a -> aa .* (199959 more parts)$" "$tmp/explain.txt"
+check "a short word is still explained in full" bash -c '"$1" tokenize --explain " world" | grep -q "Ġwor + ld -> Ġworld      Ġworld$"' _ "$BIN"
+
+# ---- (c) a full standard output is an error, named once ----------------------------------
+full() { # CMD...: exit 2, one line on stderr naming the lost output
+  fails_with "^inferscope( [a-z]+)?: cannot write the output \(standard output: " bash -c '"$@" >/dev/full' _ "$@"
+}
+check "generate > /dev/full" full "$BIN" generate --model "$TINY" --prompt Hi -n 3
+check "generate --json > /dev/full" full "$BIN" generate --model "$TINY" --prompt Hi -n 3 --json
+check "next --json > /dev/full" full "$BIN" next --model "$TINY" --json Hi
+check "info > /dev/full" full "$BIN" info "$TINY"
+printf 'Once upon a time there was a cat. The cat sat on the mat.\n' >"$tmp/eval.txt"
+check "eval > /dev/full" full "$BIN" eval --model "$TINY" "$tmp/eval.txt"
+check "lens > /dev/full" full "$BIN" lens --model "$TINY" --prompt "Once upon a"
+check "heads > /dev/full" full "$BIN" heads --model "$TINY" "Once upon a time there was a cat"
+check "compare > /dev/full" full "$BIN" compare --model "$TINY" --prompt Hi greedy T=1
+check "novelty > /dev/full" full "$BIN" novelty --prompt "Once upon a time"
+check "attribute > /dev/full" full "$BIN" attribute --model "$TINY" --prompt "Once upon a"
+check "tokenize > /dev/full" full "$BIN" tokenize Hi
+check "tokenize --help > /dev/full" full "$BIN" tokenize --help
+check "--help > /dev/full" full "$BIN" --help
+check "export --help > /dev/full" full "$BIN" export --help
+check "a full output is not reported when the command failed anyway" \
+  fails_with "no text" bash -c '"$1" tokenize >/dev/full' _ "$BIN"
+summary test_hardening_io
