@@ -5,6 +5,7 @@
 #  * tokenize --explain on one 200,000-byte word answers in bounded output, saying what it
 #    left out;
 #  * every command whose standard output is full (/dev/full) exits 2 naming it;
+#  * a lesson's seed keeps all 64 bits, like --seed, and is refused by the same words;
 # Every run is under `timeout`: a hang fails its check instead of blocking the suite.
 . tests/check.sh
 TINY=$REF/models/tiny
@@ -62,4 +63,30 @@ check "--help > /dev/full" full "$BIN" --help
 check "export --help > /dev/full" full "$BIN" export --help
 check "a full output is not reported when the command failed anyway" \
   fails_with "no text" bash -c '"$1" tokenize >/dev/full' _ "$BIN"
+# ---- (d) lesson values: one range with the flags --------------------------------------------
+# png_key PNG KEY: the value of a figure's text chunk KEY
+png_key() {
+  python3 - "$1" "$2" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read(); p = 8; key = sys.argv[2].encode() + b"\0"
+while p < len(d):
+    n, = struct.unpack(">I", d[p:p + 4]); kind = d[p + 4:p + 8]; c = d[p + 8:p + 8 + n]; p += 12 + n
+    if kind == b"tEXt" and c.startswith(key): print(c[len(key):].decode())
+PY
+}
+export -f png_key
+lesson() { # NAME BODY...: writes $tmp/NAME.lesson on the tiny model
+  local name=$1; shift
+  { printf 'title %s\nmodel %s\nprompt Once upon a time\n' "$name" "$(cd "$TINY" && pwd)"; printf '%s\n' "$@"; } >"$tmp/$name.lesson"
+}
+lesson seedmax "seed 18446744073709551615" "caption the largest seed" pause
+timeout 60 "$BIN" export --lesson "$tmp/seedmax.lesson" --out "$tmp/seedmax" >/dev/null 2>&1
+check "a lesson's seed 2^64-1 reaches the figure whole" \
+  bash -c '[ "$(png_key "$1"/0001-seedmax-beat-01.png inferscope:seed)" = 18446744073709551615 ]' _ "$tmp/seedmax"
+lesson seedneg "seed -1" pause
+check "a lesson's seed -1 is refused with --seed's range" \
+  fails_with "seedneg.lesson:4: seed: '-1' .*give a whole number in \[0, 2\^64 - 1\]" "$BIN" export --lesson "$tmp/seedneg.lesson" --out "$tmp/x"
+check "--seed says the same" fails_with "^inferscope next: --seed: '-1' .*give a whole number in \[0, 2\^64 - 1\]" \
+  "$BIN" next --model "$TINY" --seed -1 Hi
+
 summary test_hardening_io

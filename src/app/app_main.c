@@ -94,7 +94,6 @@ static int parse_window_args(int argc, char **argv, WindowArgs *w) {
         if (i + 1 >= argc) return cli_fail("window", "%s needs a value (see inferscope --help)", a);
         const char *v = argv[++i];
         double d = 0;
-        NumError ne;
         if (strcmp(a, "--model") == 0) {
             w->opt.model_dir = v;
             w->model_given = 1;
@@ -116,9 +115,8 @@ static int parse_window_args(int argc, char **argv, WindowArgs *w) {
             if (w->opt.prompt_given) return cli_fail("window", "--prompt and --ids exclude each other");
             w->opt.ids = v;
         } else if (strcmp(a, "--seed") == 0) {
-            if ((ne = parse_num_u64(v, &w->opt.seed)) != NUM_OK)
-                return cli_fail("window", "--seed: '%.40s' %s: give a whole number in [0, 2^64 - 1]", v,
-                                parse_num_problem(ne));
+            ErrorMsg serr;
+            if (settings_parse_seed("--seed", v, &w->opt.seed, &serr)) return cli_fail("window", "%s", serr.text);
         } else if (strcmp(a, "--scale") == 0) {
             if (parse_num_real(v, &d) != NUM_OK || d < VIZ_UI_SCALE_MIN || d > VIZ_UI_SCALE_MAX)
                 return cli_fail("window", "--scale %s: expected a number from %.1f to %.1f", v,

@@ -180,9 +180,8 @@ static int line_token(Parser *p, LineArgs *a, LessonDirective *d) {
 }
 
 static int line_seed(Parser *p, LineArgs *a, LessonDirective *d) {
-    uint64_t v = 0;
-    if (parse_num_u64(a->abuf, &v) != NUM_OK) return fail(p, "seed needs a whole number >= 0%s", "");
-    d->n = (long)(v & 0x7fffffffffffffffULL);
+    ErrorMsg e;
+    if (settings_parse_seed("seed", a->abuf, &d->seed, &e)) return fail(p, "%.400s", e.text);
     return 0;
 }
 

@@ -97,7 +97,8 @@ typedef enum LessonHighlightKind { LHL_NONE, LHL_PANEL, LHL_TOKEN, LHL_BAR } Les
 typedef struct LessonDirective {
     LessonOp op;
     int line;         /* 1-based line in the file, for messages */
-    long n;           /* integer argument (N, seed, layer, head, token index, bar rank, id) */
+    long n;           /* integer argument (N, layer, head, token index, bar rank, id) */
+    uint64_t seed;    /* SEED: all 64 bits (settings_parse_seed) */
     double x;         /* real argument (EXPECT threshold; AXIS: the linear end, 0..1) */
     int flag;         /* on/off; FORCE, EXPECT: 1 = by id (#ID), 0 = by text; MODEL: 1 = or-bundled */
     int kind;         /* SETTING: SettingId; ATTR_VS: 1 = none; PANEL: VizPanel (panel_table.h); HIGHLIGHT: LessonHighlightKind; EXPECT: LessonExpect; AXIS: VizProbAxis */
