@@ -6,6 +6,8 @@
 #    left out;
 #  * every command whose standard output is full (/dev/full) exits 2 naming it;
 #  * a lesson's seed keeps all 64 bits, like --seed, and is refused by the same words;
+#  * a lesson directive's argument longer than it takes is refused (a long `heads` list
+#    used to become `heads one`);
 # Every run is under `timeout`: a hang fails its check instead of blocking the suite.
 . tests/check.sh
 TINY=$REF/models/tiny
@@ -88,5 +90,12 @@ check "a lesson's seed -1 is refused with --seed's range" \
   fails_with "seedneg.lesson:4: seed: '-1' .*give a whole number in \[0, 2\^64 - 1\]" "$BIN" export --lesson "$tmp/seedneg.lesson" --out "$tmp/x"
 check "--seed says the same" fails_with "^inferscope next: --seed: '-1' .*give a whole number in \[0, 2\^64 - 1\]" \
   "$BIN" next --model "$TINY" --seed -1 Hi
+heads=$(python3 -c 'print(",".join(["0", "1"] * 75))') # 299 bytes
+lesson longheads "layer 1" "head 0" "heads $heads" pause
+check "a heads list of 299 bytes is refused, not read as 'heads one'" \
+  fails_with "longheads.lesson:6: 'heads' takes at most 255 bytes, not 299" "$BIN" export --lesson "$tmp/longheads.lesson" --out "$tmp/x"
+lesson longcap "caption $(python3 -c 'print("word " * 100)')" pause
+check "a long caption is text: accepted" bash -c 'timeout 60 "$1" export --lesson "$2" --out "$3" >/dev/null 2>&1' \
+  _ "$BIN" "$tmp/longcap.lesson" "$tmp/longcap"
 
 summary test_hardening_io
