@@ -7,7 +7,8 @@
 #  * every command whose standard output is full (/dev/full) exits 2 naming it;
 #  * a lesson's seed keeps all 64 bits, like --seed, and is refused by the same words;
 #  * a lesson directive's argument longer than it takes is refused (a long `heads` list
-#    used to become `heads one`);
+#    used to become `heads one`); a beat with more captions than a slide and the handout
+#    hold (12) is refused (the 13th on were dropped in silence);
 # Every run is under `timeout`: a hang fails its check instead of blocking the suite.
 . tests/check.sh
 TINY=$REF/models/tiny
@@ -97,5 +98,13 @@ check "a heads list of 299 bytes is refused, not read as 'heads one'" \
 lesson longcap "caption $(python3 -c 'print("word " * 100)')" pause
 check "a long caption is text: accepted" bash -c 'timeout 60 "$1" export --lesson "$2" --out "$3" >/dev/null 2>&1' \
   _ "$BIN" "$tmp/longcap.lesson" "$tmp/longcap"
+caps=(); for i in $(seq 13); do caps+=("caption line $i"); done
+lesson caps13 "${caps[@]}" pause
+check "a beat with 13 captions is refused, naming the beat and the limit" \
+  fails_with "caps13.lesson:16: beat 1 has more than 12 captions" "$BIN" export --lesson "$tmp/caps13.lesson" --out "$tmp/x"
+lesson caps12 "${caps[@]:0:12}" pause
+check "12 captions are accepted, and the handout has all of them" \
+  bash -c 'timeout 60 "$1" export --lesson "$2" --out "$3" --handout >/dev/null 2>&1 && [ "$(grep -c "^line [0-9]" "$3/handout.md")" -eq 12 ]' \
+  _ "$BIN" "$tmp/caps12.lesson" "$tmp/caps12"
 
 summary test_hardening_io

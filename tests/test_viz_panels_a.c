@@ -187,6 +187,31 @@ static void set_overlay(VizFrame *f) {
     f->n_keys = (int)(sizeof KEYS / sizeof KEYS[0]);
 }
 
+/* Twelve captions (the most a beat has) in the band of an 800x420 slide: the band keeps
+ * 2/5 of the height, so some lines cannot be shown, and they are counted, never dropped
+ * in silence; two captions fit whole. */
+static void test_caption_overflow(void) {
+    Canvas c;
+    if (canvas_open(&c, 800, 420, 1.0f, THEME_LIGHT) != 0) return;
+    static const char *twelve[12];
+    for (int i = 0; i < 12; i++) twelve[i] = "one line of narration, short enough for one row";
+    VizFrame f;
+    memset(&f, 0, sizeof f);
+    f.view = frame_default_view();
+    f.view.slide = 1;
+    f.captions = twelve;
+    f.n_captions = 12;
+    Rect r = {0, 0, 800, 420};
+    int left_out = lesson_overlay_left_out(&c.viz, &f, r);
+    int line_h = viz_line_height(&c.viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY) + viz_px(&c.viz, 4);
+    int shown = (lesson_overlay_bottom(&c.viz, &f, r) - 2 * viz_px(&c.viz, 12)) / line_h - 1;
+    CHECK(left_out > 0 && shown + left_out == 12, "12 captions: %d shown + %d counted as left out", shown, left_out);
+    CHECK(draw_lesson_overlay(&c.viz, r, &f) == 0, "drawn");
+    f.n_captions = 2;
+    CHECK(lesson_overlay_left_out(&c.viz, &f, r) == 0, "two captions fit: none left out");
+    canvas_close(&c);
+}
+
 /* ---- the panels on a real session ------------------------------------------------ */
 
 /* A prompt with a split emoji (byte tokens), a newline, merges worth replaying. */
@@ -431,6 +456,7 @@ static void test_help_real_keys(void) {
 int main(void) {
     setenv("SDL_VIDEODRIVER", "dummy", 1);
     setenv("INFERSCOPE_FALLBACK_FONTS", "", 1); /* goldens: the same fonts on every machine */
+    test_caption_overflow();
     char model_dir[512];
     snprintf(model_dir, sizeof model_dir, "%s/models/tiny", check_ref_dir());
     Session s;

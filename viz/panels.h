@@ -122,6 +122,9 @@ int lesson_overlay_top(const Viz *viz, const VizFrame *f);
 /* Height of the caption band at the bottom of r (0 without captions, question or, in
  * a slide, a counter), likewise. */
 int lesson_overlay_bottom(Viz *viz, const VizFrame *f, Rect r);
+/* Narration lines the caption band in r leaves out (it says "... N more lines" in their
+ * place), 0 when all of them fit. */
+int lesson_overlay_left_out(Viz *viz, const VizFrame *f, Rect r);
 
 /* The whole window, and a lesson slide: the target cleared (black when view.blank,
  * then nothing else), the lesson bands, between them the layout from the rect's size —

@@ -149,8 +149,21 @@ typedef struct LineArgs {
 
 typedef int (*LineParser)(Parser *p, LineArgs *a, LessonDirective *d);
 
+/* Captions already in the beat being parsed. */
+static int beat_captions(const Lesson *l) {
+    int n = 0;
+    for (size_t i = l->n_beats ? l->beat_end[l->n_beats - 1] : 0; i < l->n_dir; i++) n += l->dir[i].op == LOP_CAPTION;
+    return n;
+}
+
 /* title | prompt | caption | ask TEXT */
 static int line_text(Parser *p, LineArgs *a, LessonDirective *d) {
+    if (d->op == LOP_CAPTION && beat_captions(p->l) >= LESSON_MAX_CAPTIONS) {
+        char what[160];
+        snprintf(what, sizeof what, "beat %zu has more than %d captions, the most a slide and the handout show "
+                 "(start a new beat with pause)", p->l->n_beats + 1, LESSON_MAX_CAPTIONS);
+        return fail(p, "%s", what);
+    }
     if (parse_text(p, a->arg, a->alen, &d->text, &d->text_len)) return -1;
     if (d->text_len == 0) return fail(p, "'%s' text is empty", a->word);
     if (d->op == LOP_ASK) {

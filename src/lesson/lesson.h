@@ -80,6 +80,10 @@ typedef enum LessonExpect {
 /* `expect top N`: at most this many bars (the rows a session keeps, SESSION_TOP_N). */
 #define LESSON_TOP_MAX 20
 
+/* Captions a beat may have: lesson_load refuses more (they were once dropped in silence);
+ * what does not fit on a slide is counted there ("... 3 more lines"), the handout shows all. */
+#define LESSON_MAX_CAPTIONS 12
+
 /* A lesson file is refused above this size (lesson_load and the handout read it). */
 #define LESSON_MAX_BYTES ((size_t)1 << 20)
 
