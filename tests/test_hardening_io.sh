@@ -9,6 +9,8 @@
 #  * a lesson directive's argument longer than it takes is refused (a long `heads` list
 #    used to become `heads one`); a beat with more captions than a slide and the handout
 #    hold (12) is refused (the 13th on were dropped in silence);
+#  * --size has one reader for the window and export: no wrap-around, a figure at least
+#    320x200; export --out '' and the window's --export-dir '' are refused;
 # Every run is under `timeout`: a hang fails its check instead of blocking the suite.
 . tests/check.sh
 TINY=$REF/models/tiny
@@ -106,5 +108,24 @@ lesson caps12 "${caps[@]:0:12}" pause
 check "12 captions are accepted, and the handout has all of them" \
   bash -c 'timeout 60 "$1" export --lesson "$2" --out "$3" --handout >/dev/null 2>&1 && [ "$(grep -c "^line [0-9]" "$3/handout.md")" -eq 12 ]' \
   _ "$BIN" "$tmp/caps12.lesson" "$tmp/caps12"
+
+# ---- (e) sizes and output folders ----------------------------------------------------------
+check "the window's --size 4294968320x4294968376 is refused, not wrapped to 1024x1080" \
+  fails_with "^inferscope window: --size: '4294968320x4294968376' is not WIDTHxHEIGHT from 1024x640 to 8192x8192" \
+  "$BIN" --model "$TINY" --size 4294968320x4294968376
+check "export says the same, with the figure's range" \
+  fails_with "^inferscope export: --size: '4294968320x4294968376' is not WIDTHxHEIGHT from 320x200 to 8192x8192" \
+  "$BIN" export --model "$TINY" --prompt Hi --size 4294968320x4294968376 --out "$tmp/sz"
+check "export --size 1x1 is refused" fails_with "'1x1' is not WIDTHxHEIGHT from 320x200" \
+  "$BIN" export --model "$TINY" --prompt Hi --size 1x1 --out "$tmp/sz"
+check "export --size 320x200 (the smallest figure) is written" \
+  bash -c 'timeout 60 "$1" export --model "$2" --prompt Hi --size 320x200 --out "$3/sz2" >/dev/null 2>&1 && [ -f "$3"/sz2/*.png ]' \
+  _ "$BIN" "$TINY" "$tmp"
+check "export --out '' is refused, not ./inferscope-figures" \
+  fails_with "^inferscope export: --out: the folder name is empty" bash -c 'cd "$2" && "$1" export --model "$3" --prompt Hi --out ""' \
+  _ "$(cd "$(dirname "$BIN")" && pwd)/inferscope" "$tmp" "$(cd "$TINY" && pwd)"
+check "...and nothing was written there" [ ! -e "$tmp/inferscope-figures" ]
+check "the window's --export-dir '' is refused" fails_with "^inferscope window: --export-dir: the folder name is empty" \
+  "$BIN" --model "$TINY" --export-dir ""
 
 summary test_hardening_io

@@ -13,6 +13,7 @@
 #include "figure_meta.h"
 #include "cli_model.h"
 #include "file_read.h"
+#include "frame_size.h"
 #include "lesson_run.h"
 #include "parse_num.h"
 
@@ -125,14 +126,11 @@ static int parse_window_args(int argc, char **argv, WindowArgs *w) {
         } else if (strcmp(a, "--theme") == 0) {
             if (theme_parse(v, &w->opt.theme)) return cli_fail("window", "--theme %s: expected light or dark", v);
         } else if (strcmp(a, "--size") == 0) {
-            int width, height;
-            char tail;
-            if (sscanf(v, "%dx%d%c", &width, &height, &tail) != 2 || width < APP_MIN_W || height < APP_MIN_H ||
-                width > 8192 || height > 8192)
-                return cli_fail("window", "--size %s: expected WxH from %dx%d to 8192x8192", v, APP_MIN_W, APP_MIN_H);
-            w->opt.width = width;
-            w->opt.height = height;
+            ErrorMsg serr;
+            if (viz_size_parse("--size", v, APP_MIN_W, APP_MIN_H, &w->opt.width, &w->opt.height, &serr))
+                return cli_fail("window", "%s", serr.text);
         } else if (strcmp(a, "--export-dir") == 0) {
+            if (!*v) return cli_fail("window", "--export-dir: the folder name is empty (give one, e.g. figs)");
             w->opt.export_dir = v;
         } else if (strcmp(a, "--state-out") == 0) {
             w->state_out = v;

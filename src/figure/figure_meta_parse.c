@@ -15,6 +15,8 @@
 
 #include "file_read.h"
 #include "frame_fill.h"
+#include "frame_size.h"
+#include "offscreen.h"
 #include "parse_num.h"
 #include "settings.h"
 #include "utf8.h"
@@ -413,13 +415,13 @@ static int parse_look(const PngTextChunks *t, const char *what, FigureState *fs,
     if (get_float(t, what, "inferscope:ui_scale", VIZ_UI_SCALE_MIN, VIZ_UI_SCALE_MAX, &fs->ui_scale, err)) return -1;
     if (get_text(t, what, "inferscope:size", name, sizeof name, err)) return -1;
     {
-        int w = 0, h = 0, used = 0;
-        if (sscanf(name, "%5dx%5d%n", &w, &h, &used) != 2 || name[used] || name[0] < '0' || name[0] > '9' ||
-            w < 1 || h < 1 || w * fs->scale > 16384 || h * fs->scale > 16384)
-            return error_set(err, "%s: inferscope:size: '%s' is not WIDTHxHEIGHT within 1..%d at scale %d", what,
-                             name, 16384 / fs->scale, fs->scale);
-        fs->width = w;
-        fs->height = h;
+        /* the one size reader; any figure we ever wrote reopens (tests write 8x8 ones) */
+        char who[300];
+        snprintf(who, sizeof who, "%s: inferscope:size", what);
+        if (viz_size_parse(who, name, 1, 1, &fs->width, &fs->height, err)) return -1;
+        if (fs->width * fs->scale > OFFSCREEN_MAX_SIDE || fs->height * fs->scale > OFFSCREEN_MAX_SIDE)
+            return error_set(err, "%s: '%s' at scale %d is more than %d pixels a side", who, name, fs->scale,
+                             OFFSCREEN_MAX_SIDE);
     }
 
     int np = (int)fs->n_ids;
