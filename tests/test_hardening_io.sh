@@ -11,6 +11,7 @@
 #    hold (12) is refused (the 13th on were dropped in silence);
 #  * --size has one reader for the window and export: no wrap-around, a figure at least
 #    320x200; export --out '' and the window's --export-dir '' are refused;
+#  * a figure whose provenance holds a key twice is refused when reopened;
 # Every run is under `timeout`: a hang fails its check instead of blocking the suite.
 . tests/check.sh
 TINY=$REF/models/tiny
@@ -127,5 +128,21 @@ check "export --out '' is refused, not ./inferscope-figures" \
 check "...and nothing was written there" [ ! -e "$tmp/inferscope-figures" ]
 check "the window's --export-dir '' is refused" fails_with "^inferscope window: --export-dir: the folder name is empty" \
   "$BIN" --model "$TINY" --export-dir ""
+
+# ---- (f) a figure's provenance with a key twice -----------------------------------------
+# png_add_text IN OUT KEY VALUE: IN with one more tEXt chunk before IEND
+png_add_text() {
+  python3 - "$@" <<'PY'
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+body = sys.argv[3].encode() + b"\0" + sys.argv[4].encode()
+chunk = struct.pack(">I", len(body)) + b"tEXt" + body + struct.pack(">I", zlib.crc32(b"tEXt" + body))
+open(sys.argv[2], "wb").write(d[:-12] + chunk + d[-12:])
+PY
+}
+fig=$tmp/seedmax/0001-seedmax-beat-01.png
+png_add_text "$fig" "$tmp/dup.png" inferscope:seed 5
+check "a figure with inferscope:seed twice is refused, naming the key" \
+  fails_with 'dup.png: provenance key "inferscope:seed" appears twice' "$BIN" --model "$TINY" --open-figure "$tmp/dup.png"
 
 summary test_hardening_io

@@ -503,9 +503,36 @@ static int parse_compare(const PngTextChunks *t, const char *what, FigureState *
     return get_int(t, what, "inferscope:compare_n", 1, SEQ_COMPARE_MAX_NEW, &fs->compare_n, err);
 }
 
+static int by_keyword(const void *a, const void *b) {
+    return strcmp((*(const PngTextEntry *const *)a)->keyword, (*(const PngTextEntry *const *)b)->keyword);
+}
+
+/* A key of ours written twice: png_text_find would take the first and ignore the other,
+ * so a figure edited by hand (or crafted) would reopen in a state it does not show. As
+ * config.json and safetensors headers do, refuse it. Sorted, so a PNG with many chunks
+ * costs n log n. Other keys (a "Comment" repeated) are the PNG's own business. */
+static int refuse_duplicates(const PngTextChunks *t, const char *what, ErrorMsg *err) {
+    if (t->count < 2) return 0;
+    const PngTextEntry **sorted = malloc(t->count * sizeof *sorted);
+    if (!sorted) return error_set(err, "%s: out of memory", what);
+    for (size_t i = 0; i < t->count; i++) sorted[i] = &t->items[i];
+    qsort(sorted, t->count, sizeof *sorted, by_keyword);
+    int rc = 0;
+    for (size_t i = 1; i < t->count && rc == 0; i++) {
+        const char *k = sorted[i]->keyword;
+        if (strcmp(k, sorted[i - 1]->keyword) == 0 && (strncmp(k, "inferscope:", 11) == 0 || strcmp(k, "Software") == 0)) {
+            char shown[ERROR_QUOTE_CAP];
+            rc = error_set(err, "%s: provenance key \"%.60s\" appears twice", what, ERROR_QUOTE(shown, k));
+        }
+    }
+    free(sorted);
+    return rc;
+}
+
 int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out, ErrorMsg *err) {
     memset(out, 0, sizeof *out);
     out->settings = sampler_settings_default(); /* settings a figure does not record stay neutral */
+    if (refuse_duplicates(t, what, err)) return -1;
     /* in this order: parse_look checks token positions against the ids parse_tokens read */
     if (parse_origin(t, what, out, err) || parse_tokens(t, what, out, err) || parse_drawn(t, what, out, err) ||
         parse_sampling(t, what, out, err) || parse_look(t, what, out, err) || parse_compare(t, what, out, err)) {
