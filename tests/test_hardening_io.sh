@@ -12,6 +12,7 @@
 #  * --size has one reader for the window and export: no wrap-around, a figure at least
 #    320x200; export --out '' and the window's --export-dir '' are refused;
 #  * a figure whose provenance holds a key twice is refused when reopened;
+#  * config.json with a raw NUL or control byte inside a string (invalid JSON) is refused;
 # Every run is under `timeout`: a hang fails its check instead of blocking the suite.
 . tests/check.sh
 TINY=$REF/models/tiny
@@ -144,5 +145,18 @@ fig=$tmp/seedmax/0001-seedmax-beat-01.png
 png_add_text "$fig" "$tmp/dup.png" inferscope:seed 5
 check "a figure with inferscope:seed twice is refused, naming the key" \
   fails_with 'dup.png: provenance key "inferscope:seed" appears twice' "$BIN" --model "$TINY" --open-figure "$tmp/dup.png"
+
+# ---- (g) JSON that cJSON would let through ---------------------------------------------------
+cfg_bytes() { # NAME PYTHON-EXPR-ON-BYTES: $tmp/NAME with config.json = f(original bytes)
+  model_copy "$tmp/$1"
+  python3 -c 'import sys; t = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(eval(sys.argv[3]))' \
+    "$TINY/config.json" "$tmp/$1/config.json" "$2"
+}
+cfg_bytes cnul 't.replace(b"\"gpt2\"", b"\"gpt2\x00junk\"", 1)'
+cfg_bytes cctl 't.replace(b"{", b"{\"summary_type\": \"cls\x01index\", ", 1)'
+check "config.json with a raw NUL inside a string is refused" \
+  fails_with "cnul/config.json: raw NUL byte inside a string at byte [0-9]+ \(not valid JSON\)" "$BIN" info "$tmp/cnul"
+check "config.json with a raw control byte inside a string is refused" \
+  fails_with "cctl/config.json: raw control byte inside a string at byte 21 \(not valid JSON\)" "$BIN" info "$tmp/cctl"
 
 summary test_hardening_io
