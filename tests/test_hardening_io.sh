@@ -13,6 +13,8 @@
 #    320x200; export --out '' and the window's --export-dir '' are refused;
 #  * a figure whose provenance holds a key twice is refused when reopened;
 #  * config.json with a raw NUL or control byte inside a string (invalid JSON) is refused;
+#  * messages that named the wrong problem: an encoder.json without the byte token "!",
+#    layer_norm_epsilon 1e-300 (was "= 0"), a lesson's `model ""`;
 # Every run is under `timeout`: a hang fails its check instead of blocking the suite.
 . tests/check.sh
 TINY=$REF/models/tiny
@@ -158,5 +160,20 @@ check "config.json with a raw NUL inside a string is refused" \
   fails_with "cnul/config.json: raw NUL byte inside a string at byte [0-9]+ \(not valid JSON\)" "$BIN" info "$tmp/cnul"
 check "config.json with a raw control byte inside a string is refused" \
   fails_with "cctl/config.json: raw control byte inside a string at byte 21 \(not valid JSON\)" "$BIN" info "$tmp/cctl"
+
+# ---- (h) the message names the real problem ------------------------------------------------
+mkdir -p "$tmp/nobang" && cp assets/tokenizer/vocab.bpe "$tmp/nobang/" &&
+  python3 -c 'import json, sys; e = json.load(open(sys.argv[1])); del e["!"]; json.dump(e, open(sys.argv[2], "w"))' \
+    assets/tokenizer/encoder.json "$tmp/nobang/encoder.json"
+check "encoder.json without \"!\" names the missing byte token, not <|endoftext|>" \
+  fails_with 'nobang/encoder.json: no token "!" for the single byte 0x21 \(byte-level BPE needs all 256\)' \
+  "$BIN" tokenize --tokenizer "$tmp/nobang" Hi
+cfg_bytes eps300 't.replace(b"\"layer_norm_epsilon\": 1e-05", b"\"layer_norm_epsilon\": 1e-300")'
+check "layer_norm_epsilon 1e-300 is printed as written, not as 0" \
+  fails_with "eps300/config.json: layer_norm_epsilon = 1e-300 is below 1.17549e-38, the smallest normal float32" \
+  "$BIN" info "$tmp/eps300"
+printf 'title Empty model\nmodel ""\nprompt Hi\n' >"$tmp/emptymodel.lesson"
+check "a lesson's model \"\" says the path is empty" \
+  fails_with "emptymodel.lesson:2: 'model' path is empty" "$BIN" export --lesson "$tmp/emptymodel.lesson" --out "$tmp/x"
 
 summary test_hardening_io

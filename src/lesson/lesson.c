@@ -177,7 +177,10 @@ static int line_model(Parser *p, LineArgs *a, LessonDirective *d) {
     const char *suffix = " or-bundled";
     size_t sl = strlen(suffix), alen = a->alen;
     if (alen > sl && memcmp(a->arg + alen - sl, suffix, sl) == 0) { d->flag = 1; alen -= sl; }
-    return parse_text(p, a->arg, alen, &d->text, &d->text_len);
+    if (parse_text(p, a->arg, alen, &d->text, &d->text_len)) return -1;
+    /* "" would be read as the lesson's own folder and reported as ".../lessons//config.json" */
+    if (d->text_len == 0) return fail(p, "'model' path is empty (give a model folder, e.g. ../models/gpt2)%s", "");
+    return 0;
 }
 
 /* force TEXT | #ID; attribute_vs: a token written as for force, or none */
