@@ -15,6 +15,8 @@
 #  * config.json with a raw NUL or control byte inside a string (invalid JSON) is refused;
 #  * messages that named the wrong problem: an encoder.json without the byte token "!",
 #    layer_norm_epsilon 1e-300 (was "= 0"), a lesson's `model ""`;
+#  * the window with no display says so and exits 2 (it ran unseen on SDL's fallback),
+#    unless a headless driver is asked for by name;
 # Every run is under `timeout`: a hang fails its check instead of blocking the suite.
 . tests/check.sh
 TINY=$REF/models/tiny
@@ -175,5 +177,11 @@ check "layer_norm_epsilon 1e-300 is printed as written, not as 0" \
 printf 'title Empty model\nmodel ""\nprompt Hi\n' >"$tmp/emptymodel.lesson"
 check "a lesson's model \"\" says the path is empty" \
   fails_with "emptymodel.lesson:2: 'model' path is empty" "$BIN" export --lesson "$tmp/emptymodel.lesson" --out "$tmp/x"
+check "the window with no display at all says so (exit 2), instead of running unseen" \
+  fails_with "^inferscope window: no display to open the window on" \
+  env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$BIN" --model "$TINY"
+e=$(env -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER DISPLAY=:97 timeout 20 "$BIN" --model "$TINY" 2>&1 >/dev/null); rc=$?
+check "...and with a display that cannot be reached (rc $rc)" \
+  bash -c '[ "$1" -eq 2 ] && grep -q "^inferscope window: no display to open the window on" <<<"$2"' _ "$rc" "$e"
 
 summary test_hardening_io
