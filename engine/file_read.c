@@ -45,6 +45,18 @@ int file_open_regular(const char *path, struct stat *st, ErrorMsg *err) {
     return fd;
 }
 
+FILE *file_fopen_regular(const char *path, struct stat *st, ErrorMsg *err) {
+    struct stat own;
+    int fd = file_open_regular(path, st ? st : &own, err);
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 int file_check_regular(const char *path, ErrorMsg *err) {
     struct stat st;
     if (stat(path, &st) != 0) return error_set(err, "%s: cannot open: %s", path, strerror(errno));

@@ -19,6 +19,10 @@
  * "PATH: not a regular file (a FIFO)", "PATH: is a directory, not a regular file". */
 int file_open_regular(const char *path, struct stat *st, ErrorMsg *err);
 
+/* file_open_regular as a stdio stream ("rb"): NULL with err set (the same messages, or
+ * "PATH: cannot open: ..." if fdopen fails). *st (may be NULL) gets its stat. */
+FILE *file_fopen_regular(const char *path, struct stat *st, ErrorMsg *err);
+
 /* For a path that a library opens itself: 0 if it names a regular file (stat, no open),
  * else -1 with the same messages as file_open_regular. */
 int file_check_regular(const char *path, ErrorMsg *err);

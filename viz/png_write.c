@@ -377,13 +377,8 @@ int png_read_text_chunks(const char *path, PngTextChunks *out, ErrorMsg *err) {
     memset(out, 0, sizeof *out);
     /* file_read's non-blocking open: a FIFO named as a figure must not hang */
     struct stat st;
-    int fd = file_open_regular(path, &st, err);
-    if (fd < 0) return -1;
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        close(fd);
-        return error_set(err, "%s: cannot open (%s)", path, strerror(errno));
-    }
+    FILE *f = file_fopen_regular(path, &st, err);
+    if (!f) return -1;
     uint64_t size = (uint64_t)st.st_size, pos = 0;
     uint8_t hdr[8];
     uint8_t *data = NULL;

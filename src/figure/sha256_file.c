@@ -44,14 +44,8 @@ static int digest_stream(FILE *f, EVP_MD_CTX *ctx, unsigned char *buf, const cha
 int sha256_file(const char *path, char hex[SHA256_HEX_LEN + 1], ErrorMsg *err) {
     hex[0] = '\0';
     /* file_read's non-blocking open: a FIFO in place of the weights must not hang */
-    struct stat st;
-    int fd = file_open_regular(path, &st, err);
-    if (fd < 0) return -1;
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        close(fd);
-        return error_set(err, "%s: cannot open for hashing: %s", path, strerror(errno));
-    }
+    FILE *f = file_fopen_regular(path, NULL, err);
+    if (!f) return -1;
     unsigned char *buf = malloc(SHA256_BLOCK);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     int rc = buf && ctx ? digest_stream(f, ctx, buf, path, hex, err)
