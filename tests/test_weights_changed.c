@@ -75,10 +75,28 @@ static void test_rewrite_is_named(int keep_mtime) {
     session_free(&s);
 }
 
+/* Replaced by rename (a re-download) or deleted: the mapping keeps the old file whole,
+ * so the session goes on with the weights it loaded. */
+static void test_rename_keeps_going(void) {
+    Session s;
+    if (copy_tiny() || open_session(&s)) return;
+    char path[200], other[200], cmd[500];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    snprintf(other, sizeof other, "%s/new.safetensors", dir);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", path, other);
+    CHECK(system(cmd) == 0 && rename(other, path) == 0, "replace by rename");
+    ErrorMsg err = {{0}};
+    CHECK(session_step(&s, &err) == 0, "after a replacement by rename: step ok (%s)", err.text);
+    CHECK(unlink(path) == 0, "delete");
+    CHECK(session_step(&s, &err) == 0, "after deletion: step ok (%s)", err.text);
+    session_free(&s);
+}
+
 int main(void) {
     if (check_tmpdir_make(dir, sizeof dir, "test_weights_changed")) return 1;
     test_rewrite_is_named(0);
     test_rewrite_is_named(1);
+    test_rename_keeps_going();
     check_tmpdir_remove(dir);
     return check_summary("test_weights_changed");
 }

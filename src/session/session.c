@@ -261,15 +261,19 @@ void session_free(Session *s) {
 
 /* The weights are read in place from the mapped file (MAP_PRIVATE shares the page cache
  * until written): a rewrite of model.safetensors while we run changes them under us, and
- * the loss of an eval or the next token is then silently another model's. So the file's
- * identity (size, inode, mtime, ctime) is compared with the one taken at load after every
- * forward pass: a stat, about a microsecond. A truncation is map_guard's SIGBUS. */
+ * the loss of an eval or the next token is then silently another model's. So the file
+ * (size, mtime, ctime) is compared with the one taken at load after every forward pass:
+ * a stat, about a microsecond. A file replaced by rename or deleted is another inode, and
+ * the mapping keeps the old one whole: the weights in use did not change. A truncation
+ * is map_guard's SIGBUS. */
 static int weights_unchanged(const Session *s, ErrorMsg *err) {
     if (!s->model.map || !s->weights_loaded.valid) return 0; /* nothing read from the file */
     char path[1100];
     snprintf(path, sizeof path, "%s/model.safetensors", s->model.dir);
     FileIdentity now;
-    if (file_identity(path, &now) == 0 && file_identity_same(&now, &s->weights_loaded)) return 0;
+    if (file_identity(path, &now) != 0 || now.ino != s->weights_loaded.ino || now.dev != s->weights_loaded.dev ||
+        file_identity_same(&now, &s->weights_loaded))
+        return 0;
     return error_set(err, "%s changed on disk while in use: what it computes now mixes old and new weights "
                      "(load it again)", path);
 }
