@@ -172,7 +172,8 @@ check "a lesson's model \"\" says the path is empty" \
 check "the window with no display at all says so (exit 2), instead of running unseen" \
   fails_with "^inferscope window: no display to open the window on" \
   env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$BIN" --model "$TINY"
-e=$(env -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER DISPLAY=:97 timeout 20 "$BIN" --model "$TINY" 2>&1 >/dev/null); rc=$?
+# (X11's failed connection leaves what LeakSanitizer calls leaks in libX11: SDL-HEADLESS.md)
+e=$(env -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER DISPLAY=:97 ASAN_OPTIONS=detect_leaks=0 timeout 20 "$BIN" --model "$TINY" 2>&1 >/dev/null); rc=$?
 check "...and with a display that cannot be reached (rc $rc)" \
   bash -c '[ "$1" -eq 2 ] && grep -q "^inferscope window: no display to open the window on" <<<"$2"' _ "$rc" "$e"
 
