@@ -46,10 +46,27 @@ int file_open_regular(const char *path, struct stat *st, ErrorMsg *err) {
     return fd;
 }
 
+FILE *file_fopen_regular(const char *path, struct stat *st, ErrorMsg *err) {
+    struct stat own;
+    int fd = file_open_regular(path, st ? st : &own, err);
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 int file_check_regular(const char *path, ErrorMsg *err) {
     struct stat st;
     if (stat(path, &st) != 0) return error_set(err, "%s: cannot open: %s", path, strerror(errno));
     return S_ISREG(st.st_mode) ? 0 : not_regular(path, st.st_mode, err);
+}
+
+int file_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 || (errno != ENOENT && errno != ENOTDIR);
 }
 
 int file_read_all(const char *path, size_t max_bytes, uint8_t **out, size_t *len, ErrorMsg *err) {

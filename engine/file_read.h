@@ -19,9 +19,19 @@
  * "PATH: not a regular file (a FIFO)", "PATH: is a directory, not a regular file". */
 int file_open_regular(const char *path, struct stat *st, ErrorMsg *err);
 
+/* file_open_regular as a stdio stream ("rb"): NULL with err set (the same messages, or
+ * "PATH: cannot open: ..." if fdopen fails). *st (may be NULL) gets its stat. */
+FILE *file_fopen_regular(const char *path, struct stat *st, ErrorMsg *err);
+
 /* For a path that a library opens itself: 0 if it names a regular file (stat, no open),
  * else -1 with the same messages as file_open_regular. */
 int file_check_regular(const char *path, ErrorMsg *err);
+
+/* 0 if nothing is at path (stat says no such file), else 1 (something is there, or it
+ * cannot be told). Nothing is opened, so a FIFO there cannot block: for optional
+ * files (an n-gram index) whose absence is not an error but whose presence is then read
+ * through file_read_all, which refuses a FIFO with its usual message. */
+int file_exists(const char *path);
 
 /* Reads all of path into a malloc'd buffer (*out, caller frees) with a NUL byte after
  * the last one (the data may itself contain NULs; *len is the byte count), through

@@ -4,6 +4,7 @@
  * object with no key twice. Not the weight loader. */
 #include "gpt2_config.h"
 
+#include <float.h>
 #include <cJSON.h>
 #include <errno.h>
 #include <math.h>
@@ -169,7 +170,17 @@ int gpt2_config_load(Gpt2Config *c, const char *path, ErrorMsg *err) {
         error_set(err, "%s: \"layer_norm_epsilon\" must be a number", path);
         goto done;
     }
-    t.ln_eps = eps ? (float)eps->valuedouble : 1e-5f;
+    /* checked as written, before float32 rounds 1e-300 to 0 (which would be reported "= 0") */
+    double e = eps ? eps->valuedouble : 1e-5;
+    if (!(e >= FLT_MIN && e < 1.0)) {
+        if (e > 0 && e < FLT_MIN)
+            error_set(err, "%s: layer_norm_epsilon = %.6g is below %g, the smallest normal float32 (it would be 0)",
+                      path, e, (double)FLT_MIN);
+        else
+            error_set(err, "%s: layer_norm_epsilon = %.6g must be in (0, 1)", path, e);
+        goto done;
+    }
+    t.ln_eps = (float)e;
     if (gpt2_config_check(&t, path, err) != 0) goto done;
     *c = t;
     rc = 0;

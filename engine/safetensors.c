@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "file_read.h"
+#include "json_whole.h"
 
 /* The data is read in place as little-endian numbers: a big-endian host would need a
  * byte-swapping copy, which this loader does not do. Fail the build instead of
@@ -193,6 +194,11 @@ static int parse_header(SafeFile *f, ErrorMsg *err) {
         size_t at = parse_end && parse_end >= text ? (size_t)(parse_end - text) : 0;
         return error_set(err, "%s: header is not valid JSON (error near byte %zu of %zu)", path,
                          at, f->header_len);
+    }
+    /* a NUL inside a tensor name would cut it short (cJSON strings are C strings) */
+    if (json_check_raw_bytes(text, (size_t)(parse_end - text), path, err)) {
+        cJSON_Delete(root);
+        return -1;
     }
     int rc = -1;
     SafeTensor **by_name = NULL;

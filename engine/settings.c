@@ -202,6 +202,12 @@ int settings_set(const SettingRow *r, const char *who, double v, SamplerSettings
     return 0;
 }
 
+int settings_parse_seed(const char *who, const char *text, uint64_t *seed, ErrorMsg *err) {
+    NumError ne = parse_num_u64(text, seed);
+    if (ne == NUM_OK) return 0;
+    return error_set(err, "%s: '%.40s' %s: give a whole number in [0, 2^64 - 1]", who, text, parse_num_problem(ne));
+}
+
 int settings_parse(const SettingRow *r, const char *who, const char *text, SamplerSettings *set,
                    ErrorMsg *err) {
     char q[ERROR_QUOTE_CAP], range[96];

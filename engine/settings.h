@@ -128,6 +128,12 @@ const SettingRow *settings_by_figure_key(const char *key);
 int settings_parse(const SettingRow *r, const char *who, const char *text, SamplerSettings *set,
                    ErrorMsg *err);
 
+/* The seed of the dice is no sampler setting (it is not in SamplerSettings), but it is
+ * typed in the same places: --seed of the commands and the window, a lesson's `seed`.
+ * One range for all of them, every 64-bit value: "--seed: '-1' is not a whole number
+ * >= 0: give a whole number in [0, 2^64 - 1]". */
+int settings_parse_seed(const char *who, const char *text, uint64_t *seed, ErrorMsg *err);
+
 /* The numeric value of row r in set (BOOL: 0 or 1); NAN for ORDER. */
 double settings_get(const SettingRow *r, const SamplerSettings *s);
 /* Sets a numeric row after the range check settings_parse makes (same message, with

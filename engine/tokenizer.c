@@ -141,14 +141,26 @@ static int load_encoder(Tokenizer *t, const char *path, const int byte_of_cp[512
         error_set(err, "%s: %zu entries; a byte-level BPE vocabulary has at least 256", path, V);
         goto done;
     }
+    /* the 256 single-byte tokens first: without one, every later id shifts past V and the
+     * message would blame whichever token then falls outside [0, V) (<|endoftext|>) */
+    for (int cp = 0; cp < 512; cp++) {
+        if (byte_of_cp[cp] < 0) continue;
+        char key[3] = {(char)cp, 0, 0}; /* the byte characters are U+0021..U+0143: 1 or 2 UTF-8 bytes */
+        if (cp >= 0x80) key[0] = (char)(0xC0 | (cp >> 6)), key[1] = (char)(0x80 | (cp & 0x3F));
+        if (!cJSON_GetObjectItemCaseSensitive(root, key)) {
+            error_set(err, "%s: no token \"%s\" for the single byte 0x%02X (byte-level BPE needs all 256)", path,
+                      key, byte_of_cp[cp]);
+            goto done;
+        }
+    }
     /* pass 1: sizes, ranges, duplicates */
     size_t text_total = 0;
     const cJSON *it;
     cJSON_ArrayForEach(it, root) {
         double d = it->valuedouble;
         if (!cJSON_IsNumber(it) || !(d >= 0 && d < (double)V) || d != (double)(int32_t)d) {
-            error_set(err, "%s: token \"%.40s\": id is not an integer in [0, %zu)", path,
-                      it->string ? it->string : "", V);
+            error_set(err, "%s: token \"%.40s\": id is not an integer in [0, %zu) (the %zu entries are numbered "
+                      "0..%zu: is one missing?)", path, it->string ? it->string : "", V, V, V - 1);
             goto done;
         }
         text_total += strlen(it->string) + 1;

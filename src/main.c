@@ -34,6 +34,16 @@ static void usage(FILE *f) {
                "idle threads spin briefly, then sleep (OMP_WAIT_POLICY or GOMP_SPINCOUNT overrides).\n");
 }
 
+/* Whatever a command printed must have reached standard output: a full disk or a closed
+ * pipe turns a success into exit 2 with one line naming the problem (a command that
+ * failed already said why, perhaps this very write, and keeps its status). */
+static int output_checked(const char *name, int status) {
+    ErrorMsg err;
+    if (cli_output_check(&err) == 0 || status != 0) return status;
+    fprintf(stderr, "inferscope%s%s: %s\n", name ? " " : "", name ? name : "", err.text);
+    return 2;
+}
+
 int main(int argc, char **argv) {
     threads_wait_briefly(argv); /* may re-execute once: see threads_wait.c */
     heap_keep_large_blocks_apart(); /* memory stays flat over hours (heap_setup.c) */
@@ -48,14 +58,15 @@ int main(int argc, char **argv) {
         usage(stdout);
         fputc('\n', stdout);
         char *help[] = {argv[0], "--help", NULL};
-        return app_main(2, help); /* the window's own options */
+        return output_checked(NULL, app_main(2, help)); /* the window's own options */
     }
     if (argc >= 2 && argv[1][0] != '-') {
         for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
-            if (strcmp(argv[1], COMMANDS[i].name) == 0) return COMMANDS[i].run(argc - 1, argv + 1);
+            if (strcmp(argv[1], COMMANDS[i].name) == 0)
+                return output_checked(COMMANDS[i].name, COMMANDS[i].run(argc - 1, argv + 1));
         char q[ERROR_QUOTE_CAP];
         fprintf(stderr, "inferscope: unknown command '%s' (see inferscope --help)\n", ERROR_QUOTE(q, argv[1]));
         return 2;
     }
-    return app_main(argc, argv);
+    return output_checked(NULL, app_main(argc, argv));
 }

@@ -1,6 +1,7 @@
 # check.sh — shell twin of check.h for tests/test_*.sh (source it).
 # check DESC CMD...   runs CMD, counts pass when it exits 0.
 # summary NAME        prints "NAME: N passed, M failed" and exits non-zero on failure.
+# fails_with RE CMD   CMD exits 2 within 20 s with one stderr line matching RE.
 # skip NAME WHY       a part that cannot run here: "SKIPPED: NAME: WHY", counted and
 #                     named by tests/run.sh (never a pass, never a failure).
 # BIN is the CLI of the build under test ($BUILD/inferscope). REF is the reference data:
@@ -24,6 +25,16 @@ _pass=0; _fail=0
 check() {
   local desc=$1; shift
   if "$@"; then _pass=$((_pass + 1)); else _fail=$((_fail + 1)); echo "FAIL: $desc" >&2; fi
+}
+# fails_with REGEX CMD...: exit 2 within 20 s (a hang fails instead of blocking the suite),
+# exactly one line on stderr, matching REGEX: the project's rule for bad input
+fails_with() {
+  local want=$1; shift
+  local e rc
+  e=$(timeout 20 "$@" 2>&1 >/dev/null); rc=$?
+  [ "$rc" -eq 2 ] && [ "$(printf '%s\n' "$e" | wc -l)" -eq 1 ] && grep -Eq -- "$want" <<<"$e" && return 0
+  echo "  got rc=$rc (124 = hung): $e" >&2
+  return 1
 }
 summary() {
   echo "$1: $_pass passed, $_fail failed"

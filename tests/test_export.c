@@ -111,7 +111,7 @@ static void test_sha256(void) {
     CHECK(sha256_file_cached(&c, wpath, &h2, &err) == 0 && h2 == c.hex && c.valid, "second call from the cache");
     CHECK(sha256_file("/nonexistent/x", hex, &err) == -1 && strstr(err.text, "/nonexistent/x"), "missing: %s",
           err.text);
-    CHECK(sha256_file("/tmp", hex, &err) == -1 && strstr(err.text, "folder"), "folder: %s", err.text);
+    CHECK(sha256_file("/tmp", hex, &err) == -1 && strstr(err.text, "/tmp: is a directory"), "folder: %s", err.text);
 }
 
 static void test_golden_and_determinism(void) {
@@ -448,6 +448,22 @@ static void test_reader_validation(void) {
     CHECK(figure_meta_read(path, &fs, &err) == 0, "good parses: %s", err.text);
     figure_state_free(&fs);
     unlink(path);
+    /* a key of ours twice is refused (the first value used to win in silence); another
+     * key repeated (two Comment chunks) is the PNG's business */
+    {
+        PngTextEntry items[FIGURE_META_MAX + 2];
+        for (size_t i = 0; i < m.n; i++) items[i] = (PngTextEntry){(char *)m.text[i].keyword, (char *)m.values[i]};
+        items[m.n] = (PngTextEntry){"Comment", "one"};
+        items[m.n + 1] = (PngTextEntry){"Comment", "two"};
+        PngTextChunks t = {.items = items, .count = m.n + 2, .width = 8, .height = 8};
+        CHECK(figure_meta_parse(&t, "two comments", &fs, &err) == 0, "two Comment chunks: %s", err.text);
+        figure_state_free(&fs);
+        items[m.n + 1] = (PngTextEntry){"inferscope:seed", "5"};
+        int rc = figure_meta_parse(&t, "dup", &fs, &err);
+        CHECK(rc == -1 && strcmp(err.text, "dup: provenance key \"inferscope:seed\" appears twice") == 0,
+              "inferscope:seed twice: rc %d '%s'", rc, err.text);
+        figure_state_free(&fs);
+    }
     /* not a PNG at all */
     CHECK(figure_meta_read("tests/check.h", &fs, &err) == -1 && strstr(err.text, "tests/check.h"), "not a png: %s",
           err.text);

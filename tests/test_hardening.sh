@@ -18,15 +18,7 @@ TOK=assets/tokenizer
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_hardening.XXXXXX"); trap 'rm -rf "$tmp"' EXIT
 export SDL_VIDEODRIVER=dummy
 
-# fails_with REGEX CMD...: exit 2 within 20 s, exactly one line on stderr matching REGEX
-fails_with() {
-  local want=$1; shift
-  local e rc
-  e=$(timeout 20 "$@" 2>&1 >/dev/null); rc=$?
-  [ "$rc" -eq 2 ] && [ "$(printf '%s\n' "$e" | wc -l)" -eq 1 ] && grep -Eq -- "$want" <<<"$e" && return 0
-  echo "  got rc=$rc (124 = hung): $e" >&2
-  return 1
-}
+# fails_with (tests/check.sh); model_copy DIR: the tiny model's two files in DIR
 model_copy() { mkdir -p "$1" && cp "$TINY/config.json" "$TINY/model.safetensors" "$1/"; }
 
 # ---- (a) FIFOs never block -------------------------------------------------------------------

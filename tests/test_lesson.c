@@ -51,7 +51,7 @@ static void test_beats(void) {
     CHECK(l.n_dir == 13, "13 directives, got %zu", l.n_dir);
     if (l.n_dir == 13) {
         CHECK(strcmp(l.dir[1].text, "Once upon a") == 0, "quotes removed");
-        CHECK(l.dir[2].n == 42 && l.dir[2].line == 4, "seed and its line");
+        CHECK(l.dir[2].seed == 42 && l.dir[2].line == 4, "seed and its line");
         CHECK(l.dir[3].op == LOP_SETTING && l.dir[3].kind == SETTING_TEMPERATURE, "temperature is a setting line");
         CHECK_CLOSE(l.dir[3].setting.temperature, 0.7, 1e-7, 0, "temperature");
         CHECK(l.beat_end[0] == 5 && l.beat_end[1] == 6, "beat boundaries %zu %zu", l.beat_end[0], l.beat_end[1]);

@@ -187,6 +187,31 @@ static void set_overlay(VizFrame *f) {
     f->n_keys = (int)(sizeof KEYS / sizeof KEYS[0]);
 }
 
+/* Twelve captions (the most a beat has) in the band of an 800x420 slide: the band keeps
+ * 2/5 of the height, so some lines cannot be shown, and they are counted, never dropped
+ * in silence; two captions fit whole. */
+static void test_caption_overflow(void) {
+    Canvas c;
+    if (canvas_open(&c, 800, 420, 1.0f, THEME_LIGHT) != 0) return;
+    static const char *twelve[12];
+    for (int i = 0; i < 12; i++) twelve[i] = "one line of narration, short enough for one row";
+    VizFrame f;
+    memset(&f, 0, sizeof f);
+    f.view = frame_default_view();
+    f.view.slide = 1;
+    f.captions = twelve;
+    f.n_captions = 12;
+    Rect r = {0, 0, 800, 420};
+    int left_out = lesson_overlay_left_out(&c.viz, &f, r);
+    int line_h = viz_line_height(&c.viz, VIZ_FONT_BOLD, VIZ_TEXT_BODY) + viz_px(&c.viz, 4);
+    int shown = (lesson_overlay_bottom(&c.viz, &f, r) - 2 * viz_px(&c.viz, 12)) / line_h - 1;
+    CHECK(left_out > 0 && shown + left_out == 12, "12 captions: %d shown + %d counted as left out", shown, left_out);
+    CHECK(draw_lesson_overlay(&c.viz, r, &f) == 0, "drawn");
+    f.n_captions = 2;
+    CHECK(lesson_overlay_left_out(&c.viz, &f, r) == 0, "two captions fit: none left out");
+    canvas_close(&c);
+}
+
 /* ---- the panels on a real session ------------------------------------------------ */
 
 /* A prompt with a split emoji (byte tokens), a newline, merges worth replaying. */
@@ -407,7 +432,7 @@ static void test_help_real_keys(void) {
         Canvas c;
         if (canvas_open(&c, cases[k].w, cases[k].h, cases[k].scale, THEME_LIGHT) != 0) return;
         Rect full = {0, 0, cases[k].w, cases[k].h};
-        int pct = -1, size = help_overlay_text_size(&c.viz, full, &f, &pct);
+        int pct = -1, size = help_overlay_text_size(&c.viz, full, &f, &pct, NULL);
         CHECK(size == cases[k].want_size && pct >= cases[k].min_pct && pct <= 100,
               "help %dx%d scale %.1f: text size %d, widest action %d %% shown", cases[k].w, cases[k].h,
               (double)cases[k].scale, size, pct);
@@ -417,20 +442,41 @@ static void test_help_real_keys(void) {
         dump(&c, name);
         canvas_close(&c);
     }
-    /* far too small: cut hard, but drawn inside its rect all the same */
+    /* below the window's minimum size (a window manager may allow it): every action shown
+     * is whole, in as many columns as fit, and the rows that do not fit are counted on
+     * the card ("… N more: enlarge the window"), not every action cut to "…" */
+    const int small[][2] = {{800, 500}, {960, 600}, {700, 420}};
+    for (size_t k = 0; k < sizeof small / sizeof small[0]; k++) {
+        Canvas c;
+        if (canvas_open(&c, small[k][0], small[k][1], 1.0f, THEME_LIGHT) != 0) return;
+        Rect full = {0, 0, small[k][0], small[k][1]};
+        int pct = -1, left_out = -1;
+        help_overlay_text_size(&c.viz, full, &f, &pct, &left_out);
+        CHECK(pct == 100 && left_out > 0 && left_out < f.n_keys, "help %dx%d: actions whole (%d %%), %d rows counted",
+              small[k][0], small[k][1], pct, left_out);
+        render(&c, W_HELP, full, &f, NULL);
+        CHECK(pixels_outside(&c, full) == 0, "help %dx%d: inside", small[k][0], small[k][1]);
+        char name[64];
+        snprintf(name, sizeof name, "help_keys_%dx%d_s1.0", small[k][0], small[k][1]);
+        dump(&c, name);
+        canvas_close(&c);
+    }
+    /* far too small even for one column: the actions are cut, a few rows still shown */
     Canvas c;
     if (canvas_open(&c, 640, 360, 2.0f, THEME_LIGHT) != 0) return;
-    int pct = 100;
-    help_overlay_text_size(&c.viz, (Rect){0, 0, 640, 360}, &f, &pct);
-    CHECK(pct < 100, "help 640x360 scale 2: actions cut (%d %%)", pct);
+    int pct = 100, left_out = 0;
+    help_overlay_text_size(&c.viz, (Rect){0, 0, 640, 360}, &f, &pct, &left_out);
+    CHECK(pct < 100 && left_out > 0, "help 640x360 scale 2: actions cut (%d %%), %d rows counted", pct, left_out);
     render(&c, W_HELP, (Rect){0, 0, 640, 360}, &f, NULL);
     CHECK(pixels_outside(&c, (Rect){0, 0, 640, 360}) == 0, "help 640x360: inside");
+    dump(&c, "help_keys_640x360_s2.0");
     canvas_close(&c);
 }
 
 int main(void) {
     setenv("SDL_VIDEODRIVER", "dummy", 1);
     setenv("INFERSCOPE_FALLBACK_FONTS", "", 1); /* goldens: the same fonts on every machine */
+    test_caption_overflow();
     char model_dir[512];
     snprintf(model_dir, sizeof model_dir, "%s/models/tiny", check_ref_dir());
     Session s;

@@ -27,7 +27,8 @@ typedef struct BandItem {
 
 typedef struct BandLayout {
     BandItem item[BAND_ITEMS];
-    int n, lines;
+    int n, lines;     /* items; lines drawn, the "more" line included */
+    int more;         /* narration lines left out (drawn as "... N more lines"), 0 if none */
     VizTextSize size; /* the caption size: large, smaller only when the narration would not fit */
     int pad, line_h, text_w, counter_w;
     int h; /* band height, 0 = no band */
@@ -61,7 +62,8 @@ static BandLayout band_layout(Viz *viz, const VizFrame *f, Rect r) {
     }
     /* at most 2/5 of the height: the figure keeps the rest. The narration is set in the
      * caption size; when it needs more lines than that, in the next smaller size, and
-     * only when even body text does not fit are the last lines left out */
+     * only when even body text does not fit are the last lines left out, and counted on
+     * a line of their own (the handout has them all) */
     int avail = r.h - lesson_overlay_top(viz, f);
     static const VizTextSize sizes[] = {VIZ_TEXT_CAPTION, VIZ_TEXT_TITLE, VIZ_TEXT_BODY};
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
@@ -69,17 +71,22 @@ static BandLayout band_layout(Viz *viz, const VizFrame *f, Rect r) {
         L.line_h = viz_line_height(viz, VIZ_FONT_BOLD, L.size) + viz_px(viz, 4);
         int max_lines = (avail * 2 / 5 - 2 * L.pad) / L.line_h;
         if (max_lines < 1) max_lines = 1;
-        int need = 0;
-        L.lines = 0;
+        int need = 0, k[BAND_ITEMS];
         for (int i = 0; i < L.n; i++) {
             char shown[1100];
             snprintf(shown, sizeof shown, "%s%s", L.item[i].question ? "? " : "", L.item[i].text);
-            int k = draw_count_lines(viz, VIZ_FONT_BOLD, L.size, shown, L.text_w, 1000);
-            need += k;
-            L.item[i].lines = L.lines + k <= max_lines ? k : max_lines - L.lines;
+            k[i] = draw_count_lines(viz, VIZ_FONT_BOLD, L.size, shown, L.text_w, 1000);
+            need += k[i];
+        }
+        int room = need <= max_lines ? max_lines : max_lines - 1; /* the last line says what is left out */
+        L.lines = 0;
+        for (int i = 0; i < L.n; i++) {
+            L.item[i].lines = L.lines + k[i] <= room ? k[i] : room - L.lines;
             if (L.item[i].lines < 0) L.item[i].lines = 0;
             L.lines += L.item[i].lines;
         }
+        L.more = need - L.lines;
+        if (L.more > 0) L.lines++;
         if (need <= max_lines) break;
     }
     L.h = L.lines > 0 ? L.lines * L.line_h + 2 * L.pad : 0;
@@ -98,6 +105,8 @@ int lesson_overlay_bottom(Viz *viz, const VizFrame *f, Rect r) {
         return viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_TITLE) + 2 * viz_px(viz, 8);
     return L.h;
 }
+
+int lesson_overlay_left_out(Viz *viz, const VizFrame *f, Rect r) { return f ? band_layout(viz, f, r).more : 0; }
 
 static int draw_counter(Viz *viz, Rect band, const char *label, SDL_Color color) {
     TextStyle bs = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_TITLE, .color = color,
@@ -143,6 +152,13 @@ int draw_lesson_overlay(Viz *viz, Rect r, const VizFrame *f) {
             Rect cr = {in.x, in.y + used * L.line_h, in.w, L.item[i].lines * L.line_h};
             rc |= draw_wrapped_text(viz, cr, shown, &cs, L.line_h, L.item[i].lines);
             used += L.item[i].lines;
+        }
+        if (L.more > 0) {
+            char more[64];
+            snprintf(more, sizeof more, "\xE2\x80\xA6 %d more line%s", L.more, L.more == 1 ? "" : "s");
+            TextStyle ms = {.font = VIZ_FONT_SANS, .size = L.size, .color = CAPTION_TEXT,
+                            .halign = VIZ_ALIGN_CENTER, .valign = VIZ_ALIGN_MIDDLE};
+            rc |= draw_text_in_rect(viz, (Rect){in.x, in.y + used * L.line_h, in.w, L.line_h}, more, &ms);
         }
     } else if (f->beat_label && !f->title) {
         /* no band at all (a window outside slide mode): a small opaque badge */

@@ -15,6 +15,8 @@ typedef struct HelpLayout {
     int card_w, card_h;
     int fits;      /* every action is shown in full */
     int act_full;  /* width of the widest action */
+    int shown;     /* rows drawn (the first ones of f->keys) */
+    int more;      /* rows left out for lack of room: the last slot says so, 0 if none */
 } HelpLayout;
 
 static HelpLayout help_layout(Viz *viz, const VizFrame *f, Rect avail, VizTextSize size) {
@@ -41,11 +43,27 @@ static HelpLayout help_layout(Viz *viz, const VizFrame *f, Rect avail, VizTextSi
     if (L.card_w < min_w) L.card_w = min_w;
     L.fits = L.card_w <= avail.w;
     L.act_full = L.act_w;
-    if (!L.fits) { /* too wide: shrink the action columns (they cut with "…") */
-        L.card_w = avail.w;
-        L.act_w = (L.card_w - 2 * L.pad - (L.pairs - 1) * L.pair_gap) / L.pairs - L.key_w - L.col_gap;
-        if (L.act_w < 0) L.act_w = 0;
-        L.pair_w = L.key_w + L.col_gap + L.act_w;
+    L.shown = f->n_keys;
+    if (!L.fits) {
+        /* too wide (a window below its minimum size, which a window manager may allow): as
+         * many column pairs as fit with whole actions, the rows that do not fit left out
+         * and counted; only when not even one pair fits are the actions cut with "…" */
+        int pairs_fit = (avail.w - 2 * L.pad + L.pair_gap) / (L.pair_w + L.pair_gap);
+        L.pairs = pairs_fit < 1 ? 1 : pairs_fit < L.pairs ? pairs_fit : L.pairs;
+        L.rows = rows_fit < n_rows ? rows_fit : n_rows;
+        if (pairs_fit < 1) {
+            L.card_w = avail.w;
+            L.act_w = L.card_w - 2 * L.pad - L.key_w - L.col_gap;
+            if (L.act_w < 0) L.act_w = 0;
+            L.pair_w = L.key_w + L.col_gap + L.act_w;
+        } else {
+            L.card_w = 2 * L.pad + L.pairs * L.pair_w + (L.pairs - 1) * L.pair_gap;
+        }
+        int slots = L.pairs * L.rows;
+        if (slots < f->n_keys) {
+            L.shown = slots - 1;
+            L.more = f->n_keys - L.shown;
+        }
     }
     L.card_h = 2 * L.pad + L.title_h + L.rows * L.row_h;
     return L;
@@ -58,9 +76,10 @@ static HelpLayout help_choose(Viz *viz, const VizFrame *f, Rect avail) {
     return L.fits ? L : help_layout(viz, f, avail, VIZ_TEXT_SMALL);
 }
 
-int help_overlay_text_size(Viz *viz, Rect r, const VizFrame *f, int *shown_pct) {
+int help_overlay_text_size(Viz *viz, Rect r, const VizFrame *f, int *shown_pct, int *left_out) {
     HelpLayout L = help_choose(viz, f, rect_inset(r, viz_px(viz, 24)));
-    if (shown_pct) *shown_pct = L.fits || L.act_full <= 0 ? 100 : 100 * L.act_w / L.act_full;
+    if (left_out) *left_out = L.more;
+    if (shown_pct) *shown_pct = L.act_w >= L.act_full || L.act_full <= 0 ? 100 : 100 * L.act_w / L.act_full;
     return (int)L.size;
 }
 
@@ -89,11 +108,19 @@ int draw_help_overlay(Viz *viz, Rect r, const VizFrame *f) {
     }
     TextStyle ks = {.font = VIZ_FONT_BOLD, .size = L.size, .color = th->accent, .valign = VIZ_ALIGN_MIDDLE};
     TextStyle as = {.font = VIZ_FONT_SANS, .size = L.size, .color = th->text, .valign = VIZ_ALIGN_MIDDLE};
-    for (int i = 0; i < f->n_keys; i++) {
+    for (int i = 0; i < L.shown + (L.more > 0); i++) {
         int pc = i / L.rows, row = i % L.rows;
         int x = in.x + pc * (L.pair_w + L.pair_gap), y = in.y + row * L.row_h;
         if (row % 2 == 1) /* zebra rows guide the eye from key to action */
             rc |= draw_fill_rect(viz, (Rect){x - viz_px(viz, 6), y, L.pair_w + viz_px(viz, 12), L.row_h}, th->background);
+        if (i == L.shown) { /* the last slot: what was left out, and how to see it */
+            char more[96];
+            snprintf(more, sizeof more, "\xE2\x80\xA6 %d more: enlarge the window", L.more);
+            TextStyle ms = as;
+            ms.color = th->text_muted;
+            rc |= draw_text_in_rect(viz, (Rect){x, y, L.pair_w, L.row_h}, more, &ms);
+            break;
+        }
         rc |= draw_text_in_rect(viz, (Rect){x, y, L.key_w, L.row_h}, f->keys[i].keys ? f->keys[i].keys : "", &ks);
         rc |= draw_text_in_rect(viz, (Rect){x + L.key_w + L.col_gap, y, L.act_w, L.row_h},
                                 f->keys[i].action ? f->keys[i].action : "", &as);

@@ -105,10 +105,12 @@ int draw_status_line(Viz *viz, Rect r, const VizFrame *f);
 /* The key overlay (`?`): every row of f->keys, on a translucent card over r, in body
  * text, or in small text when that is what keeps every action whole. */
 int draw_help_overlay(Viz *viz, Rect r, const VizFrame *f);
-/* What draw_help_overlay would do in r: the text size it picks (VizTextSize) and, in
- * *shown_pct, how much of the widest action fits (100 = every action whole; less: the
- * longer ones end in "…" because the window is too small even for small text). */
-int help_overlay_text_size(Viz *viz, Rect r, const VizFrame *f, int *shown_pct);
+/* What draw_help_overlay would do in r: the text size it picks (VizTextSize), in
+ * *shown_pct how much of the widest action fits (100 = every action whole; less: the
+ * longer ones end in "…" because not even one column of them fits), and in *left_out
+ * (may be NULL) how many rows did not fit at all (the card then ends with "… N more:
+ * enlarge the window"; a window manager may make a window smaller than its minimum). */
+int help_overlay_text_size(Viz *viz, Rect r, const VizFrame *f, int *shown_pct, int *left_out);
 
 /* Lesson bands (panel_lesson.c): the title band on top (f->title), the caption band
  * at the bottom — opaque — with the captions and, when the probability panel is not
@@ -122,6 +124,9 @@ int lesson_overlay_top(const Viz *viz, const VizFrame *f);
 /* Height of the caption band at the bottom of r (0 without captions, question or, in
  * a slide, a counter), likewise. */
 int lesson_overlay_bottom(Viz *viz, const VizFrame *f, Rect r);
+/* Narration lines the caption band in r leaves out (it says "... N more lines" in their
+ * place), 0 when all of them fit. */
+int lesson_overlay_left_out(Viz *viz, const VizFrame *f, Rect r);
 
 /* The whole window, and a lesson slide: the target cleared (black when view.blank,
  * then nothing else), the lesson bands, between them the layout from the rect's size —

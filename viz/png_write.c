@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_read.h"
 #include "strbuf.h"
 #include "utf8.h"
 
@@ -264,13 +265,10 @@ static int add_text_entry(PngTextChunks *t, const char *path, const char *type, 
 
 int png_read_text_chunks(const char *path, PngTextChunks *out, ErrorMsg *err) {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) return error_set(err, "%s: cannot open (%s)", path, strerror(errno));
+    /* file_read's non-blocking open: a FIFO named as a figure must not hang */
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return error_set(err, "%s: not a regular file", path);
-    }
+    FILE *f = file_fopen_regular(path, &st, err);
+    if (!f) return -1;
     uint64_t size = (uint64_t)st.st_size, pos = 0;
     uint8_t hdr[8];
     uint8_t *data = NULL;

@@ -2,6 +2,7 @@
  * font metrics, the frame's error slot. Rendering text into textures, the text cache
  * and the fallback fonts are in viz_text.c. */
 #include "viz.h"
+#include "file_read.h"
 
 #include "backend.h"
 
@@ -62,6 +63,8 @@ static int viz_open(Viz *viz, const char *assets_dir, float ui_scale, float dpi_
         char path[4096];
         if (viz_font_path(assets_dir, (VizFont)f, path, sizeof path) != 0)
             return error_set(err, "%s/fonts: path too long", assets_dir);
+        /* SDL_ttf opens it blocking: a FIFO in place of a font must be refused first */
+        if (file_check_regular(path, err)) return -1;
         for (int s = 0; s < VIZ_TEXT_SIZE_COUNT; s++) {
             viz->size_px[s] = font_px(viz->scale, (VizTextSize)s);
             TTF_Font *font = TTF_OpenFont(path, viz->size_px[s]);

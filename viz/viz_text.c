@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_read.h"
 #include "utf8.h"
 #include "viz.h"
 
@@ -33,7 +34,8 @@ void viz_fallback_open(Viz *viz, const char *paths) {
         if (n > 0 && n < sizeof path) {
             memcpy(path, p, n);
             path[n] = '\0';
-            TTF_Font *f = TTF_OpenFont(path, 32);
+            ErrorMsg skip; /* a missing fallback is skipped; a FIFO must not block SDL_ttf */
+            TTF_Font *f = file_check_regular(path, &skip) ? NULL : TTF_OpenFont(path, 32);
             if (f) {
                 /* a font whose height does not follow the requested size has only fixed
                  * bitmap strikes: Noto Color Emoji (128 px, colour) is the one we chain */

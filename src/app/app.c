@@ -211,8 +211,34 @@ int app_frame(AppState *app, AppWindow *w) {
     return platform_job_running(&app->inside_worker) ? APP_FRAME_BUSY_MS : APP_FRAME_IDLE_MS;
 }
 
+/* With no display SDL falls back to a driver that draws nowhere (offscreen, dummy), and
+ * the window would run unseen without a word. Those drivers are for tests and batch runs
+ * that ask for them by name (SDL_VIDEODRIVER=dummy); otherwise say there is no display.
+ * Checked before SDL_Init when no display is named at all (SDL would first print its own
+ * XDG_RUNTIME_DIR complaint), and after it for a display that could not be reached. */
+static int no_display(int sdl_started, ErrorMsg *err) {
+    const char *asked = SDL_GetHint(SDL_HINT_VIDEODRIVER); /* SDL_VIDEODRIVER, or NULL */
+    if (!sdl_started) {
+#if defined(__linux__)
+        if (!asked && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) goto none;
+#endif
+        return 0;
+    }
+    const char *drv = SDL_GetCurrentVideoDriver();
+    if (!drv || (strcmp(drv, "offscreen") != 0 && strcmp(drv, "dummy") != 0)) return 0;
+    if (asked && strstr(asked, drv)) return 0;
+none:
+    return error_set(err, "no display to open the window on (DISPLAY and WAYLAND_DISPLAY reach none); "
+                     "`inferscope export` draws figures without one, SDL_VIDEODRIVER=offscreen runs it unseen");
+}
+
 int app_window_open(AppWindow *w, const AppState *app, int width, int height, ErrorMsg *err) {
+    if (no_display(0, err)) return -1;
     if (SDL_Init(SDL_INIT_VIDEO) != 0) return error_set(err, "cannot start SDL video: %s", SDL_GetError());
+    if (no_display(1, err)) {
+        SDL_Quit();
+        return -1;
+    }
     snprintf(w->title, sizeof w->title, "inferscope \xE2\x80\x94 %s", app->session.model.name);
     /* ALLOW_HIGHDPI is honoured on macOS/Wayland; SDL 2.26 on X11 ignores it (use --scale) */
     w->win = SDL_CreateWindow(w->title, SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, width, height,
@@ -258,6 +284,7 @@ static int run_frame(void *arg) {
     AppRun *r = arg;
     return app_frame(r->app, r->win);
 }
+
 
 int app_run(AppState *app, int width, int height, ErrorMsg *err) {
     AppWindow w;

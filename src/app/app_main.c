@@ -14,6 +14,7 @@
 #include "cli_model.h"
 #include "file_read.h"
 #include "file_write.h"
+#include "frame_size.h"
 #include "lesson_run.h"
 #include "parse_num.h"
 #include "platform.h"
@@ -103,7 +104,6 @@ static int parse_window_args(int argc, char **argv, WindowArgs *w) {
         if (i + 1 >= argc) return cli_fail("window", "%s needs a value (see inferscope --help)", a);
         const char *v = argv[++i];
         double d = 0;
-        NumError ne;
         if (strcmp(a, "--model") == 0) {
             w->opt.model_dir = v;
             w->model_given = 1;
@@ -125,9 +125,8 @@ static int parse_window_args(int argc, char **argv, WindowArgs *w) {
             if (w->opt.prompt_given) return cli_fail("window", "--prompt and --ids exclude each other");
             w->opt.ids = v;
         } else if (strcmp(a, "--seed") == 0) {
-            if ((ne = parse_num_u64(v, &w->opt.seed)) != NUM_OK)
-                return cli_fail("window", "--seed: '%.40s' %s: give a whole number in [0, 2^64 - 1]", v,
-                                parse_num_problem(ne));
+            ErrorMsg serr;
+            if (settings_parse_seed("--seed", v, &w->opt.seed, &serr)) return cli_fail("window", "%s", serr.text);
         } else if (strcmp(a, "--scale") == 0) {
             if (parse_num_real(v, &d) != NUM_OK || d < VIZ_UI_SCALE_MIN || d > VIZ_UI_SCALE_MAX)
                 return cli_fail("window", "--scale %s: expected a number from %.1f to %.1f", v,
@@ -136,14 +135,11 @@ static int parse_window_args(int argc, char **argv, WindowArgs *w) {
         } else if (strcmp(a, "--theme") == 0) {
             if (theme_parse(v, &w->opt.theme)) return cli_fail("window", "--theme %s: expected light or dark", v);
         } else if (strcmp(a, "--size") == 0) {
-            int width, height;
-            char tail;
-            if (sscanf(v, "%dx%d%c", &width, &height, &tail) != 2 || width < APP_MIN_W || height < APP_MIN_H ||
-                width > 8192 || height > 8192)
-                return cli_fail("window", "--size %s: expected WxH from %dx%d to 8192x8192", v, APP_MIN_W, APP_MIN_H);
-            w->opt.width = width;
-            w->opt.height = height;
+            ErrorMsg serr;
+            if (viz_size_parse("--size", v, APP_MIN_W, APP_MIN_H, &w->opt.width, &w->opt.height, &serr))
+                return cli_fail("window", "%s", serr.text);
         } else if (strcmp(a, "--export-dir") == 0) {
+            if (!*v) return cli_fail("window", "--export-dir: the folder name is empty (give one, e.g. figs)");
             w->opt.export_dir = v;
         } else if (strcmp(a, "--state-out") == 0) {
             w->state_out = v;

@@ -71,6 +71,13 @@ int cli_fail(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
+/* The one check that standard output took everything written to it: flushes it and
+ * returns 0, or -1 with err = "cannot write the output (standard output: No space left
+ * on device)" when a write failed now or earlier (ferror). main.c calls it once after
+ * every command and the window; streaming commands (generate) call it after each token
+ * so that they stop at the first lost write. */
+int cli_output_check(ErrorMsg *err);
+
 /* Writes s[0..n) as a JSON string literal (with quotes): json_escape's JSON_ESCAPE_UTF8
  * mode. Valid UTF-8 passes through; control characters are escaped, and each byte that is
  * not UTF-8 becomes \udcXX (PEP 383 surrogate escape, as Python's os.fsdecode does), so a

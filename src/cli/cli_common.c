@@ -25,7 +25,10 @@ void cli_bytes_free(CliBytes *b) {
     b->len = 0;
 }
 
-void cli_report_seed(uint64_t seed) { fprintf(stderr, "inferscope: seed %llu\n", (unsigned long long)seed); }
+void cli_report_seed(uint64_t seed) {
+    ErrorMsg lost; /* output that did not arrive is no success: main.c then says so instead */
+    if (cli_output_check(&lost) == 0) fprintf(stderr, "inferscope: seed %llu\n", (unsigned long long)seed);
+}
 
 int cli_fail(const char *cmd, const char *fmt, ...) {
     char msg[1024];
@@ -44,6 +47,15 @@ void cli_print_line(FILE *f, const char *text, size_t len) {
      * model) reaches the terminal inert: controls as \xNN, one line (text_visible.h) */
     text_visible_write(f, (const uint8_t *)text, len, 0);
     fputc('\n', f);
+}
+
+int cli_output_check(ErrorMsg *err) {
+    errno = 0;
+    int flushed = fflush(stdout) == 0;
+    if (flushed && !ferror(stdout)) return 0;
+    /* errno belongs to this flush; an earlier failed write left only ferror behind */
+    return error_set(err, "cannot write the output (standard output: %s)",
+                     !flushed && errno ? strerror(errno) : "a write failed");
 }
 
 static void file_sink(void *ctx, const char *p, size_t n) { fwrite(p, 1, n, ctx); }

@@ -117,7 +117,6 @@ int cli_model_parse(CliModelArgs *a, unsigned groups, int argc, char **argv, int
     const char *v = argv[++*i];
     if (value_group[k] == CLI_OPT_PROMPT && prompt_given(a))
         return error_set(err, "%s: a prompt was already given (use one of TEXT, --prompt, --prompt-file, --ids)", o);
-    NumError ne;
     switch (k) {
     case 0: a->model_dir = v; break;
     case 1: a->tok_dir = v; break;
@@ -125,8 +124,7 @@ int cli_model_parse(CliModelArgs *a, unsigned groups, int argc, char **argv, int
     case 3: a->prompt_file = v; break;
     case 4: a->ids = v; break;
     case 5:
-        if ((ne = parse_num_u64(v, &a->seed)) != NUM_OK)
-            return error_set(err, "--seed: '%.40s' %s: give a whole number in [0, 2^64 - 1]", v, parse_num_problem(ne));
+        if (settings_parse_seed("--seed", v, &a->seed, err)) return -1;
         a->has_seed = 1;
         break;
     case 6:

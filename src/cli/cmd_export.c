@@ -13,6 +13,7 @@
 #include "cli_opts.h"
 #include "export.h"
 #include "frame_fill.h"
+#include "frame_size.h"
 #include "lesson_facts.h"
 #include "lesson_handout.h"
 #include "lesson_run.h"
@@ -69,7 +70,8 @@ static void usage(void) {
             "  --contact-sheet  those heads as ONE labelled grid per state instead of one file each\n"
             "  --steps N        generate N tokens, exporting after each (default 0)\n"
             "  --scale S        1, 2 or 4: re-rendered at S times the pixels, same layout (default 1)\n"
-            "  --size WxH       logical size, as a window of that size (default 1920x1080)\n"
+            "  --size WxH       logical size, as a window of that size (default 1920x1080; from\n"
+            "                   320x200 to 8192x8192)\n"
             "  --ui-scale X     the window's UI scale, 1..2.5 (default 1); one panel alone and lesson\n"
             "                   slides set their type for a lecture hall (2.2 at 1920x1080) times X\n"
             "  --axis A         probability axis: auto (fits the bars), linear N (0..N %%, the same on\n"
@@ -302,12 +304,7 @@ static int take_theme(void *ctx, const char *flag, const char *v, ErrorMsg *err)
 
 static int take_size(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
     ExportOptions *opt = ctx;
-    int w = 0, h = 0, used = 0;
-    if (sscanf(v, "%6dx%6d%n", &w, &h, &used) != 2 || v[used] || w < 1 || h < 1)
-        return error_set(err, "%s: '%s' is not WIDTHxHEIGHT (e.g. 1920x1080)", flag, v);
-    opt->width = w;
-    opt->height = h;
-    return 0;
+    return viz_size_parse(flag, v, VIZ_FIGURE_MIN_W, VIZ_FIGURE_MIN_H, &opt->width, &opt->height, err);
 }
 
 static int take_axis(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
@@ -406,6 +403,7 @@ static int check_export_args(const CliModelArgs *ma, ExportArgs *ea, int *heads_
         ea->panel_given = 1;
     }
     if (!ea->opt.dir) return error_set(err, "--out DIR is required (the folder for the figures)");
+    if (!*ea->opt.dir) return error_set(err, "--out: the folder name is empty (give one, e.g. --out figs)");
     if (ea->lesson_path) {
         if (ma->prompt || ma->prompt_file || ma->ids || ea->steps || ea->layer >= 0 || ea->all_heads || ea->sheet ||
             ea->panel_given || ea->axis_given || ea->query >= 0 || ea->heads || ea->heads_all || ea->vs)

@@ -50,8 +50,8 @@ static int stream_token(TokStream *ts, const Tokenizer *tok, int id, ErrorMsg *e
     size_t len;
     if (tok_stream_push(ts, tok, id, &out, &len, err)) return -1;
     text_visible_write(stdout, out, len, TEXT_KEEP_LINES); /* a token's ESC or BEL reads \x1B */
-    fflush(stdout); /* one token at a time: the user watches it appear */
-    return 0;
+    /* one token at a time: the user watches it appear, and a lost write stops us here */
+    return cli_output_check(err);
 }
 
 static void print_json(const Session *s, const GenToken *g, int n, int stopped_early, int stopped_at_eot) {

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "cli_model.h"
 #include "cli_opts.h"
+#include "file_read.h"
 #include "ngram_index.h"
 #include "text_visible.h"
 
@@ -112,12 +113,10 @@ int cmd_novelty(int argc, char **argv) {
     if (!index_path) {
         snprintf(default_index, sizeof default_index, "%s/%s", model_dir, NGRAM_INDEX_FILE);
         index_path = default_index;
-        FILE *probe = fopen(index_path, "rb");
-        if (!probe)
+        if (!file_exists(index_path)) /* never opened here: a FIFO must not block */
             return cli_fail(CMD, "%s: this model has no n-gram index of its training text (%s), so what it has "
                             "seen cannot be checked (real GPT-2 was trained on WebText, which is not public)",
                             model_dir, NGRAM_INDEX_FILE);
-        fclose(probe);
     }
     NgramIndex ix;
     if (ngram_index_load(&ix, index_path, &err)) return cli_fail(CMD, "%s", err.text);

@@ -18,6 +18,7 @@ static const char USAGE[] =
     "  TEXT              the text (one argument; quote it). '-' reads standard input.\n"
     "  --file PATH       read the text from a file (any bytes, NULs included)\n"
     "  --explain         also list, word by word, the BPE merges in the order applied\n"
+    "                    (a word's first 200 merges, each line its first 40 parts)\n"
     "  --ids             print only the token ids, space-separated\n"
     "  --json            print one JSON object (ids, tokens, words, merges)\n"
     "  --special         treat the text \"<|endoftext|>\" as the special token 50256\n"
@@ -95,6 +96,21 @@ static void print_table(const Tokenizer *t, const TokEncoding *e) {
     }
 }
 
+/* --explain shows each word after every merge, which costs the square of its length: a
+ * 10,000-byte word would print 122 MB. So a word is followed for its first
+ * EXPLAIN_MAX_MERGES merges, each line shows its first EXPLAIN_MAX_PARTS parts, and a
+ * line says what was left out (--json lists every merge, one short record each). */
+enum { EXPLAIN_MAX_MERGES = 200, EXPLAIN_MAX_PARTS = 40 };
+
+/* The word's current parts (tok/plen, see print_explain), at most EXPLAIN_MAX_PARTS. */
+static void print_parts(const Tokenizer *t, const int32_t *tok, const size_t *plen, size_t len, size_t n_parts) {
+    size_t shown = 0;
+    for (size_t i = 0; i < len && shown < EXPLAIN_MAX_PARTS; i += plen[i], shown++)
+        printf(" %s", tok_token_text(t, tok[i]));
+    if (shown < n_parts) printf(" ... (%zu more parts)", n_parts - shown);
+    putchar('\n');
+}
+
 /* --explain: every word starts as its single-byte tokens; each merge joins two adjacent
  * parts into the next-ranked pair's token, and the word is shown after every step. */
 static void print_explain(const Tokenizer *t, const TokEncoding *e) {
@@ -125,9 +141,9 @@ static void print_explain(const Tokenizer *t, const TokEncoding *e) {
             plen[i] = 1;
         }
         printf("  %-36s", "bytes:");
-        for (size_t i = 0; i < pc->len; i += plen[i]) printf(" %s", tok_token_text(t, tok[i]));
-        putchar('\n');
-        for (size_t k = 0; k < pc->n_merges; k++) {
+        print_parts(t, tok, plen, pc->len, pc->len);
+        size_t shown = pc->n_merges < EXPLAIN_MAX_MERGES ? pc->n_merges : EXPLAIN_MAX_MERGES;
+        for (size_t k = 0; k < shown; k++) {
             const TokMerge *m = &e->merges[pc->first_merge + k];
             size_t a = m->offset;
             if (a >= pc->len || !plen[a] || a + plen[a] >= pc->len) break; /* cannot happen */
@@ -140,9 +156,11 @@ static void print_explain(const Tokenizer *t, const TokEncoding *e) {
                      tok_token_text(t, m->right), tok_token_text(t, m->merged));
             printf("  ");
             print_padded(stdout, step, 36);
-            for (size_t i = 0; i < pc->len; i += plen[i]) printf(" %s", tok_token_text(t, tok[i]));
-            putchar('\n');
+            print_parts(t, tok, plen, pc->len, pc->len - k - 1);
         }
+        if (shown < pc->n_merges)
+            printf("  ... merges of this %zu-byte word: first %zu of %zu shown (--json lists them all)\n", pc->len,
+                   shown, pc->n_merges);
     }
     free(tok);
     free(plen);
@@ -249,7 +267,6 @@ int cmd_tokenize(int argc, char **argv) {
         print_table(&tok, &enc);
         if (explain) print_explain(&tok, &enc);
     }
-    if (status == 0 && (fflush(stdout) != 0 || ferror(stdout))) status = cli_fail(cmd, "cannot write the output");
     tok_encoding_free(&enc);
     tok_free(&tok);
     cli_bytes_free(&in);

@@ -15,6 +15,8 @@
 
 #include "file_read.h"
 #include "frame_fill.h"
+#include "frame_size.h"
+#include "offscreen.h"
 #include "parse_num.h"
 #include "settings.h"
 #include "utf8.h"
@@ -413,13 +415,13 @@ static int parse_look(const PngTextChunks *t, const char *what, FigureState *fs,
     if (get_float(t, what, "inferscope:ui_scale", VIZ_UI_SCALE_MIN, VIZ_UI_SCALE_MAX, &fs->ui_scale, err)) return -1;
     if (get_text(t, what, "inferscope:size", name, sizeof name, err)) return -1;
     {
-        int w = 0, h = 0, used = 0;
-        if (sscanf(name, "%5dx%5d%n", &w, &h, &used) != 2 || name[used] || name[0] < '0' || name[0] > '9' ||
-            w < 1 || h < 1 || w * fs->scale > 16384 || h * fs->scale > 16384)
-            return error_set(err, "%s: inferscope:size: '%s' is not WIDTHxHEIGHT within 1..%d at scale %d", what,
-                             name, 16384 / fs->scale, fs->scale);
-        fs->width = w;
-        fs->height = h;
+        /* the one size reader; any figure we ever wrote reopens (tests write 8x8 ones) */
+        char who[300];
+        snprintf(who, sizeof who, "%s: inferscope:size", what);
+        if (viz_size_parse(who, name, 1, 1, &fs->width, &fs->height, err)) return -1;
+        if (fs->width * fs->scale > OFFSCREEN_MAX_SIDE || fs->height * fs->scale > OFFSCREEN_MAX_SIDE)
+            return error_set(err, "%s: '%s' at scale %d is more than %d pixels a side", who, name, fs->scale,
+                             OFFSCREEN_MAX_SIDE);
     }
 
     int np = (int)fs->n_ids;
@@ -501,9 +503,36 @@ static int parse_compare(const PngTextChunks *t, const char *what, FigureState *
     return get_int(t, what, "inferscope:compare_n", 1, SEQ_COMPARE_MAX_NEW, &fs->compare_n, err);
 }
 
+static int by_keyword(const void *a, const void *b) {
+    return strcmp((*(const PngTextEntry *const *)a)->keyword, (*(const PngTextEntry *const *)b)->keyword);
+}
+
+/* A key of ours written twice: png_text_find would take the first and ignore the other,
+ * so a figure edited by hand (or crafted) would reopen in a state it does not show. As
+ * config.json and safetensors headers do, refuse it. Sorted, so a PNG with many chunks
+ * costs n log n. Other keys (a "Comment" repeated) are the PNG's own business. */
+static int refuse_duplicates(const PngTextChunks *t, const char *what, ErrorMsg *err) {
+    if (t->count < 2) return 0;
+    const PngTextEntry **sorted = malloc(t->count * sizeof *sorted);
+    if (!sorted) return error_set(err, "%s: out of memory", what);
+    for (size_t i = 0; i < t->count; i++) sorted[i] = &t->items[i];
+    qsort(sorted, t->count, sizeof *sorted, by_keyword);
+    int rc = 0;
+    for (size_t i = 1; i < t->count && rc == 0; i++) {
+        const char *k = sorted[i]->keyword;
+        if (strcmp(k, sorted[i - 1]->keyword) == 0 && (strncmp(k, "inferscope:", 11) == 0 || strcmp(k, "Software") == 0)) {
+            char shown[ERROR_QUOTE_CAP];
+            rc = error_set(err, "%s: provenance key \"%.60s\" appears twice", what, ERROR_QUOTE(shown, k));
+        }
+    }
+    free(sorted);
+    return rc;
+}
+
 int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out, ErrorMsg *err) {
     memset(out, 0, sizeof *out);
     out->settings = sampler_settings_default(); /* settings a figure does not record stay neutral */
+    if (refuse_duplicates(t, what, err)) return -1;
     /* in this order: parse_look checks token positions against the ids parse_tokens read */
     if (parse_origin(t, what, out, err) || parse_tokens(t, what, out, err) || parse_drawn(t, what, out, err) ||
         parse_sampling(t, what, out, err) || parse_look(t, what, out, err) || parse_compare(t, what, out, err)) {
@@ -516,8 +545,8 @@ int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out
 int figure_meta_read(const char *path, FigureState *out, ErrorMsg *err) {
     memset(out, 0, sizeof *out);
     PngTextChunks t = {0};
-    /* checked before the PNG reader opens it: a FIFO named like a figure must not hang */
-    if (file_check_regular(path, err) || png_read_text_chunks(path, &t, err)) return -1;
+    /* the PNG reader opens it without blocking: a FIFO named like a figure cannot hang */
+    if (png_read_text_chunks(path, &t, err)) return -1;
     int rc = figure_meta_parse(&t, path, out, err);
     if (rc == 0 && !out->contact_sheet &&
         (t.width != (uint32_t)(out->width * out->scale) || t.height != (uint32_t)(out->height * out->scale))) {

@@ -2,12 +2,14 @@
  * (EVP_DigestInit_ex / Update / Final_ex, FIPS 180-4), plus the stat-keyed cache.
  * The file is streamed in 1 MiB blocks so a 6 GB GPT-2 XL costs 1 MiB of memory. */
 #include "sha256_file.h"
+#include "file_read.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
 
@@ -41,13 +43,9 @@ static int digest_stream(FILE *f, EVP_MD_CTX *ctx, unsigned char *buf, const cha
 
 int sha256_file(const char *path, char hex[SHA256_HEX_LEN + 1], ErrorMsg *err) {
     hex[0] = '\0';
-    FILE *f = fopen(path, "rb");
-    if (!f) return error_set(err, "%s: cannot open for hashing: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return error_set(err, "%s: is a folder, not a file", path);
-    }
+    /* file_read's non-blocking open: a FIFO in place of the weights must not hang */
+    FILE *f = file_fopen_regular(path, NULL, err);
+    if (!f) return -1;
     unsigned char *buf = malloc(SHA256_BLOCK);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     int rc = buf && ctx ? digest_stream(f, ctx, buf, path, hex, err)
@@ -63,13 +61,15 @@ int file_identity(const char *path, FileIdentity *id) {
     memset(id, 0, sizeof *id);
     if (stat(path, &st) != 0) return -1;
     *id = (FileIdentity){.size = (uint64_t)st.st_size, .ino = (uint64_t)st.st_ino, .dev = (uint64_t)st.st_dev,
-                         .mtime_s = (int64_t)st.st_mtim.tv_sec, .mtime_ns = (int64_t)st.st_mtim.tv_nsec, .valid = 1};
+                         .mtime_s = (int64_t)st.st_mtim.tv_sec, .mtime_ns = (int64_t)st.st_mtim.tv_nsec,
+                         .ctime_s = (int64_t)st.st_ctim.tv_sec, .ctime_ns = (int64_t)st.st_ctim.tv_nsec, .valid = 1};
     return 0;
 }
 
 int file_identity_same(const FileIdentity *a, const FileIdentity *b) {
     return a->valid && b->valid && a->size == b->size && a->ino == b->ino && a->dev == b->dev &&
-           a->mtime_s == b->mtime_s && a->mtime_ns == b->mtime_ns;
+           a->mtime_s == b->mtime_s && a->mtime_ns == b->mtime_ns && a->ctime_s == b->ctime_s &&
+           a->ctime_ns == b->ctime_ns;
 }
 
 int sha256_file_cached(Sha256Cache *c, const char *path, const char **hex, ErrorMsg *err) {

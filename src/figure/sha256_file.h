@@ -18,11 +18,12 @@
  * with err naming the file (cannot open, is a folder, read error, crypto failure). */
 int sha256_file(const char *path, char hex[SHA256_HEX_LEN + 1], ErrorMsg *err);
 
-/* Which file a path named at one moment: a rewrite in place changes mtime, a
- * replacement by rename changes the inode. */
+/* Which file a path named at one moment: a rewrite in place changes mtime and ctime (a
+ * writer can set mtime back, never ctime), a replacement by rename changes the inode. */
 typedef struct FileIdentity {
     uint64_t size, ino, dev;
     int64_t mtime_s, mtime_ns;
+    int64_t ctime_s, ctime_ns;
     int valid;                       /* 1 once filled */
 } FileIdentity;
 

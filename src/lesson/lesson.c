@@ -141,15 +141,29 @@ typedef struct LineArgs {
     const char *word;      /* the directive */
     const char *arg;       /* its argument, alen bytes (spaces at the ends trimmed) */
     size_t alen;
-    char abuf[256];        /* the argument as a string when it fits, else "" */
+    char abuf[256];        /* the argument as a string (a longer one is refused before the
+                            * parser runs, unless its row says OP_ANY_LENGTH) */
     const SettingRow *row; /* LOP_SETTING: the settings table's row */
     int *open_ask;         /* an `ask` waits for its `reveal` */
 } LineArgs;
 
 typedef int (*LineParser)(Parser *p, LineArgs *a, LessonDirective *d);
 
+/* Captions already in the beat being parsed. */
+static int beat_captions(const Lesson *l) {
+    int n = 0;
+    for (size_t i = l->n_beats ? l->beat_end[l->n_beats - 1] : 0; i < l->n_dir; i++) n += l->dir[i].op == LOP_CAPTION;
+    return n;
+}
+
 /* title | prompt | caption | ask TEXT */
 static int line_text(Parser *p, LineArgs *a, LessonDirective *d) {
+    if (d->op == LOP_CAPTION && beat_captions(p->l) >= LESSON_MAX_CAPTIONS) {
+        char what[160];
+        snprintf(what, sizeof what, "beat %zu has more than %d captions, the most a slide and the handout show "
+                 "(start a new beat with pause)", p->l->n_beats + 1, LESSON_MAX_CAPTIONS);
+        return fail(p, "%s", what);
+    }
     if (parse_text(p, a->arg, a->alen, &d->text, &d->text_len)) return -1;
     if (d->text_len == 0) return fail(p, "'%s' text is empty", a->word);
     if (d->op == LOP_ASK) {
@@ -163,7 +177,10 @@ static int line_model(Parser *p, LineArgs *a, LessonDirective *d) {
     const char *suffix = " or-bundled";
     size_t sl = strlen(suffix), alen = a->alen;
     if (alen > sl && memcmp(a->arg + alen - sl, suffix, sl) == 0) { d->flag = 1; alen -= sl; }
-    return parse_text(p, a->arg, alen, &d->text, &d->text_len);
+    if (parse_text(p, a->arg, alen, &d->text, &d->text_len)) return -1;
+    /* "" would be read as the lesson's own folder and reported as ".../lessons//config.json" */
+    if (d->text_len == 0) return fail(p, "'model' path is empty (give a model folder, e.g. ../models/gpt2)%s", "");
+    return 0;
 }
 
 /* force TEXT | #ID; attribute_vs: a token written as for force, or none */
@@ -180,9 +197,8 @@ static int line_token(Parser *p, LineArgs *a, LessonDirective *d) {
 }
 
 static int line_seed(Parser *p, LineArgs *a, LessonDirective *d) {
-    uint64_t v = 0;
-    if (parse_num_u64(a->abuf, &v) != NUM_OK) return fail(p, "seed needs a whole number >= 0%s", "");
-    d->n = (long)(v & 0x7fffffffffffffffULL);
+    ErrorMsg e;
+    if (settings_parse_seed("seed", a->abuf, &d->seed, &e)) return fail(p, "%.400s", e.text);
     return 0;
 }
 
@@ -191,7 +207,6 @@ static int line_setting(Parser *p, LineArgs *a, LessonDirective *d) {
     ErrorMsg e;
     d->kind = (int)a->row->id;
     d->setting = sampler_settings_default();
-    if (a->alen >= sizeof a->abuf) return fail(p, "%s: the value is too long", a->word);
     if (settings_parse(a->row, a->row->lesson, a->abuf, &d->setting, &e)) return fail(p, "%.400s", e.text);
     return 0;
 }
@@ -298,7 +313,6 @@ static int line_draws(Parser *p, LineArgs *a, LessonDirective *d) {
 /* ablate SPEC,... and compare SPEC SPEC ...: kept as written, checked when the beat
  * runs (gpt2_ablation_parse, settings_spec_parse name the bad part) */
 static int line_ablate(Parser *p, LineArgs *a, LessonDirective *d) {
-    if (a->alen >= sizeof a->abuf) return fail(p, "%s: the list is too long", a->word);
     d->text = malloc(a->alen + 1);
     if (!d->text) return fail(p, "out of memory%s", "");
     memcpy(d->text, a->abuf, a->alen + 1);
@@ -311,37 +325,40 @@ typedef struct OpName {
     LessonOp op;
     int arg;          /* 0 none, 1 optional, 2 required */
     LineParser parse; /* NULL: nothing to read */
+    int any_length;   /* OP_ANY_LENGTH: the parser reads a->arg (text of any length);
+                       * OP_SHORT: a->abuf, and a longer argument is refused by its length */
 } OpName;
+enum { OP_SHORT = 0, OP_ANY_LENGTH = 1 };
 
 /* A new directive is one row here (and a line parser above if it has an argument). */
 static const OpName OPS[] = {
-    {"title", LOP_TITLE, 2, line_text},
-    {"model", LOP_MODEL, 2, line_model},
-    {"prompt", LOP_PROMPT, 2, line_text},
-    {"seed", LOP_SEED, 2, line_seed},
-    {"step", LOP_STEP, 1, line_count},
-    {"back", LOP_BACK, 1, line_count},
-    {"home", LOP_HOME, 0, NULL},
-    {"force", LOP_FORCE, 2, line_token},
-    {"reroll", LOP_REROLL, 0, NULL},
-    {"draws", LOP_DRAWS, 2, line_draws},
-    {"compare", LOP_COMPARE, 2, line_ablate},
-    {"layer", LOP_LAYER, 2, line_index},
-    {"head", LOP_HEAD, 2, line_index},
-    {"panel", LOP_PANEL, 2, line_panel},
-    {"caption", LOP_CAPTION, 2, line_text},
-    {"highlight", LOP_HIGHLIGHT, 2, line_highlight},
-    {"bpe", LOP_BPE, 2, line_index},
-    {"ask", LOP_ASK, 2, line_text},
-    {"reveal", LOP_REVEAL, 0, line_reveal},
-    {"pause", LOP_PAUSE, 0, NULL},
-    {"axis", LOP_AXIS, 2, line_axis},
-    {"textmode", LOP_TEXTMODE, 2, line_textmode},
-    {"expect", LOP_EXPECT, 2, line_expect},
-    {"ablate", LOP_ABLATE, 2, line_ablate},
-    {"query", LOP_QUERY, 2, line_query},
-    {"heads", LOP_HEADS, 2, line_heads},
-    {"attribute_vs", LOP_ATTR_VS, 2, line_token},
+    {"title", LOP_TITLE, 2, line_text, OP_ANY_LENGTH},
+    {"model", LOP_MODEL, 2, line_model, OP_ANY_LENGTH},
+    {"prompt", LOP_PROMPT, 2, line_text, OP_ANY_LENGTH},
+    {"seed", LOP_SEED, 2, line_seed, OP_SHORT},
+    {"step", LOP_STEP, 1, line_count, OP_SHORT},
+    {"back", LOP_BACK, 1, line_count, OP_SHORT},
+    {"home", LOP_HOME, 0, NULL, OP_SHORT},
+    {"force", LOP_FORCE, 2, line_token, OP_ANY_LENGTH},
+    {"reroll", LOP_REROLL, 0, NULL, OP_SHORT},
+    {"draws", LOP_DRAWS, 2, line_draws, OP_SHORT},
+    {"compare", LOP_COMPARE, 2, line_ablate, OP_SHORT},
+    {"layer", LOP_LAYER, 2, line_index, OP_SHORT},
+    {"head", LOP_HEAD, 2, line_index, OP_SHORT},
+    {"panel", LOP_PANEL, 2, line_panel, OP_SHORT},
+    {"caption", LOP_CAPTION, 2, line_text, OP_ANY_LENGTH},
+    {"highlight", LOP_HIGHLIGHT, 2, line_highlight, OP_SHORT},
+    {"bpe", LOP_BPE, 2, line_index, OP_SHORT},
+    {"ask", LOP_ASK, 2, line_text, OP_ANY_LENGTH},
+    {"reveal", LOP_REVEAL, 0, line_reveal, OP_SHORT},
+    {"pause", LOP_PAUSE, 0, NULL, OP_SHORT},
+    {"axis", LOP_AXIS, 2, line_axis, OP_SHORT},
+    {"textmode", LOP_TEXTMODE, 2, line_textmode, OP_SHORT},
+    {"expect", LOP_EXPECT, 2, line_expect, OP_ANY_LENGTH},
+    {"ablate", LOP_ABLATE, 2, line_ablate, OP_SHORT},
+    {"query", LOP_QUERY, 2, line_query, OP_SHORT},
+    {"heads", LOP_HEADS, 2, line_heads, OP_SHORT},
+    {"attribute_vs", LOP_ATTR_VS, 2, line_token, OP_ANY_LENGTH},
 };
 
 static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
@@ -353,7 +370,7 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
     memcpy(word, s, w);
     word[w] = 0;
     const OpName *op = NULL;
-    static const OpName SETTING_OP = {"", LOP_SETTING, 2, line_setting}; /* a settings-table row's word */
+    static const OpName SETTING_OP = {"", LOP_SETTING, 2, line_setting, OP_SHORT}; /* a settings-table row's word */
     LineArgs a = {.word = word, .row = settings_by_lesson(word), .open_ask = open_ask};
     if (a.row) op = &SETTING_OP;
     for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; i++)
@@ -365,6 +382,12 @@ static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
     a.arg = s + at;
     if (op->arg == 2 && a.alen == 0) return fail(p, "'%s' needs an argument", word);
     if (op->arg == 0 && a.alen != 0) return fail(p, "'%s' takes no argument", word);
+    /* silently cut or emptied, a long list would read as another one ("heads" as "one") */
+    if (a.alen >= sizeof a.abuf && !op->any_length) {
+        char what[96];
+        snprintf(what, sizeof what, "'%s' takes at most %zu bytes, not %zu", word, sizeof a.abuf - 1, a.alen);
+        return fail(p, "%s", what);
+    }
     if (a.alen < sizeof a.abuf) memcpy(a.abuf, a.arg, a.alen);
 
     LessonDirective d = {.op = op->op, .line = p->line};
@@ -423,7 +446,7 @@ int lesson_load(Lesson *out, const char *path, ErrorMsg *err) {
      * lessons are small: refuse anything absurd instead of reading it all */
     uint8_t *buf = NULL;
     size_t n = 0;
-    if (file_read_all(path, (size_t)1 << 20, &buf, &n, err)) return -1;
+    if (file_read_all(path, LESSON_MAX_BYTES, &buf, &n, err)) return -1;
     int rc = lesson_parse(out, path, (const char *)buf, n, err);
     free(buf);
     return rc;

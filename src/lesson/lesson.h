@@ -80,6 +80,13 @@ typedef enum LessonExpect {
 /* `expect top N`: at most this many bars (the rows a session keeps, SESSION_TOP_N). */
 #define LESSON_TOP_MAX 20
 
+/* Captions a beat may have: lesson_load refuses more (they were once dropped in silence);
+ * what does not fit on a slide is counted there ("... 3 more lines"), the handout shows all. */
+#define LESSON_MAX_CAPTIONS 12
+
+/* A lesson file is refused above this size (lesson_load and the handout read it). */
+#define LESSON_MAX_BYTES ((size_t)1 << 20)
+
 typedef enum LessonCmp { LCMP_GE, LCMP_LE, LCMP_GT, LCMP_LT, LCMP_EQ, LCMP_STRONGEST } LessonCmp;
 
 /* attention query forms (arg[2]): a position >= 0, or the mean over rows 1..T-1 of */
@@ -94,7 +101,8 @@ typedef enum LessonHighlightKind { LHL_NONE, LHL_PANEL, LHL_TOKEN, LHL_BAR } Les
 typedef struct LessonDirective {
     LessonOp op;
     int line;         /* 1-based line in the file, for messages */
-    long n;           /* integer argument (N, seed, layer, head, token index, bar rank, id) */
+    long n;           /* integer argument (N, layer, head, token index, bar rank, id) */
+    uint64_t seed;    /* SEED: all 64 bits (settings_parse_seed) */
     double x;         /* real argument (EXPECT threshold; AXIS: the linear end, 0..1) */
     int flag;         /* on/off; FORCE, EXPECT: 1 = by id (#ID), 0 = by text; MODEL: 1 = or-bundled */
     int kind;         /* SETTING: SettingId; ATTR_VS: 1 = none; PANEL: VizPanel (panel_table.h); HIGHLIGHT: LessonHighlightKind; EXPECT: LessonExpect; AXIS: VizProbAxis */

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_read.h"
 #include "file_write.h"
 #include "strbuf.h"
 #include "free_all.h"
@@ -133,31 +134,12 @@ static void notes_free(HandoutNotes *n) {
     memset(n, 0, sizeof *n);
 }
 
-/* The lesson file, read again for its comments: a regular file, opened without
- * blocking (a FIFO must not hang the export), at most 1 MiB. */
+/* The lesson file, read again for its comments, by the same rule as lesson_load
+ * (file_read: a regular file, opened without blocking, at most 1 MiB). */
 static char *read_lesson(const char *path, size_t *len, ErrorMsg *err) {
-    enum { MAX = 1 << 20 };
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) { error_set(err, "%s: cannot open: %s", path, strerror(errno)); return NULL; }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX) {
-        close(fd);
-        error_set(err, "%s: not a regular lesson file of at most 1 MiB", path);
-        return NULL;
-    }
-    char *buf = malloc((size_t)st.st_size + 1);
-    size_t n = 0;
-    while (buf && n < (size_t)st.st_size) {
-        ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        n += (size_t)r;
-    }
-    close(fd);
-    if (!buf) { error_set(err, "%s: out of memory", path); return NULL; }
-    buf[n] = 0;
-    *len = n;
-    return buf;
+    uint8_t *buf = NULL;
+    if (file_read_all(path, LESSON_MAX_BYTES, &buf, len, err)) return NULL;
+    return (char *)buf;
 }
 
 /* The beat whose directives include the first one on a line after `line`; -1: none. */

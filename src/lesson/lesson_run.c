@@ -157,7 +157,7 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
         rs->have_prompt = 1;
         rs->prompt_dir = di;
         break;
-    case LOP_SEED: act = (Action){.kind = ACT_SEED, .seed = (uint64_t)d->n}; break;
+    case LOP_SEED: act = (Action){.kind = ACT_SEED, .seed = d->seed}; break;
     case LOP_SETTING:
         settings_copy(settings_row((SettingId)d->kind), &set, &d->setting);
         act = (Action){.kind = ACT_SETTINGS, .settings = &set};

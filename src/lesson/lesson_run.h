@@ -12,8 +12,6 @@
 #include "lesson.h"
 #include "session.h"
 
-#define LESSON_MAX_CAPTIONS 12
-
 /* What a beat adds on top of the session and view: borrowed from the Lesson. */
 typedef struct LessonBeatView {
     int beat;                                   /* 0-based beat shown */

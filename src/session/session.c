@@ -259,11 +259,32 @@ void session_free(Session *s) {
     memset(s, 0, sizeof *s);
 }
 
-/* After a forward pass: the newest logits must be finite numbers. When they are not, the
- * weights are scanned to say which tensor is damaged ("tensor 'h.0.mlp.c_fc.weight' holds
- * NaN at [3, 17]"); finite weights mean the activations overflowed. A scan happens only on
- * this failure, so healthy models pay one pass over n_vocab floats per step. */
-int session_check_logits(Session *s, ErrorMsg *err) {
+/* The weights are read in place from the mapped file (MAP_PRIVATE shares the page cache
+ * until written): a rewrite of model.safetensors while we run changes them under us, and
+ * the loss of an eval or the next token is then silently another model's. So the file
+ * (size, mtime, ctime) is compared with the one taken at load after every forward pass:
+ * a stat, about a microsecond. A file replaced by rename or deleted is another inode, and
+ * the mapping keeps the old one whole: the weights in use did not change. A truncation
+ * is map_guard's SIGBUS. */
+static int weights_unchanged(const Session *s, ErrorMsg *err) {
+    if (!s->model.map || !s->weights_loaded.valid) return 0; /* nothing read from the file */
+    char path[1100];
+    snprintf(path, sizeof path, "%s/model.safetensors", s->model.dir);
+    FileIdentity now;
+    if (file_identity(path, &now) != 0 || now.ino != s->weights_loaded.ino || now.dev != s->weights_loaded.dev ||
+        file_identity_same(&now, &s->weights_loaded))
+        return 0;
+    return error_set(err, "%s changed on disk while in use: what it computes now mixes old and new weights "
+                     "(load it again)", path);
+}
+
+/* After a forward pass: the weights file must be the one loaded, and the newest logits
+ * must be finite numbers. When they are not, the weights are scanned to say which tensor
+ * is damaged ("tensor 'h.0.mlp.c_fc.weight' holds NaN at [3, 17]"); finite weights mean
+ * the activations overflowed. A scan happens only on this failure, so healthy models pay
+ * one pass over n_vocab floats per step. */
+int session_check_forward(Session *s, ErrorMsg *err) {
+    if (weights_unchanged(s, err)) return -1;
     int n = s->trace.n_pos;
     ErrorMsg none;
     const float *l = n > 0 ? gpt2_logits_at(&s->model, &s->trace, n - 1, &none) : NULL;
@@ -300,7 +321,7 @@ static int start_prompt(Session *s, const int *ids, size_t n, ErrorMsg *err) {
         s->memo_len = s->prefill_len = 0;
         session_picks_forget_after(s, -1);
         gpt2_trace_truncate(&s->orig, 0); /* the original starts again from this prefill */
-        if (gpt2_prefill(&s->model, &s->trace, ids, n, err) || session_check_logits(s, err)) {
+        if (gpt2_prefill(&s->model, &s->trace, ids, n, err) || session_check_forward(s, err)) {
             session_branch_free(&b);
             /* the trace was emptied: restore the previous branch's tokens if there was one */
             if (s->n_branches) {
@@ -395,7 +416,7 @@ int session_forward_one(Session *s, int id, ErrorMsg *err) {
          * from them are gone, whether the step turns out good or not */
         if (pos < s->memo_len) s->memo_len = pos;
         session_picks_forget_after(s, pos);
-        if (session_check_logits(s, err)) { /* undo the step: the screen keeps the last good state */
+        if (session_check_forward(s, err)) { /* undo the step: the screen keeps the last good state */
             gpt2_trace_truncate(&s->trace, s->trace.n_pos - 1);
             session_refresh_records(s);
             return -1;

@@ -29,7 +29,7 @@ static void memo_after_mask(Session *s, int on_the_path) {
 static int rerun(Session *s, const int *ids, int n, ErrorMsg *err) {
     if (n == 0) return 0;
     double t0 = session_now_ms();
-    int rc = gpt2_prefill(&s->model, &s->trace, ids, (size_t)n, err) || session_check_logits(s, err) ? -1 : 0;
+    int rc = gpt2_prefill(&s->model, &s->trace, ids, (size_t)n, err) || session_check_forward(s, err) ? -1 : 0;
     s->last_step_ms = session_now_ms() - t0;
     s->n_steps++;
     return rc;

@@ -26,9 +26,10 @@ void session_picks_forget_after(Session *s, int q);
 /* The pending salt for position n_pos: the branch's if it already has that position. */
 void session_sync_pending_salt(Session *s);
 
-/* After a forward pass: -1 (err names the damaged tensor, or the overflow) unless the
- * newest logits are all finite. */
-int session_check_logits(Session *s, ErrorMsg *err);
+/* After a forward pass: -1 (err says model.safetensors changed on disk since the load,
+ * or names the damaged tensor, or the overflow) unless the weights file is the one
+ * loaded and the newest logits are all finite. */
+int session_check_forward(Session *s, ErrorMsg *err);
 
 /* Token id at the current position: from the redo rows when the trace still holds it
  * there, else one forward step; the records follow. */

@@ -1,5 +1,6 @@
 /* text_marks.c — per-token surprisal and seen marks for the Text panel (text_marks.h). */
 #include "text_marks.h"
+#include "file_read.h"
 #include "free_all.h"
 
 #include <stdio.h>
@@ -62,11 +63,9 @@ const unsigned char *text_marks_seen(TextMarks *m, const Session *s, NgramSummar
     if (!m) return NULL;
     if (!m->index_tried) {
         m->index_tried = 1;
-        FILE *probe = fopen(m->index_path, "rb");
-        if (!probe) {
+        if (!file_exists(m->index_path)) { /* never opened here: a FIFO must not block */
             snprintf(m->missing, sizeof m->missing, "no training-text index for this model");
         } else {
-            fclose(probe);
             ErrorMsg err;
             if (ngram_index_load(&m->ix, m->index_path, &err))
                 snprintf(m->missing, sizeof m->missing, "training-text index unusable: %.250s", err.text);
