@@ -59,7 +59,10 @@ esac
 # native build links exactly that), else as apt would install it ----------------------
 src_of() { # -dev package -> "source version"
   local s
-  s=$(dpkg-query -W -f='${db:Status-Abbrev}|${source:Package} ${source:Version}\n' "$1" 2>/dev/null | sed -n 's/^ii *|//p')
+  # the build machine's own architecture: with multiarch (make test-arm64 installs
+  # libpcre2-dev:arm64) a bare name lists one line per architecture
+  s=$(dpkg-query -W -f='${db:Status-Abbrev}|${source:Package} ${source:Version}\n' "$1:$(dpkg --print-architecture)" 2>/dev/null |
+    sed -n 's/^ii *|//p' | head -n 1)
   if [ -z "$s" ]; then
     s=$(apt-cache show --no-all-versions "$1" 2>/dev/null |
       awk '/^Package:/{p=$2} /^Version:/{v=$2} /^Source:/{s=$2; if ($3 ~ /^\(/) sv=substr($3, 2, length($3) - 2)}
