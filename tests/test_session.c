@@ -126,7 +126,8 @@ static void test_redo(void) {
     long r = s.n_sampler_runs, g = s.threads.n_steps[0] + s.threads.n_steps[1];
     for (int i = 0; i < 12; i++) session_step(&s, &err);
     CHECK(s.n_steps == f, "12 tokens again: %d forward passes", s.n_steps - f);
-    CHECK(s.n_sampler_runs - r == 24, "no pick to redo either: only the shown records (%ld runs)", s.n_sampler_runs - r);
+    /* one run a step: the record that chose the token is the pending record it was */
+    CHECK(s.n_sampler_runs - r == 12, "no pick to redo either: only the next records (%ld runs)", s.n_sampler_runs - r);
     CHECK(session_set_prompt(&s, PROMPT, sizeof PROMPT - 1, &err) == 0 && s.n_steps == f && session_len(&s) == 4,
           "the same prompt again: no prefill");
     for (int i = 0; i < 30; i++) session_step(&s, &err);
@@ -190,6 +191,12 @@ static void test_redo(void) {
                   memcmp(t.next.rows, u.next.rows, (size_t)t.next.n * sizeof t.next.rows[0]) == 0 &&
                   t.prev.chosen.id == u.prev.chosen.id,
               "a batch gives the same tokens and records");
+        /* u's prev is its last next record kept; t's was run again at the batch end */
+        CHECK(t.prev.u == u.prev.u && t.prev.n == u.prev.n && t.prev.n_context == u.prev.n_context &&
+                  memcmp(&t.prev.chosen, &u.prev.chosen, sizeof t.prev.chosen) == 0 &&
+                  memcmp(t.prev.rows, u.prev.rows, (size_t)t.prev.n * sizeof t.prev.rows[0]) == 0 &&
+                  t.prev.other_raw == u.prev.other_raw && t.prev.other_final == u.prev.other_final,
+              "the kept prev record is bit for bit the one a fresh sampler run gives");
         session_free(&u);
     }
     CHECK(t.n_sampler_runs - r <= 7, "a batch of 5 steps: %ld sampler runs", t.n_sampler_runs - r);
