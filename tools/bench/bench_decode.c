@@ -90,7 +90,7 @@ static void section_targets(BenchModels *b, const BenchBuf *fb) {
     const Gpt2Config *cfg = &b->m[0].config;
     printf("\ndecode, context 16, trace off: ms/token and x = time / stream floor of the same bytes, table\n"
            "and threads, read just before; medians of %d rounds (the range of x over them).\n"
-           "Targets: F32 <= 1.30x; F16 <= 0.60x the F32 time\n", TARGET_ROUNDS);
+           "Targets: F32 <= 1.30x; F16 <= 0.60x the F32 time (PASS/FAIL beside each; a bench never fails)\n", TARGET_ROUNDS);
     printf("  %-8s %-5s %-6s %27s %27s\n", "kernels", "wts", "MB", "1 thread", "2 threads");
     for (size_t k = 0; k < b->n_isas; k++) {
         ErrorMsg err;
@@ -123,14 +123,15 @@ static void section_targets(BenchModels *b, const BenchBuf *fb) {
                     double med_ms = bench_median(ms[d][th], TARGET_ROUNDS);
                     double med_x = bench_median(x[d][th], TARGET_ROUNDS); /* sorted: [0] min, [R-1] max */
                     printf(" %8.2f (%4.2fx, %4.2f-%4.2f)", med_ms, med_x, x[d][th][0], x[d][th][TARGET_ROUNDS - 1]);
+                    if (d == 0) printf(" %s", med_x <= 1.30 ? "PASS" : "FAIL"); /* the target: F32 <= 1.30x */
                 }
                 printf("\n");
             }
             printf("  %-8s F16/F32 time, median of the rounds' ratios:", b->isas[k]);
             for (int th = 0; th < 2; th++) {
                 double med = bench_median(half[th], TARGET_ROUNDS);
-                printf(" %d thread%s %.2f (%.2f-%.2f)%s", th + 1, th ? "s" : "", med, half[th][0],
-                       half[th][TARGET_ROUNDS - 1], th ? "\n" : ",");
+                printf(" %d thread%s %.2f (%.2f-%.2f) %s%s", th + 1, th ? "s" : "", med, half[th][0],
+                       half[th][TARGET_ROUNDS - 1], med <= 0.60 ? "PASS" : "FAIL", th ? "\n" : ",");
             }
         }
         for (int d = 0; d < 2; d++) gpt2_trace_free(&tr[d]);

@@ -19,6 +19,7 @@
 #include "bench_lens.h"
 #include "bench_bundled.h"
 #include "bench_ngram.h"
+#include "bench_real.h"
 #include "bench_tokenizer.h"
 #include "cli.h"
 #include "cli_model.h"
@@ -84,12 +85,8 @@ static int write_model(int argc, char **argv) {
             return 2;
         }
     }
-    static const struct { const char *name; int L, NH, C; } shapes[] = {
-        {"124M", 12, 12, 768}, {"355M", 24, 16, 1024}, {"774M", 36, 20, 1280}, {"1558M", 48, 25, 1600}};
-    for (size_t k = 0; dir && k < sizeof shapes / sizeof shapes[0]; k++) {
-        if (strcmp(shape, shapes[k].name) != 0) continue;
-        Gpt2Config cfg = {.n_layer = shapes[k].L, .n_head = shapes[k].NH, .n_embd = shapes[k].C,
-                          .n_positions = 1024, .vocab_size = 50257, .ln_eps = 1e-5f};
+    Gpt2Config cfg;
+    if (dir && bench_shape_config(shape, &cfg) == 0) {
         Gpt2Model m;
         if (weights == GPT2_WEIGHTS_AS_STORED) weights = KERN_F32;
         if (gpt2_model_init_random_as(&m, &cfg, seed, (KernDtype)weights, &err) || gpt2_model_save(&m, dir, &err)) {
@@ -108,18 +105,23 @@ static int write_model(int argc, char **argv) {
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); /* show each figure as it is measured, even through a pipe */
     threads_wait_briefly(argv); /* the app's thread behaviour (threads_wait.c) */
-    int all_isas = 0, decode_only = 0;
+    int all_isas = 0, decode_only = 0, big = 0, real_only = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("usage: bench [--all-isas]    speed figures with their bounds (about 75 s on 2 idle cores)\n"
                    "       bench --lens          only the inside-the-model row (lens, attribution; about 15 s)\n"
                    "       bench --decode        only the bounds and the decode targets (about 25 s)\n"
+                   "       bench --real [--big]  only the bounds and the real path (model folders, session\n"
+                   "                             steps); --big adds 774M and 1558M (the disk and RAM they\n"
+                   "                             need are printed first; also with plain bench --big)\n"
                    "       bench --write-model DIR --shape 124M|355M|774M|1558M [--weights f32|f16|bf16] [--seed S]\n");
             return 0;
         }
         if (strcmp(argv[i], "--write-model") == 0) return write_model(argc, argv);
         if (strcmp(argv[i], "--all-isas") == 0) all_isas = 1;
         if (strcmp(argv[i], "--decode") == 0) decode_only = 1;
+        if (strcmp(argv[i], "--big") == 0) big = 1;
+        if (strcmp(argv[i], "--real") == 0) real_only = 1;
         if (strcmp(argv[i], "--lens") == 0) {
             print_cpu();
             return bench_lens_124m();
@@ -131,9 +133,10 @@ int main(int argc, char **argv) {
     BenchBuf fb;
     if (bench_buf_init(&fb, f32_bytes)) printf("bench: no memory for the floor buffer\n");
     print_bounds(&fb, f32_bytes);
-    bench_decode(&fb, all_isas, decode_only);
+    if (!real_only) bench_decode(&fb, all_isas, decode_only);
+    if (!decode_only) bench_real(&fb, cli_tokenizer_dir(), big);
     bench_buf_free(&fb);
-    if (decode_only) return 0;
+    if (decode_only || real_only) return 0;
 
     printf("\n");
     kern_set_threads(2);
