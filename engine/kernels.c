@@ -107,9 +107,12 @@ static const void *w_at(const void *w, KernDtype dt, size_t idx) {
 #define KERN_PAR_MIN ((size_t)1 << 15)
 /* Widest output the two-halves split keeps on the stack (GPT-2 XL's MLP is 6,400). */
 #define KERN_SPLIT_MAX_OUT 8192
-/* Columns per step of the one-thread path: its slice of each row (4 KB of float weights) is
- * long enough for the hardware prefetcher, its partial row small enough for the stack. */
-#define KERN_SPLIT_CHUNK 1024
+/* Bytes of each row per step of the one-thread path: 4 KB, a page, is long enough for the
+ * hardware prefetcher and one TLB walk per row; the columns (1,024 of F32, 2,048 of F16)
+ * keep the partial row small enough for the stack. Half-precision weights used 1,024
+ * columns too, 2 KB runs: twice the row switches per byte. */
+#define KERN_SPLIT_BYTES 4096
+#define KERN_SPLIT_CHUNK 2048 /* the most columns a step takes (KERN_SPLIT_BYTES of 2-byte weights) */
 
 /* y = b + x W, computed as (b + x[0..mid) W[0..mid)) + x[mid..in) W[mid..in): the rows
  * are cut in two halves at `mid` whatever the thread count, so every thread count gives
@@ -125,10 +128,10 @@ static size_t split_mid(size_t in) { return in / 2 / 4 * 4; /* 4: the kernel's r
  * given (ranges start at multiples of 16), so this is bit for bit the parallel split. */
 static void matvec_serial(KernMatvecFn fn, float *y, const float *x, const void *w, KernDtype dt, const float *b,
                           size_t in, size_t out) {
-    const size_t mid = split_mid(in);
+    const size_t mid = split_mid(in), chunk = KERN_SPLIT_BYTES / kern_dtype_size(dt);
     _Alignas(64) float part[KERN_SPLIT_CHUNK];
-    for (size_t c0 = 0; c0 < out; c0 += KERN_SPLIT_CHUNK) {
-        size_t c1 = out - c0 < KERN_SPLIT_CHUNK ? out : c0 + KERN_SPLIT_CHUNK;
+    for (size_t c0 = 0; c0 < out; c0 += chunk) {
+        size_t c1 = out - c0 < chunk ? out : c0 + chunk;
         fn(y, x, w, b, mid, out, c0, c1);
         /* columns c0..c1 of the second half as columns 0.. of a matrix that starts at
          * column c0 (the row stride stays out), so they land on part[0..] */
