@@ -113,9 +113,10 @@ asan: deps-test
 	@tests/run.sh build-asan
 
 # bench: speed figures (medians) of the engine and tokenizer; not part of the tests
+# (make bench BENCH_ARGS=--big adds GPT-2 774M and 1558M to the real path)
 bench: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench
-	./$(BUILD)/bench
+	./$(BUILD)/bench $(BENCH_ARGS)
 
 # soak: the window driven by keys for SOAK_MINUTES (5) under Xvfb; memory must stay flat
 soak: all

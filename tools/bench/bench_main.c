@@ -108,12 +108,12 @@ int main(int argc, char **argv) {
     int all_isas = 0, decode_only = 0, big = 0, real_only = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: bench [--all-isas]    speed figures with their bounds (about 75 s on 2 idle cores)\n"
+            printf("usage: bench [--all-isas] [--big]  speed figures with their bounds (a few minutes on 2 idle cores)\n"
                    "       bench --lens          only the inside-the-model row (lens, attribution; about 15 s)\n"
                    "       bench --decode        only the bounds and the decode targets (about 25 s)\n"
                    "       bench --real [--big]  only the bounds and the real path (model folders, session\n"
                    "                             steps); --big adds 774M and 1558M (the disk and RAM they\n"
-                   "                             need are printed first; also with plain bench --big)\n"
+                   "                             need are printed first)\n"
                    "       bench --write-model DIR --shape 124M|355M|774M|1558M [--weights f32|f16|bf16] [--seed S]\n");
             return 0;
         }
