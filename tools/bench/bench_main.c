@@ -106,6 +106,7 @@ int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); /* show each figure as it is measured, even through a pipe */
     threads_wait_briefly(argv); /* the app's thread behaviour (threads_wait.c) */
     int all_isas = 0, decode_only = 0, big = 0, real_only = 0;
+    const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("usage: bench [--all-isas] [--big]  speed figures with their bounds (a few minutes on 2 idle cores)\n"
@@ -113,7 +114,7 @@ int main(int argc, char **argv) {
                    "       bench --decode        only the bounds and the decode targets (about 25 s)\n"
                    "       bench --real [--big]  only the bounds and the real path (model folders, session\n"
                    "                             steps); --big adds 774M and 1558M (the disk and RAM they\n"
-                   "                             need are printed first)\n"
+                   "                             need are printed first); --shape S: that shape alone\n"
                    "       bench --write-model DIR --shape 124M|355M|774M|1558M [--weights f32|f16|bf16] [--seed S]\n");
             return 0;
         }
@@ -122,6 +123,14 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--decode") == 0) decode_only = 1;
         if (strcmp(argv[i], "--big") == 0) big = 1;
         if (strcmp(argv[i], "--real") == 0) real_only = 1;
+        if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc) {
+            Gpt2Config c;
+            only = argv[++i];
+            if (bench_shape_config(only, &c)) {
+                fprintf(stderr, "bench: --shape '%s': not 124M, 355M, 774M or 1558M\n", only);
+                return 2;
+            }
+        }
         if (strcmp(argv[i], "--lens") == 0) {
             print_cpu();
             return bench_lens_124m();
@@ -134,7 +143,7 @@ int main(int argc, char **argv) {
     if (bench_buf_init(&fb, f32_bytes)) printf("bench: no memory for the floor buffer\n");
     print_bounds(&fb, f32_bytes);
     if (!real_only) bench_decode(&fb, all_isas, decode_only);
-    if (!decode_only) bench_real(&fb, cli_tokenizer_dir(), big);
+    if (!decode_only) bench_real(&fb, cli_tokenizer_dir(), big, only);
     bench_buf_free(&fb);
     if (decode_only || real_only) return 0;
 

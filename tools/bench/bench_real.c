@@ -218,21 +218,22 @@ static void one_model(const struct BenchShape *sh, KernDtype dt, const char *roo
     remove_model(dir);
 }
 
-void bench_real(const BenchBuf *fb, const char *tok_dir, int big) {
+void bench_real(const BenchBuf *fb, const char *tok_dir, int big, const char *only) {
     const char *tmp = getenv("TMPDIR");
     char root[256];
     snprintf(root, sizeof root, "%s/inferscope-real.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    size_t n = big ? N_SHAPES : N_SMALL;
+    size_t n = big || only ? N_SHAPES : N_SMALL;
     printf("\nreal path (issue 38): a model folder (random weights, --write-model), opened as --model opens it\n"
            "(weights mapped from the file), default trace, session_step as generate and the window call it.\n"
            "ms/token: median of %d rounds of %d tokens; x = / the stream floor of the model's bytes read just\n"
            "before each round (same threads; the range of x over the rounds); 2 threads = the session's\n"
            "thread governor with 2 at most, as generate runs. Bounds: ctx %d <= 1.30x, ctx %d <= 1.50x.\n",
            ROUNDS, STEPS, CTX_SHORT, CTX_LONG);
-    if (!big) printf("(774M and 1558M: bench --big)\n");
+    if (!big && !only) printf("(774M and 1558M: bench --big)\n");
     double disk = 0, ram = 0;
     for (size_t k = 0; k < n; k++) {
         Gpt2Config cfg;
+        if (only && strcmp(only, SHAPES[k].name) != 0) continue;
         bench_shape_config(SHAPES[k].name, &cfg);
         double f32 = (double)gpt2_config_n_params(&cfg, 1) * 4.0, tr = (double)gpt2_trace_bytes(&cfg, 1024, GPT2_CAP_DEFAULT);
         if (f32 > disk) disk = f32;
@@ -251,7 +252,8 @@ void bench_real(const BenchBuf *fb, const char *tok_dir, int big) {
         return;
     }
     for (size_t k = 0; k < n; k++)
-        for (int d = 0; d < 2; d++) one_model(&SHAPES[k], d ? KERN_F16 : KERN_F32, root, tok_dir, fb);
+        for (int d = 0; d < 2 && (!only || strcmp(only, SHAPES[k].name) == 0); d++)
+            one_model(&SHAPES[k], d ? KERN_F16 : KERN_F32, root, tok_dir, fb);
     rmdir(root);
     kern_set_threads(2);
 }

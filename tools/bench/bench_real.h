@@ -9,7 +9,8 @@
 /* The config of a GPT-2 shape by name (124M, 355M, 774M, 1558M); -1 if unknown. */
 int bench_shape_config(const char *name, Gpt2Config *cfg);
 
-/* 124M and 355M, F32 and F16 (big: also 774M and 1558M), judged by fb's stream rate. */
-void bench_real(const BenchBuf *fb, const char *tok_dir, int big);
+/* 124M and 355M, F32 and F16 (big: also 774M and 1558M; only: that shape alone, NULL =
+ * all), judged by fb's stream rate. */
+void bench_real(const BenchBuf *fb, const char *tok_dir, int big, const char *only);
 
 #endif
