@@ -12,6 +12,7 @@
 
 #include "bench.h"
 #include "bench_lens.h"
+#include "bench_real.h"
 #include "gpt2_forward.h"
 #include "gpt2_save.h"
 #include "gpt2_trace.h"
@@ -241,12 +242,7 @@ static void section_mapped(BenchModels *b) {
         }
         gpt2_trace_free(&tr);
         gpt2_model_free(&f);
-        char p[160];
-        snprintf(p, sizeof p, "%s/model.safetensors", sub);
-        unlink(p);
-        snprintf(p, sizeof p, "%s/config.json", sub);
-        unlink(p);
-        rmdir(sub);
+        bench_remove_model(sub);
     }
     rmdir(dir);
 }

@@ -124,8 +124,7 @@ static double open_at(Session *s, const char *dir, const char *tok_dir, size_t b
     return (bench_now() - t0) * 1e3;
 }
 
-/* Removes the folder gpt2_model_save wrote. */
-static void remove_model(const char *dir) {
+void bench_remove_model(const char *dir) {
     char p[600];
     snprintf(p, sizeof p, "%s/model.safetensors", dir);
     unlink(p);
@@ -146,7 +145,7 @@ static void one_model(const struct BenchShape *sh, KernDtype dt, const char *roo
     if (gpt2_model_init_random_as(&m, &cfg, 42, dt, &err) || gpt2_model_save(&m, dir, &err)) {
         printf("  %s %s: %s\n", sh->name, kern_dtype_name(dt), err.text);
         gpt2_model_free(&m);
-        remove_model(dir);
+        bench_remove_model(dir);
         return;
     }
     const double bytes = (double)gpt2_model_weight_bytes(&m), wsec = bench_now() - t0;
@@ -158,7 +157,7 @@ static void one_model(const struct BenchShape *sh, KernDtype dt, const char *roo
     double first = open_at(&s, dir, tok_dir, 0, ids, CTX_SHORT - 1, &err);
     if (first < 0) {
         printf("  %s %s: %s\n", sh->name, kern_dtype_name(dt), err.text);
-        remove_model(dir);
+        bench_remove_model(dir);
         return;
     }
     printf("  %-5s %-4s %6.0f MB written in %.1f s; open to first token %.0f ms (load %.0f ms, mapped)\n",
@@ -215,7 +214,7 @@ static void one_model(const struct BenchShape *sh, KernDtype dt, const char *roo
         }
         session_free(&s);
     }
-    remove_model(dir);
+    bench_remove_model(dir);
 }
 
 void bench_real(const BenchBuf *fb, const char *tok_dir, int big, const char *only) {

@@ -9,6 +9,9 @@
 /* The config of a GPT-2 shape by name (124M, 355M, 774M, 1558M); -1 if unknown. */
 int bench_shape_config(const char *name, Gpt2Config *cfg);
 
+/* Removes a model folder gpt2_model_save wrote (its two files, then the folder). */
+void bench_remove_model(const char *dir);
+
 /* 124M and 355M, F32 and F16 (big: also 774M and 1558M; only: that shape alone, NULL =
  * all), judged by fb's stream rate. */
 void bench_real(const BenchBuf *fb, const char *tok_dir, int big, const char *only);
