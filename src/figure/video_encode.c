@@ -175,12 +175,13 @@ int video_encoder_open(VideoEncoder **out, const VideoEncodeOptions *o, ErrorMsg
         av_opt_set(cc->priv_data, "tune", "stillimage", 0);
         av_opt_set(cc->priv_data, "crf", "16", 0);
     } else if (o->kind == VIDEO_WEBM) {
-        /* constant quality (crf with b=0); row-mt and cpu-used 4 keep 1080p encoding
-         * in seconds, not minutes */
+        /* constant quality (crf with b=0). The realtime deadline at cpu-used 8: 180
+         * frames of 1080p in 6 s instead of 55 s ("good", cpu-used 4) on 2 cores, for
+         * a file 1.6x larger (0.8 MB for 3 held pictures); held frames cost ~50 bytes */
         cc->bit_rate = 0;
         av_opt_set(cc->priv_data, "crf", "20", 0);
-        av_opt_set(cc->priv_data, "deadline", "good", 0);
-        av_opt_set(cc->priv_data, "cpu-used", "4", 0);
+        av_opt_set(cc->priv_data, "deadline", "realtime", 0);
+        av_opt_set(cc->priv_data, "cpu-used", "8", 0);
         av_opt_set(cc->priv_data, "row-mt", "1", 0);
     }
     int rc = avcodec_open2(cc, codec, NULL);
