@@ -112,7 +112,7 @@ static void usage(void) {
             "With --ablate the figures show the model with those parts switched off, and their\n"
             "provenance says so (inferscope:ablate; --open-figure switches the same parts off).\n"
             "Prints \"wrote N figures to DIR\"; a progress bar on stderr when it is a terminal.\n"
-            "Reopen a figure in the window with: inferscope --open-figure FILE.png\n",
+            "Reopen a figure in the window with: inferscope --open-figure FILE.png (or a --video FILE)\n",
             CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER,
             CLI_MODEL_USAGE_ABLATE);
 }
