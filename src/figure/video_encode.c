@@ -395,7 +395,8 @@ static int mux(VideoEncoder *v, Sink *k, const char *tmp_path, const PngText *me
     AVStream *st = avformat_new_stream(oc, NULL);
     oc->pb = buf ? avio_alloc_context(buf, bufsize, 1, k, NULL, sink_write, sink_seek) : NULL;
     if (!buf || !st || !oc->pb) {
-        if (!oc->pb) av_free(buf);
+        if (oc->pb) av_freep(&oc->pb->buffer);
+        else av_free(buf);
         avio_context_free(&oc->pb);
         avformat_free_context(oc);
         return error_set(err, "video: out of memory");
@@ -430,8 +431,11 @@ static int mux(VideoEncoder *v, Sink *k, const char *tmp_path, const PngText *me
         rc = av_write_frame(oc, p);
     }
     if (rc >= 0) rc = av_write_trailer(oc);
-    if (oc->pb) avio_flush(oc->pb);
-    avio_context_free(&oc->pb); /* frees buf too (the context may have replaced it) */
+    if (oc->pb) {
+        avio_flush(oc->pb);
+        av_freep(&oc->pb->buffer); /* ours, not the context's (it may have replaced buf) */
+    }
+    avio_context_free(&oc->pb);
     avformat_free_context(oc);
     if (k->error) return error_set(err, "%s", strerror(k->error));
     if (rc < 0) return av_fail(err, "video: writing the container failed", rc);
