@@ -27,6 +27,13 @@ need_pc libcjson libcjson-dev
 need_pc openblas libopenblas-dev
 # the class room's HTTP server (src/class/; off unless `inferscope class` is run)
 need_pc libmicrohttpd libmicrohttpd-dev
+# `export --video` and the window's recording (src/figure/video_encode.c only): MP4 (H.264
+# through libx264), WebM (VP9 through libvpx), GIF (palettegen/paletteuse in libavfilter)
+need_pc libavformat libavformat-dev
+need_pc libavcodec libavcodec-dev
+need_pc libavfilter libavfilter-dev
+need_pc libswscale libswscale-dev
+need_pc libavutil libavutil-dev
 need_file /usr/include/stb/stb_image_write.h libstb-dev
 # fallback fonts for characters DejaVu lacks (optional at run time: without them such
 # characters are shown as their bytes): colour emoji, CJK
@@ -42,6 +49,7 @@ if [ "${1:-}" = "--test" ]; then
   need_cmd jq jq
   need_cmd python3 python3
   need_cmd rsvg-convert librsvg2-bin   # SVG export tests: render the SVG to compare with the PNG
+  need_cmd ffprobe ffmpeg              # video export tests: decode every video back, frame by frame
   need_cmd pdftoppm poppler-utils      # PDF export tests: render pages, pdftotext, pdfinfo
   need_cmd desktop-file-validate desktop-file-utils
   need_pymod torch python3-torch # tests/test_convert.sh: real nanoGPT checkpoints (torch.save)

@@ -110,6 +110,26 @@ if [ "${1:-}" = "--inner" ]; then
     press q
     stop_app figure
   fi
+  # Run E: W records the steps taken (two steps, W stops, E exports the same state),
+  # then W again, one step, and quitting writes the second recording
+  if start_app record --export-dir "$out/rec"; then
+    press w
+    sleep 0.5
+    press Right
+    wait_state "$out/record.hits" 'n_pos=5 '
+    press Right
+    wait_state "$out/record.hits" 'n_pos=6 '
+    sleep 0.3
+    press w
+    for _ in $(seq 1 $((100 * SLOW))); do ls "$out"/rec/*.mp4 >/dev/null 2>&1 && break; sleep 0.1; done
+    press e
+    for _ in $(seq 1 $((100 * SLOW))); do ls "$out"/rec/*.png >/dev/null 2>&1 && break; sleep 0.1; done
+    press w Right
+    wait_state "$out/record.hits" 'n_pos=7 '
+    sleep 0.3
+    press q
+    stop_app record
+  fi
   exit 0
 fi
 
@@ -184,6 +204,25 @@ check "lesson with a missing layer: exit 2, file:line" \
 check "figure: app exited cleanly" [ "$(cat "$tmp/figure.rc" 2>/dev/null)" = 0 ]
 check "figure: layer 1 head 3" [ "$(j '[.layer,.head]' figure)" = "[1,3]" ]
 check "figure: seed and top-k restored" [ "$(j '[.seed,.settings.top_k]' figure)" = "[5,7]" ]
+
+# Run E: two recordings beside E's PNG, numbered like figures; the first holds the three
+# states (4, 5, 6 tokens) 2 s each at 30 fps, its last frame is E's PNG of that state,
+# its metadata names that state; the second (written on quit) holds 6 and 7 tokens
+rec1=$(ls "$tmp"/rec/*-recording.mp4 2>/dev/null | head -n 1); rec2=$(ls "$tmp"/rec/*-recording.mp4 2>/dev/null | sed -n 2p)
+recpng=$(ls "$tmp"/rec/*.png 2>/dev/null | head -n 1)
+check "record: app exited cleanly" [ "$(cat "$tmp/record.rc" 2>/dev/null)" = 0 ]
+check "record: W wrote 0001-recording.mp4, quitting 0003-recording.mp4 (E's PNG is 0002)" \
+  bash -c '[[ "$1" == */0001-recording.mp4 && "$2" == */0003-recording.mp4 && "$3" == */0002-* ]]' _ "$rec1" "$rec2" "$recpng"
+if command -v ffprobe >/dev/null; then
+  nf() { ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height -of csv=p=0 "$1"; }
+  check "record: 3 states x 60 frames at 1280x720 ($(nf "$rec1"))" [ "$(nf "$rec1")" = "1280,720,180" ]
+  check "record: the second, 2 states ($(nf "$rec2"))" [ "$(nf "$rec2")" = "1280,720,120" ]
+  ids=$(ffprobe -v error -show_entries format_tags -of default=nw=1 "$rec1" | sed -n 's/^TAG:inferscope:ids=//p')
+  check "record: metadata = the state it stopped in ($ids)" [ "$ids" = "$(j '.ids[0:6]' record)" ]
+  p=$(ffmpeg -hide_banner -i "$rec1" -i "$recpng" -lavfi "[0:v]select=eq(n\,179),setpts=PTS-STARTPTS[a];[1:v]scale=out_color_matrix=bt709:out_range=tv:flags=accurate_rnd,format=yuv420p[b];[a][b]psnr" \
+    -f null - 2>&1 | sed -n 's/.*PSNR y:.* average:\([0-9.inf]*\).*/\1/p')
+  check "record: the last frame is E's PNG of that state (PSNR $p >= 40 dB)" python3 -c 'import sys; sys.exit(float(sys.argv[1]) < 40)' "${p:-0}"
+fi
 
 # Screenshots: not blank (many colours), and the help overlay changes the picture
 ncol() { /usr/bin/convert "$1" -format %k info: 2>/dev/null || echo 0; }

@@ -11,6 +11,7 @@
 
 #include "app.h"
 #include "app_export.h"
+#include "app_record.h"
 #include "app_jobs.h"
 #include "file_write.h"
 #include "inside_fill.h"
@@ -196,14 +197,20 @@ int app_frame(AppState *app, AppWindow *w) {
         SDL_SetWindowTitle(w->win, w->title);
         w->title_busy = 0;
     }
-    if (app->quit) return PLATFORM_FRAME_STOP;
+    if (app->quit) {
+        app_record_stop(app); /* quitting ends a recording: the video is written */
+        return PLATFORM_FRAME_STOP;
+    }
     sync_window(app, w);
-    if (app->export_request != APP_EXPORT_NONE) {
+    if (app->export_request != APP_EXPORT_NONE || app->record_request || (app->recording && app->dirty)) {
         app_inside_stop(app); /* the export computes its own numbers, synchronously */
         int ow = 0, oh = 0;
         SDL_GetRendererOutputSize(w->ren, &ow, &oh);
-        app_export(app, ow, oh); /* re-rendered offscreen at the window's size */
+        if (app->export_request != APP_EXPORT_NONE) app_export(app, ow, oh); /* offscreen at the window's size */
         app->export_request = APP_EXPORT_NONE;
+        if (app->record_request) app_record_toggle(app, ow, oh);
+        else app_record_poll(app);
+        app->record_request = 0;
     }
     if (app->in_lesson) show_lesson_message(app, w);
     if (app->dirty) draw_once(app, w);

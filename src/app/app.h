@@ -151,6 +151,11 @@ typedef struct AppState {
     Lesson lesson;            /* owned while in_lesson */
     LessonBeatView beat;      /* the beat on screen: captions, question, counter */
     LessonCaptions beat_caps; /* its caption lines with the live numbers filled in */
+    int record_request;       /* W pressed: app_record_toggle by the loop (needs the size) */
+    struct ExportVideo *recording; /* owned while W records (app_record.c), else NULL */
+    int record_w, record_h;   /* its picture size (the window's when it started) */
+    char *record_last;        /* owned: the provenance JSON of the last picture recorded,
+                               * so an unchanged state adds no picture */
 } AppState;
 
 /* Presenter mode (app_lesson.c). app_lesson_start takes ownership of *lesson (also on

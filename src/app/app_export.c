@@ -6,24 +6,29 @@
 #include "lesson_slide.h"
 #include "platform.h"
 
-void app_export(AppState *app, int w, int h) {
-    ExportOptions opt = export_options_default();
-    opt.dir = app->export_dir;
-    opt.panel = app->export_request == APP_EXPORT_PANEL ? (VizPanel)app->export_panel : VIZ_PANEL_FRAME;
-    opt.width = w;
-    opt.height = h;
-    opt.ui_scale = app->ui_scale;
-    opt.theme = app->theme;
-    opt.assets_dir = app->assets_dir;
-    opt.sha_cache = &app->sha_cache; /* hash the weights once, not on every export */
+void app_export_options(AppState *app, int w, int h, AppExport what, ExportOptions *opt, ExportOverlay *ov) {
+    *opt = export_options_default();
+    opt->dir = app->export_dir;
+    opt->panel = what == APP_EXPORT_PANEL ? (VizPanel)app->export_panel : VIZ_PANEL_FRAME;
+    opt->width = w;
+    opt->height = h;
+    opt->ui_scale = app->ui_scale;
+    opt->theme = app->theme;
+    opt->assets_dir = app->assets_dir;
+    opt->sha_cache = &app->sha_cache; /* hash the weights once, not on every export */
     /* E in a lesson: the slide with its title, captions and counter, as the class sees it */
-    ExportOverlay ov;
-    if (app->in_lesson && app->export_request == APP_EXPORT_FRAME) {
-        lesson_slide_overlay(&app->lesson, &app->beat, &app->beat_caps, &ov); /* the lines on screen */
-        opt.overlay = &ov;
-        opt.panel = app->view.focus;
-        opt.stem = NULL;
+    if (app->in_lesson && what == APP_EXPORT_FRAME) {
+        lesson_slide_overlay(&app->lesson, &app->beat, &app->beat_caps, ov); /* the lines on screen */
+        opt->overlay = ov;
+        opt->panel = app->view.focus;
+        opt->stem = NULL;
     }
+}
+
+void app_export(AppState *app, int w, int h) {
+    ExportOptions opt;
+    ExportOverlay ov;
+    app_export_options(app, w, h, app->export_request, &opt, &ov);
     char path[1024];
     ErrorMsg err;
     if (export_png(&app->session, &app->view, &opt, path, sizeof path, &err)) {

@@ -7,9 +7,15 @@
 #define APP_EXPORT_H
 
 #include "app.h"
+#include "export.h"
 
 /* Does app->export_request (the frame, or the panel app->export_panel) for a window of
  * w×h pixels; "exported <path>" or the error goes to the status line. */
 void app_export(AppState *app, int w, int h);
+
+/* The options E (what = APP_EXPORT_FRAME) or Shift+E exports with at w×h: the window's
+ * folder, UI scale and theme; in a lesson the frame is the slide (its overlay lines go
+ * into *ov, which opt points at: keep ov alive while opt is used). */
+void app_export_options(AppState *app, int w, int h, AppExport what, ExportOptions *opt, ExportOverlay *ov);
 
 #endif

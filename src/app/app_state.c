@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "app_record.h"
 #include "app_jobs.h"
 #include "cli.h"
 #include "frame_fill.h"
@@ -87,6 +88,7 @@ int app_init(AppState *app, const AppOptions *opt, ErrorMsg *err) {
 void app_free(AppState *app) {
     if (!app) return;
     app_jobs_wait(app); /* never free the session under a running worker */
+    app_record_stop(app); /* a recording still running is written, not lost */
     session_free(&app->session);
     lesson_free(&app->lesson);
     app->in_lesson = 0;

@@ -338,6 +338,7 @@ static void on_next_branch(AppState *app, int arg) {
 
 static void on_edit_prompt(AppState *app, int arg) { (void)arg; app_edit_open(app); }
 static void on_export_frame(AppState *app, int arg) { (void)arg; app->export_request = APP_EXPORT_FRAME; }
+static void on_record(AppState *app, int arg) { (void)arg; app->record_request = 1; }
 
 static void on_export_panel(AppState *app, int arg) {
     (void)arg;
@@ -431,6 +432,7 @@ static const IntentHandler INTENT_HANDLERS[INTENT_COUNT] = {
     [INTENT_EDIT_PROMPT] = on_edit_prompt,
     [INTENT_EXPORT_FRAME] = on_export_frame,
     [INTENT_EXPORT_PANEL] = on_export_panel,
+    [INTENT_RECORD] = on_record,
     [INTENT_FOCUS] = on_focus,
     [INTENT_INSIDE] = on_inside,
     [INTENT_ATTR_VS] = on_attr_vs,

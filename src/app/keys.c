@@ -63,6 +63,7 @@ static const KeyCommand WINDOW[] = {
     /* figures and the room */
     {INTENT_EXPORT_FRAME, 0, "E", "export the frame as PNG", {KEY(SDLK_e)}},
     {INTENT_EXPORT_PANEL, 0, "Shift+E", "export the panel under the mouse", {SHIFT(SDLK_e)}},
+    {INTENT_RECORD, 0, "W", "record your steps into a video (MP4 beside E's) / stop", {KEY(SDLK_w)}},
     {INTENT_FOCUS, 0, "F", "enlarge the panel under the mouse / back", {KEY(SDLK_f)}},
     {INTENT_BLANK, 0, "B", "blank the screen (presenter) / show it", {KEY(SDLK_b)}},
     /* '?' arrives as Shift+/ on most layouts, as SDLK_QUESTION (any modifiers) on a few */

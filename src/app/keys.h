@@ -33,6 +33,7 @@ typedef enum AppIntent {
     INTENT_EDIT_PROMPT,   /* open the prompt editor */
     INTENT_EXPORT_FRAME,  /* PNG of the whole frame */
     INTENT_EXPORT_PANEL,  /* PNG of the panel under the mouse */
+    INTENT_RECORD,        /* record the steps taken into a video / stop (app_record.h) */
     INTENT_FOCUS,         /* enlarge the panel under the mouse / back to the full layout */
     INTENT_BLANK,         /* presenter: blank the screen / show it again */
     INTENT_HELP,          /* key overlay on/off */

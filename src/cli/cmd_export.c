@@ -12,7 +12,9 @@
 #include "cli_model.h"
 #include "cli_opts.h"
 #include "export.h"
+#include "export_video.h"
 #include "frame_fill.h"
+#include "file_write.h"
 #include "frame_size.h"
 #include "lesson_facts.h"
 #include "lesson_handout.h"
@@ -20,6 +22,7 @@
 #include "lesson_slide.h"
 #include "parse_num.h"
 #include "text_visible.h"
+#include "video_encode.h"
 
 static const char USAGE_VS[] =
     "  --vs TEXT        the attribution panel explains logit(pick) - logit(TEXT): \"why ' time'\n"
@@ -35,12 +38,12 @@ static void usage(void) {
             "         [--compare SPEC SPEC [SPEC [SPEC]]]\n"
             "         [--layer L --head H | --layer L | --all-heads] [--contact-sheet]\n"
             "         [--scale 1|2|4] [--size WxH] [--ui-scale X] [--theme light|dark] [--axis A]\n"
-            "         [--format png|svg|pdf]\n"
+            "         [--format png|svg|pdf | --video FILE.mp4|webm|gif [--fps N] [--beat-seconds S]]\n"
             "         [--text-mode plain|surprisal|seen] [--draws N] [--sidecar] [--ablate LIST]\n"
             "         --out DIR\n"
             "       inferscope export --lesson FILE.lesson [--model DIR] [--size WxH] [--scale S] [--handout]\n"
-            "         [--format png|svg|pdf]\n"
-            "         --out DIR\n\n"
+            "         [--format png|svg|pdf] --out DIR\n"
+            "       inferscope export --lesson FILE.lesson --video FILE.mp4|webm|gif [--fps N] [--beat-seconds S]\n\n"
             "Renders figures (PNG with provenance text chunks) without a display: the prompt state,\n"
             "then the state after each of N generated tokens (a flip-book). Files are numbered\n"
             "after the highest number already in DIR (nothing is overwritten), e.g.\n"
@@ -89,6 +92,15 @@ static void usage(void) {
             "                   SVG and PDF keep every word as text (selectable, searchable) with the\n"
             "                   fonts embedded, and the provenance (SVG <metadata>, PDF document info);\n"
             "                   with --lesson, pdf writes ONE multi-page PDF, a slide per beat\n"
+            "  --video FILE     one video instead of numbered figures: MP4 (H.264, plays in PowerPoint,\n"
+            "                   Keynote, Google Slides and browsers), WebM (VP9) or GIF, by FILE's\n"
+            "                   extension; each state (the prompt, each step, each lesson beat with its\n"
+            "                   captions) is one picture, the same pixels as its PNG, held one beat;\n"
+            "                   the provenance of the last state is in the file's metadata\n"
+            "                   (--open-figure FILE reopens it). FILE is never overwritten\n"
+            "  --fps N          frames per second of --video, 1..60 (default 30; GIF 10, and a GIF's\n"
+            "                   N must divide 100: its delays are hundredths of a second)\n"
+            "  --beat-seconds S how long --video holds each state (default 2)\n"
             "  --sidecar        also write NAME.json with the same provenance\n"
             "  --out DIR        output folder (created if missing)\n"
             "  --lesson FILE    every beat of a lesson as a numbered slide (lessons/README.md);\n"
@@ -100,7 +112,7 @@ static void usage(void) {
             "With --ablate the figures show the model with those parts switched off, and their\n"
             "provenance says so (inferscope:ablate; --open-figure switches the same parts off).\n"
             "Prints \"wrote N figures to DIR\"; a progress bar on stderr when it is a terminal.\n"
-            "Reopen a figure in the window with: inferscope --open-figure FILE.png\n",
+            "Reopen a figure in the window with: inferscope --open-figure FILE.png (or a --video FILE)\n",
             CLI_MODEL_USAGE_MODEL, CLI_MODEL_USAGE_PROMPT, CLI_MODEL_USAGE_SAMPLER,
             CLI_MODEL_USAGE_ABLATE);
 }
@@ -122,10 +134,24 @@ static void progress(int done, int total) {
     fflush(stderr);
 }
 
+/* Writes the video with the provenance of the last state and says what it holds:
+ * "wrote FILE: 8 pictures, 16.0 s at 30 fps, 1920x1080". */
+static int write_video(const char *CMD, ExportVideo *video, const Session *s, const VizView *view,
+                       const ExportOptions *opt) {
+    ErrorMsg err;
+    if (export_video_write(video, s, view, opt, &err)) return cli_fail(CMD, "%s", err.text);
+    char shown[4096];
+    int sc = opt->scale ? opt->scale : 1;
+    printf("wrote %s: %d picture%s, %.1f s, %ld frames, %dx%d\n", TEXT_VISIBLE(shown, export_video_path(video)),
+           export_video_pictures(video), export_video_pictures(video) == 1 ? "" : "s", export_video_seconds(video),
+           export_video_frames(video), opt->width * sc, opt->height * sc);
+    return 0;
+}
+
 /* `export --lesson`: one slide per beat, with the captions, question and beat counter
  * drawn as in presenter mode, named 0001-<lesson>-beat-01.png ... */
 static int export_lesson(const char *CMD, const char *path, const char *model_override, const char *tok_dir,
-                         ExportOptions *opt, int handout) {
+                         ExportOptions *opt, int handout, const char *video_path, int fps, double beat_seconds) {
     ErrorMsg err;
     Lesson l;
     if (lesson_load(&l, path, &err)) return cli_fail(CMD, "%s", err.text);
@@ -169,6 +195,10 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
     /* --format pdf: the slides are the pages of one document (the deck) */
     ExportPdfDeck *deck = NULL;
     if (rc == 0 && opt->format == EXPORT_PDF && export_pdf_deck_open(&deck, opt, &err)) rc = cli_fail(CMD, "%s", err.text);
+    /* --video: the slides are the pictures of one video, each held beat_seconds */
+    ExportVideo *video = NULL;
+    if (rc == 0 && video_path && export_video_open(&video, video_path, opt, fps, beat_seconds, &err))
+        rc = cli_fail(CMD, "%s", err.text);
     for (size_t k = 0; rc == 0 && k < l.n_beats; k++) {
         if (lesson_goto_beat(&l, (int)k, &s, &view, &bv, &err)) {
             rc = cli_fail(CMD, "%s", err.text);
@@ -188,7 +218,9 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
         opt->overlay = &ov;
         opt->stem = stem;
         opt->panel = view.focus;
-        if (deck ? export_pdf_deck_add(deck, &s, &view, opt, &err) : export_png(&s, &view, opt, out, sizeof out, &err)) {
+        if (video  ? export_video_add(video, &s, &view, opt, &err)
+            : deck ? export_pdf_deck_add(deck, &s, &view, opt, &err)
+                   : export_png(&s, &view, opt, out, sizeof out, &err)) {
             rc = cli_fail(CMD, "%s", err.text);
             break;
         }
@@ -208,7 +240,9 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
         else printf("wrote %s: %d slide%s, one page each\n", TEXT_VISIBLE(shown, out), written, written == 1 ? "" : "s");
     }
     export_pdf_deck_free(deck);
-    if (rc == 0 && !deck) report_written(written, opt->dir);
+    if (rc == 0 && video) rc = write_video(CMD, video, &s, &view, opt);
+    else if (rc == 0 && !deck) report_written(written, opt->dir);
+    export_video_free(video);
     char md[4300], html[4300];
     if (rc == 0 && handout) {
         if (lesson_handout_write(&ho, opt->dir, md, sizeof md, html, sizeof html, &err)) rc = cli_fail(CMD, "%s", err.text);
@@ -247,6 +281,9 @@ typedef struct ExportArgs {
                                                  * the limit is kept to refuse it */
     int n_specs;
     CliModelArgs *model;     /* for a positional prompt before --compare */
+    const char *video;       /* --video FILE.mp4|webm|gif: one video instead of numbered figures */
+    long fps;                /* --fps N (0 = the format's default) */
+    double beat_seconds;     /* --beat-seconds S: how long each state is held (0 = not given) */
 } ExportArgs;
 
 /* --heads "0,2,5" or "all" (heads past the model's are refused once it is loaded) */
@@ -330,6 +367,14 @@ static int take_ui_scale(void *ctx, const char *flag, const char *v, ErrorMsg *e
     return 0;
 }
 
+static int take_beat_seconds(void *ctx, const char *flag, const char *v, ErrorMsg *err) {
+    double x = 0;
+    if (parse_num_real(v, &x) != NUM_OK || !(x > 0.0 && x <= EXPORT_VIDEO_BEAT_MAX))
+        return error_set(err, "%s: '%s' is not a number of seconds in (0, %g]", flag, v, EXPORT_VIDEO_BEAT_MAX);
+    *(double *)ctx = x;
+    return 0;
+}
+
 /* A positional argument: a SPEC after --compare, else the prompt. */
 static int take_positional(void *ctx, const char *arg, ErrorMsg *err) {
     ExportArgs *ea = ctx;
@@ -338,6 +383,11 @@ static int take_positional(void *ctx, const char *arg, ErrorMsg *err) {
         return error_set(err, "--compare: '%.60s': at most %d settings side by side", arg, SEQ_COMPARE_MAX_COLS);
     ea->spec[ea->n_specs++] = arg;
     return 0;
+}
+
+/* --beat-seconds, or its default */
+static double video_beat(const ExportArgs *ea) {
+    return ea->beat_seconds > 0.0 ? ea->beat_seconds : EXPORT_VIDEO_BEAT_DEFAULT;
 }
 
 /* Parses argv into ma and ea. Returns CLI_PARSE_OK / _HELP / _ERROR (cli_opts.h). */
@@ -361,6 +411,9 @@ static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs
         CLI_TEXT("--lesson", &ea->lesson_path),
         CLI_TEXT("--out", &ea->opt.dir),
         CLI_TEXT("--vs", &ea->vs),
+        CLI_TEXT("--video", &ea->video),
+        CLI_LONG("--fps", &ea->fps, 1, VIDEO_FPS_MAX, NULL),
+        CLI_CALL("--beat-seconds", take_beat_seconds, &ea->beat_seconds),
         CLI_LONG("--steps", &ea->steps, 0, 100000, NULL),
         CLI_LONG("--layer", &ea->layer, 0, 4095, NULL),
         CLI_LONG("--head", &ea->head, 0, 4095, NULL),
@@ -380,6 +433,20 @@ static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs
     const CliArgs args = {.model = ma, .groups = CLI_OPT_MODEL | CLI_OPT_PROMPT | CLI_OPT_SAMPLER | CLI_OPT_ABLATE,
                           .positional = take_positional, .ctx = ea, .usage = usage};
     return cli_parse_command(argc, argv, opts, &args, err);
+}
+
+/* --lesson: the options a lesson sets itself are refused. */
+static int check_lesson_args(const CliModelArgs *ma, const ExportArgs *ea, ErrorMsg *err) {
+    if (ma->prompt || ma->prompt_file || ma->ids || ea->steps || ea->layer >= 0 || ea->all_heads || ea->sheet ||
+        ea->panel_given || ea->axis_given || ea->query >= 0 || ea->heads || ea->heads_all || ea->vs)
+        return error_set(err, "--lesson sets the prompt, steps, layer/head, panel, axis and text mode itself: "
+                              "drop those options");
+    if (ea->draws) return error_set(err, "--draws does not apply to --lesson (a lesson rolls with `draws N`)");
+    if (ea->handout && ea->opt.format == EXPORT_PDF) /* the handout shows one image per slide */
+        return error_set(err, "--handout needs png or svg slides (a handout shows one picture per slide), not --format pdf");
+    if (ma->ablate) /* not silently dropped: the slides would claim the whole model */
+        return error_set(err, "--ablate does not apply to --lesson (a lesson sets its own state)");
+    return 0;
 }
 
 /* The options that exclude or need each other; fills in the attention panel for the
@@ -402,20 +469,24 @@ static int check_export_args(const CliModelArgs *ma, ExportArgs *ea, int *heads_
         ea->opt.panel = VIZ_PANEL_COMPARE;
         ea->panel_given = 1;
     }
-    if (!ea->opt.dir) return error_set(err, "--out DIR is required (the folder for the figures)");
-    if (!*ea->opt.dir) return error_set(err, "--out: the folder name is empty (give one, e.g. --out figs)");
-    if (ea->lesson_path) {
-        if (ma->prompt || ma->prompt_file || ma->ids || ea->steps || ea->layer >= 0 || ea->all_heads || ea->sheet ||
-            ea->panel_given || ea->axis_given || ea->query >= 0 || ea->heads || ea->heads_all || ea->vs)
-            return error_set(err, "--lesson sets the prompt, steps, layer/head, panel, axis and text mode itself: "
-                                  "drop those options");
-        if (ea->draws) return error_set(err, "--draws does not apply to --lesson (a lesson rolls with `draws N`)");
-        if (ea->handout && ea->opt.format == EXPORT_PDF) /* the handout shows one image per slide */
-            return error_set(err, "--handout needs png or svg slides (a handout shows one picture per slide), not --format pdf");
-        if (ma->ablate) /* not silently dropped: the slides would claim the whole model */
-            return error_set(err, "--ablate does not apply to --lesson (a lesson sets its own state)");
-        return 0;
+    if (ea->video) {
+        /* everything about the video is checked before the model loads */
+        VideoKind kind;
+        if (video_kind_of_path(ea->video, &kind, err)) return error_set(err, "--video: %s", err->text);
+        if (ea->opt.dir) return error_set(err, "--video FILE names the output: drop --out (it is for numbered figures)");
+        if (ea->opt.format != EXPORT_PNG || ea->sheet || ea->all_heads || ea->handout || ea->opt.sidecar)
+            return error_set(err, "--video draws one figure per state: drop --format, --contact-sheet, --all-heads, "
+                                  "--handout, --sidecar");
+        int sc = ea->opt.scale ? ea->opt.scale : 1;
+        if (video_check(kind, ea->opt.width * sc, ea->opt.height * sc, ea->fps ? (int)ea->fps : video_default_fps(kind), err))
+            return error_set(err, "--video %.200s: %s", ea->video, err->text);
+        if (file_write_check(ea->video, 0, err)) return error_set(err, "--video: %s", err->text);
+    } else {
+        if (ea->fps || ea->beat_seconds > 0.0) return error_set(err, "--fps and --beat-seconds go with --video FILE");
+        if (!ea->opt.dir) return error_set(err, "--out DIR is required (the folder for the figures)");
+        if (!*ea->opt.dir) return error_set(err, "--out: the folder name is empty (give one, e.g. --out figs)");
     }
+    if (ea->lesson_path) return check_lesson_args(ma, ea, err);
     if ((ea->heads || ea->heads_all) && !(ea->panel_given && ea->opt.panel == VIZ_PANEL_ATTN_LINES))
         return error_set(err, "--heads goes with --panel attention-lines (the other panels show one head)");
     if (ea->handout) return error_set(err, "--handout goes with --lesson (the handout is a lesson's slides and notes)");
@@ -432,6 +503,7 @@ static int check_export_args(const CliModelArgs *ma, ExportArgs *ea, int *heads_
                              viz_panel_name(ea->opt.panel));
         if (!ea->panel_given) ea->opt.panel = VIZ_PANEL_ATTENTION;
     }
+    if (ea->video && *heads_mode) return error_set(err, "--video shows one head at a time: give --head with --layer");
     return 0;
 }
 
@@ -494,6 +566,12 @@ static int export_flipbook(const char *CMD, const CliModelArgs *ma, ExportArgs *
     int total = (steps + 1) * per_state, written = 0;
     int tty = isatty(STDERR_FILENO);
     char path[4300];
+    /* --video: each state one picture of the video, held one beat */
+    ExportVideo *video = NULL;
+    if (ea->video && export_video_open(&video, ea->video, opt, (int)ea->fps, video_beat(ea), &err)) {
+        rc = cli_fail(CMD, "%s", err.text);
+        goto done;
+    }
     for (int st = 0; st <= steps && rc == 0; st++) {
         if (st > 0 && session_step(&s, &err)) {
             rc = cli_fail(CMD, "step %d: %s", st, err.text);
@@ -525,7 +603,7 @@ static int export_flipbook(const char *CMD, const CliModelArgs *ma, ExportArgs *
                 v.layer = l0 + k / cfg->n_head;
                 v.head = k % cfg->n_head;
             }
-            if (export_png(&s, &v, opt, path, sizeof path, &err)) {
+            if (video ? export_video_add(video, &s, &v, opt, &err) : export_png(&s, &v, opt, path, sizeof path, &err)) {
                 rc = cli_fail(CMD, "%s", err.text);
                 break;
             }
@@ -533,8 +611,10 @@ static int export_flipbook(const char *CMD, const CliModelArgs *ma, ExportArgs *
             if (tty) progress(written, total);
         }
     }
-    if (rc == 0) report_written(written, opt->dir);
+    if (rc == 0 && video) rc = write_video(CMD, video, &s, &view, opt);
+    else if (rc == 0) report_written(written, opt->dir);
     if (rc == 0) cli_report_seed(s.seed);
+    export_video_free(video);
 done:
     session_free(&s);
     return rc;
@@ -551,6 +631,8 @@ int cmd_export(int argc, char **argv) {
     if (check_export_args(&ma, &ea, &heads_mode, &err)) return cli_fail(CMD, "%s", err.text);
     /* no display needed: the offscreen renderer never opens a window */
     setenv("SDL_VIDEODRIVER", "dummy", 0);
-    if (ea.lesson_path) return export_lesson(CMD, ea.lesson_path, ma.model_dir, ma.tok_dir, &ea.opt, ea.handout);
+    if (ea.lesson_path)
+        return export_lesson(CMD, ea.lesson_path, ma.model_dir, ma.tok_dir, &ea.opt, ea.handout, ea.video, (int)ea.fps,
+                             video_beat(&ea));
     return export_flipbook(CMD, &ma, &ea, heads_mode);
 }

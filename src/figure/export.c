@@ -432,20 +432,33 @@ static const char *weights_sha(const Session *s, Sha256Cache *cache, Sha256Cache
     return export_weights_sha256(s, cache, local->hex, &e) == 0 ? local->hex : NULL;
 }
 
-/* Writes the figure drawn on c + provenance as the next numbered file "NNNN-<stem>.<ext>"
- * in o->dir (and its sidecar). */
-static int write_figure(const Session *s, const VizView *view, const ExportOptions *o, Canvas *c,
-                        const char *stem, int contact_sheet, int sheet_layer, char *out_path, size_t cap,
-                        ErrorMsg *err) {
-    if (export_make_dir(o->dir, err)) return -1;
+/* The provenance of the figure o draws of the session's state. */
+static int figure_meta_of(const Session *s, const VizView *view, const ExportOptions *o, int contact_sheet,
+                          int sheet_layer, FigureMeta *meta, ErrorMsg *err) {
     Sha256Cache local = {0};
     FigureMetaInput in = {.panel = contact_sheet ? VIZ_PANEL_ATTENTION : o->panel,
                           .width = o->width, .height = o->height, .scale = o->scale,
                           .ui_scale = o->ui_scale, .theme = o->theme,
                           .model_sha256 = weights_sha(s, o->sha_cache, &local),
                           .contact_sheet = contact_sheet, .sheet_layer = sheet_layer};
+    return figure_meta_build(meta, s, view, &in, err);
+}
+
+int export_figure_meta(const Session *s, const VizView *view, const ExportOptions *opt, FigureMeta *meta,
+                       ErrorMsg *err) {
+    ExportOptions o;
+    if (resolve_options(opt, &o, err)) return -1;
+    return figure_meta_of(s, view, &o, 0, -1, meta, err);
+}
+
+/* Writes the figure drawn on c + provenance as the next numbered file "NNNN-<stem>.<ext>"
+ * in o->dir (and its sidecar). */
+static int write_figure(const Session *s, const VizView *view, const ExportOptions *o, Canvas *c,
+                        const char *stem, int contact_sheet, int sheet_layer, char *out_path, size_t cap,
+                        ErrorMsg *err) {
+    if (export_make_dir(o->dir, err)) return -1;
     FigureMeta meta;
-    if (figure_meta_build(&meta, s, view, &in, err)) return -1;
+    if (figure_meta_of(s, view, o, contact_sheet, sheet_layer, &meta, err)) return -1;
     char *json = NULL;
     size_t json_len = 0;
     if (o->sidecar && figure_meta_json(&meta, &json, &json_len, err)) {

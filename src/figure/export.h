@@ -129,6 +129,11 @@ int export_pdf_deck_write(ExportPdfDeck *deck, const Session *s, const VizView *
 int export_pdf_deck_pages(const ExportPdfDeck *deck);
 void export_pdf_deck_free(ExportPdfDeck *deck);
 
+/* The provenance export_png would write for this figure (a video's metadata:
+ * export_video.h). meta must be zeroed; free with figure_meta_free. */
+int export_figure_meta(const Session *s, const VizView *view, const ExportOptions *opt, FigureMeta *meta,
+                       ErrorMsg *err);
+
 /* 1 + the highest leading number of a visible file name ("0007-...") in dir; 1 for an
  * empty or missing folder. */
 int export_next_number(const char *dir);

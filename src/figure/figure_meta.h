@@ -128,7 +128,8 @@ typedef struct FigureState {
     int compare_n;             /* inferscope:compare_n: tokens per column */
 } FigureState;
 
-/* Reads path's text chunks (png_read_text_chunks) and parses every field above.
+/* Reads path's text chunks (png_read_text_chunks; a .mp4/.webm/.gif's container metadata,
+ * video_meta_read) and parses every field above.
  * Everything is validated (these files come from the internet): numbers in range,
  * strict JSON for the prompt and arrays, lengths consistent (step = n_ids - n_prompt,
  * one salt per generated token). out must be zeroed or freed. Returns 0, or -1 with

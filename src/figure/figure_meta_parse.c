@@ -20,6 +20,7 @@
 #include "parse_num.h"
 #include "settings.h"
 #include "utf8.h"
+#include "video_meta_read.h"
 #include "free_all.h"
 
 /* ---- the reader -------------------------------------------------------------------- */
@@ -545,8 +546,9 @@ int figure_meta_parse(const PngTextChunks *t, const char *what, FigureState *out
 int figure_meta_read(const char *path, FigureState *out, ErrorMsg *err) {
     memset(out, 0, sizeof *out);
     PngTextChunks t = {0};
-    /* the PNG reader opens it without blocking: a FIFO named like a figure cannot hang */
-    if (png_read_text_chunks(path, &t, err)) return -1;
+    /* a video's container metadata holds the same keys (video_meta_read.h); the PNG
+     * reader opens it without blocking: a FIFO named like a figure cannot hang */
+    if (video_meta_is_video(path) ? video_meta_read(path, &t, err) : png_read_text_chunks(path, &t, err)) return -1;
     int rc = figure_meta_parse(&t, path, out, err);
     if (rc == 0 && !out->contact_sheet &&
         (t.width != (uint32_t)(out->width * out->scale) || t.height != (uint32_t)(out->height * out->scale))) {
