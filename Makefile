@@ -148,7 +148,7 @@ test-arm64:
 
 # test-wasm: the engine, viz/ and src/ built with emcc for WebAssembly (SIMD128 kernels, one
 # thread) and their tests run under Node.js, reading the repository's files directly
-# (NODERAWFS). scripts/web-deps.sh installs emscripten and nodejs and builds PCRE2, cJSON,
+# (NODERAWFS); then web/model_source.js (your own model) in headless Chromium. scripts/web-deps.sh installs emscripten and nodejs and builds PCRE2, cJSON,
 # FreeType, HarfBuzz, SDL2 and SDL2_ttf from Debian's sources (cached outside the tree).
 # emcc has no OpenMP and the engine needs no OpenBLAS (kernels.c without cblas.h: the
 # matvec per row). Nothing there has cairo, HarfBuzz's subsetter, OpenSSL or
@@ -184,6 +184,7 @@ test-wasm:
 	  APP_PKGS="sdl2 SDL2_ttf harfbuzz" LEAVE_OUT="$(WASM_LEAVE_OUT)" LDFLAGS="$(WASM_LDFLAGS)" \
 	  ENGINE_TESTS="$(WASM_TESTS)" VIZ_TESTS="$(WASM_VIZ_TESTS)" engine-tests viz-tests
 	@tests/run-wasm.sh build-wasm $(WASM_TESTS) $(WASM_VIZ_TESTS)
+	@tests/web/model_source.sh build-wasm
 
 # engine-tests: the tests named in ENGINE_TESTS linked against the engine alone (no SDL)
 engine-tests: $(patsubst %,$(BUILD)/etests/%,$(ENGINE_TESTS))
