@@ -41,7 +41,7 @@ DEP_MODULES  = sdl2:libsdl2-dev SDL2_ttf:libsdl2-ttf-dev libcrypto:libssl-dev \
                harfbuzz-subset:libharfbuzz-dev cairo-pdf:libcairo2-dev fontconfig:libfontconfig-dev \
                libmicrohttpd:libmicrohttpd-dev
 STB_HEADER  ?= /usr/include/stb/stb_image_write.h
-NO_CHECK_GOALS = run test asan bench fuzz fuzz-short deps deps-test clean gpt2 uninstall test-arm64 test-wasm engine-tests viz-tests
+NO_CHECK_GOALS = run test asan bench fuzz fuzz-short deps deps-test clean gpt2 uninstall test-arm64 test-wasm engine-tests viz-tests bench-web bench-bin
 ifneq ($(filter-out $(NO_CHECK_GOALS),$(or $(MAKECMDGOALS),all)),)
   dep_pc   = $(shell $(PKG_CONFIG) --exists $(1) >/dev/null 2>&1 && echo ok)
   MISSING := $(if $(shell command -v $(firstword $(CC)) 2>/dev/null),,build-essential) \
@@ -91,7 +91,7 @@ LIBAPP     := $(BUILD)/libapp.a
 ALL_LIBS    = $(LIBAPP) $(LIBVIZ) $(LIBENGINE)
 BIN        := $(BUILD)/inferscope
 
-.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins install uninstall test-arm64 test-wasm engine-tests viz-tests
+.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins install uninstall test-arm64 test-wasm engine-tests viz-tests bench-web bench-bin
 .DEFAULT_GOAL := all
 # keep object files of test programs (otherwise make deletes them as intermediates)
 .SECONDARY:
@@ -267,7 +267,29 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(ALL_LIBS)
 
 BENCH_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/bench/*.c))
 $(BUILD)/bench: $(BENCH_OBJ) $(ALL_LIBS)
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+# bench-bin: the bench program alone (bench-web builds it with emcc as BUILD/bench.js)
+BENCH_NAME ?= bench
+bench-bin: $(BUILD)/$(BENCH_NAME)
+$(BUILD)/bench.js: $(BENCH_OBJ) $(ALL_LIBS)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# bench-web: `bench --web` (the bounds, the decode targets of a 124M-shaped model, the
+# bundled model's window step) built with emcc, run in headless Chromium from a server on
+# 127.0.0.1 and, interleaved, natively (tests/web/bench_web.sh: the two side by side, with
+# the ratios). Prints figures, never fails; the machine may be loaded. BENCH_WEB_ROUNDS (2).
+BENCH_WEB_LDFLAGS = -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB \
+                    --preload-file assets/models/stories16m@/assets/models/stories16m \
+                    --preload-file assets/tokenizer@/assets/tokenizer
+bench-web:
+	@scripts/web-deps.sh all
+	@$(MAKE) --no-print-directory all $(BUILD)/bench
+	@PKG_CONFIG_LIBDIR=$$(scripts/web-deps.sh --pkg-config-libdir all) NODE_PATH=/usr/share/nodejs \
+	  $(MAKE) --no-print-directory BUILD=build-wasm CC=emcc AR=emar ARCH_FLAGS=-msimd128 PLATFORM=web \
+	  OPENMP="-fopenmp-simd -isystem engine/no_openmp" ENGINE_PKGS="libpcre2-8 libcjson" \
+	  APP_PKGS="sdl2 SDL2_ttf harfbuzz" LEAVE_OUT="$(WASM_LEAVE_OUT)" LDFLAGS="$(BENCH_WEB_LDFLAGS)" \
+	  BENCH_NAME=bench.js bench-bin
+	@tests/web/bench_web.sh $(BUILD) build-wasm $(or $(BENCH_WEB_ROUNDS),2)
 
 # install: the binary, its assets (fonts, tokenizer, bundled model), the lessons, a .desktop
 # entry and the man page under PREFIX (default /usr/local; DESTDIR for packagers). The

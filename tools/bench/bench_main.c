@@ -108,18 +108,21 @@ static int write_model(int argc, char **argv) {
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); /* show each figure as it is measured, even through a pipe */
     threads_wait_briefly(argv); /* the app's thread behaviour (threads_wait.c) */
-    int all_isas = 0, decode_only = 0;
+    int all_isas = 0, decode_only = 0, web = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("usage: bench [--all-isas]    speed figures with their bounds (about 75 s on 2 idle cores)\n"
                    "       bench --lens          only the inside-the-model row (lens, attribution; about 15 s)\n"
                    "       bench --decode        only the bounds and the decode targets (about 25 s)\n"
+                   "       bench --web           the bounds, the decode targets and the bundled model (make bench-web\n"
+                   "                             runs it in a browser and natively, side by side)\n"
                    "       bench --write-model DIR --shape 124M|355M|774M|1558M [--weights f32|f16|bf16] [--seed S]\n");
             return 0;
         }
         if (strcmp(argv[i], "--write-model") == 0) return write_model(argc, argv);
         if (strcmp(argv[i], "--all-isas") == 0) all_isas = 1;
         if (strcmp(argv[i], "--decode") == 0) decode_only = 1;
+        if (strcmp(argv[i], "--web") == 0) web = 1;
         if (strcmp(argv[i], "--lens") == 0) {
             print_cpu();
             return bench_lens_124m();
@@ -131,9 +134,14 @@ int main(int argc, char **argv) {
     BenchBuf fb;
     if (bench_buf_init(&fb, f32_bytes)) printf("bench: no memory for the floor buffer\n");
     print_bounds(&fb, f32_bytes);
-    bench_decode(&fb, all_isas, decode_only);
+    bench_decode(&fb, all_isas, decode_only || web);
     bench_buf_free(&fb);
     if (decode_only) return 0;
+    if (web) {
+        printf("\n");
+        bench_bundled(cli_default_model_dir(), cli_tokenizer_dir());
+        return 0;
+    }
 
     printf("\n");
     kern_set_threads(2);
