@@ -4,9 +4,11 @@
  * (--model DIR --weights f16), lists what is in DIR and loads it with the engine, then
  * prints one line "probe: ..." for the driver to read. */
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "gpt2_model.h"
 
@@ -39,8 +41,10 @@ int main(int argc, char **argv) {
         printf("probe: %s:%s; load failed: %s\n", dir, files, err.text);
         return 0;
     }
-    printf("probe: %s:%s; loaded %zu parameters, stored %s, kept %s (%zu bytes)\n", dir, files, m.n_params, m.dtype,
-           gpt2_model_weights_name(&m), gpt2_model_weight_bytes(&m));
+    /* the heap's end: what the page's WebAssembly memory had to grow to (the peak of the load) */
+    printf("probe: %s:%s; loaded %zu parameters, stored %s, kept %s (%zu bytes), heap %zu MB\n", dir, files,
+           m.n_params, m.dtype, gpt2_model_weights_name(&m), gpt2_model_weight_bytes(&m),
+           (size_t)(uintptr_t)sbrk(0) >> 20);
     gpt2_model_free(&m);
     return 0;
 }

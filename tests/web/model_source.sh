@@ -24,7 +24,7 @@ cp "$tiny/config.json" "$tiny/model.safetensors" "$site/org/tiny/resolve/main/"
 cp "$tiny/config.json" "$work/noweights/"
 start=$(date +%s)
 # the probe: the engine alone, MEMFS (the browser's in-memory files), a growable heap
-NODE_PATH=/usr/share/nodejs emcc -std=c17 -O2 -msimd128 -Wall -Wextra -Werror -Iengine tests/web/model_probe.c "$lib" \
+NODE_PATH=/usr/share/nodejs emcc -std=c17 -D_DEFAULT_SOURCE -O2 -msimd128 -Wall -Wextra -Werror -Iengine tests/web/model_probe.c "$lib" \
   $(PKG_CONFIG_LIBDIR=$(scripts/web-deps.sh --pkg-config-libdir engine) pkg-config --libs libpcre2-8 libcjson) -lm \
   -sALLOW_MEMORY_GROWTH=1 -sEXPORTED_RUNTIME_METHODS=FS_createPath,FS_createDataFile,addRunDependency,removeRunDependency \
   -o "$site/model_probe.js" || { echo "model_source: the probe did not build"; exit 1; }
