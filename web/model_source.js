@@ -242,6 +242,8 @@
     urlGo.onclick = async () => {
       if (busy) return;
       let base = url.value.trim();
+      /* a model page's address (https://huggingface.co/ORG/NAME) means its main branch */
+      if (/^https?:\/\/[^/]+\/[^/]+\/[^/]+\/?$/.test(base)) base = base.replace(/\/?$/, "/resolve/main/");
       const m = /^(https?:\/\/[^/]+)\/([^/]+)\/([^/]+)\/resolve\/([^/]+)\/?(?:[^/]*)$/.exec(base);
       if (!m) {
         say("the URL must look like https://huggingface.co/ORG/NAME/resolve/main/", true);

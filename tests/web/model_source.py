@@ -95,7 +95,7 @@ def main(base, folder, big, half, noweights):
 
         js(c, s, "InferscopeModels.openPicker(); document.getElementById('ism-name').value = 'from-url';"
                  "document.getElementById('ism-url').value = %s; document.getElementById('ism-url-go').click(); true"
-           % json.dumps(base + "org/tiny/resolve/main/"))
+           % json.dumps(base + "org/tiny"))  # a model page address: its main branch
         opened("from-url", size)
         stored = js_await(c, s, "new Promise(ok => { const r = indexedDB.open('inferscope-models'); r.onsuccess = () => {"
                           "const q = r.result.transaction('files').objectStore('files').getAllKeys();"
