@@ -6,7 +6,7 @@ one promise the page resolves, not polling."""
 import os, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures"))
-from cdp import Chrome, until  # noqa: E402
+from cdp import Chrome, js, until  # noqa: E402
 
 
 def main(url, out):
@@ -19,13 +19,11 @@ def main(url, out):
         c.call("Page.enable", session=s)
         c.call("Page.navigate", {"url": url}, s)
         until(c, s, "location.href.indexOf('bench_page') >= 0 && !!document.getElementById('out')", "the page", 30)
-        r = c.call("Runtime.evaluate", {"awaitPromise": True, "returnByValue": True, "expression":
-                   "new Promise(ok => { const f = () => { const e = document.getElementById('out');"
-                   "if (e && e.textContent.indexOf('bench-web: done') >= 0) ok(e.textContent); else setTimeout(f, 500); };"
-                   "f(); })"}, s, timeout=900)
-        text = r.get("result", {}).get("value")
+        text = js(c, s, "new Promise(ok => { const f = () => { const e = document.getElementById('out');"
+                        "if (e && e.textContent.indexOf('bench-web: done') >= 0) ok(e.textContent); else setTimeout(f, 500); };"
+                        "f(); })", await_promise=True, timeout=900)
         if not text:
-            raise RuntimeError("no output: %r" % r)
+            raise RuntimeError("no output")
         with open(out, "w") as f:
             f.write(text)
         return 0

@@ -9,6 +9,7 @@
 # Prints; fails only when something does not run.
 set -u
 cd "$(dirname "$0")/../.."
+. tests/web/local_server.sh
 native=$1 wasm=$2 rounds=${3:-2}
 for f in "$native/bench" "$wasm/bench.js" "$wasm/bench.wasm" "$wasm/bench.data"; do
   [ -f "$f" ] || { echo "bench-web: no $f"; exit 2; }
@@ -19,10 +20,7 @@ cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 mkdir -p "$work/site"
 cp tests/web/bench_page.html "$wasm/bench.js" "$wasm/bench.wasm" "$wasm/bench.data" "$work/site/"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-python3 -m http.server --bind 127.0.0.1 --directory "$work/site" "$port" >/dev/null 2>&1 &
-server=$!
-for _ in $(seq 50); do python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null && break; sleep 0.1; done
+serve_dir "$work/site" || exit 1
 for r in $(seq "$rounds"); do
   echo "round $r: native"
   "$native/bench" --web >"$work/native-$r.txt" 2>&1 || { cat "$work/native-$r.txt"; exit 1; }

@@ -16,14 +16,6 @@ from cdp import Chrome, js, until  # noqa: E402
 OUT = "(document.getElementById('out') || {textContent: ''}).textContent"
 
 
-def js_await(c, s, expr):
-    r = c.call("Runtime.evaluate", {"expression": expr, "returnByValue": True, "awaitPromise": True}, s)
-    if "exceptionDetails" in r:
-        d = r["exceptionDetails"]
-        raise RuntimeError("script failed: %s %s" % (d.get("text"), d.get("exception", {}).get("description", "")))
-    return r.get("result", {}).get("value")
-
-
 def out(c, s):
     return js(c, s, OUT) or ""
 
@@ -97,9 +89,9 @@ def main(base, folder, big, half, noweights):
                  "document.getElementById('ism-url').value = %s; document.getElementById('ism-url-go').click(); true"
            % json.dumps(base + "org/tiny"))  # a model page address: its main branch
         opened("from-url", size)
-        stored = js_await(c, s, "new Promise(ok => { const r = indexedDB.open('inferscope-models'); r.onsuccess = () => {"
+        stored = js(c, s, "new Promise(ok => { const r = indexedDB.open('inferscope-models'); r.onsuccess = () => {"
                           "const q = r.result.transaction('files').objectStore('files').getAllKeys();"
-                          "q.onsuccess = () => ok(q.result.filter(k => k.endsWith('/')).sort().join(' ')); }; })")
+                          "q.onsuccess = () => ok(q.result.filter(k => k.endsWith('/')).sort().join(' ')); }; })", await_promise=True)
         print("stored in IndexedDB: %s" % stored)
         return 0
     finally:

@@ -8,6 +8,7 @@
 # parameters (too large). One summary line like tests/run.sh.
 set -u
 cd "$(dirname "$0")/../.."
+. tests/web/local_server.sh
 build=${1:-build-wasm}
 lib=$build/libengine.a
 [ -f "$lib" ] || { echo "model_source: no $lib (make test-wasm builds it)"; exit 2; }
@@ -48,10 +49,7 @@ bj = json.dumps({"wte.weight": {"dtype": "F32", "shape": [50257, 16000], "data_o
 open(big + "/model.safetensors", "wb").write(struct.pack("<Q", len(bj)) + bj)
 open(big + "/config.json", "w").write('{"n_layer": 48, "n_head": 25, "n_embd": 1600, "vocab_size": 50257}')
 PY
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-python3 -m http.server --bind 127.0.0.1 --directory "$site" "$port" >/dev/null 2>&1 &
-server=$!
-for _ in $(seq 50); do python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null && break; sleep 0.1; done
+serve_dir "$site" || exit 1
 out=$(timeout 300 python3 tests/web/model_source.py "http://127.0.0.1:$port/" "$(pwd)/$tiny" "$work/big" "$work/half" "$work/noweights" 2>&1)
 rc=$?
 printf '%s\n' "$out" | sed 's/^/[model_source] /'
