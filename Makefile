@@ -43,7 +43,7 @@ DEP_MODULES  = sdl2:libsdl2-dev SDL2_ttf:libsdl2-ttf-dev libcrypto:libssl-dev \
                libmicrohttpd:libmicrohttpd-dev libavformat:libavformat-dev libavcodec:libavcodec-dev \
                libavfilter:libavfilter-dev libswscale:libswscale-dev libavutil:libavutil-dev
 STB_HEADER  ?= /usr/include/stb/stb_image_write.h
-NO_CHECK_GOALS = run test asan bench fuzz fuzz-short deps deps-test clean gpt2 uninstall test-arm64 test-wasm engine-tests
+NO_CHECK_GOALS = run test asan bench fuzz fuzz-short deps deps-test clean gpt2 uninstall test-arm64 test-wasm engine-tests viz-tests bench-web bench-bin
 ifneq ($(filter-out $(NO_CHECK_GOALS),$(or $(MAKECMDGOALS),all)),)
   dep_pc   = $(shell $(PKG_CONFIG) --exists $(1) >/dev/null 2>&1 && echo ok)
   MISSING := $(if $(shell command -v $(firstword $(CC)) 2>/dev/null),,build-essential) \
@@ -69,13 +69,16 @@ ifeq ($(FUZZ),1)
 endif
 CFLAGS_ALL = $(WARN) $(OPT) -g $(OPENMP) $(SANFL)
 
+# LEAVE_OUT: sources a build for another platform does without (test-wasm: what needs cairo,
+# HarfBuzz's subsetter, OpenSSL or libmicrohttpd, none of which is built with emcc)
+LEAVE_OUT  ?=
 ENGINE_SRC := $(wildcard engine/*.c)
-VIZ_SRC    := $(wildcard viz/*.c)
+VIZ_SRC    := $(filter-out $(LEAVE_OUT),$(wildcard viz/*.c))
 # src/platforms/: one file per platform behind platform.h; a build compiles only its own
 # (PLATFORM=desktop_sdl natively, PLATFORM=web with emcc: platform_web.c includes emscripten.h)
 PLATFORM   ?= desktop_sdl
 OTHER_PLATFORMS := $(filter-out src/platforms/platform_$(PLATFORM).c,$(wildcard src/platforms/platform_*.c))
-APP_SRC    := $(filter-out $(OTHER_PLATFORMS),$(wildcard src/*/*.c))
+APP_SRC    := $(filter-out $(OTHER_PLATFORMS) $(LEAVE_OUT),$(wildcard src/*/*.c))
 TEST_SRC   := $(wildcard tests/test_*.c)
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 VIZ_OBJ    := $(VIZ_SRC:%.c=$(BUILD)/%.o)
@@ -90,7 +93,7 @@ LIBAPP     := $(BUILD)/libapp.a
 ALL_LIBS    = $(LIBAPP) $(LIBVIZ) $(LIBENGINE)
 BIN        := $(BUILD)/inferscope
 
-.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins install uninstall test-arm64 test-wasm engine-tests
+.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins install uninstall test-arm64 test-wasm engine-tests viz-tests bench-web bench-bin
 .DEFAULT_GOAL := all
 # keep object files of test programs (otherwise make deletes them as intermediates)
 .SECONDARY:
@@ -146,29 +149,58 @@ test-arm64:
 	  ENGINE_TESTS="$(ARM64_TESTS)" engine-tests
 	@tests/run-arm64.sh build-arm64 $(ARM64_TESTS)
 
-# test-wasm: the engine built with emcc for WebAssembly (SIMD128 kernels, one thread) and
-# its tests run under Node.js, reading the repository's files directly (NODERAWFS).
-# scripts/web-deps.sh installs emscripten and nodejs and builds PCRE2 and cJSON from
-# Debian's sources (cached outside the tree). emcc has no OpenMP and the engine needs no
-# OpenBLAS (kernels.c without cblas.h: the matvec per row).
-# Not here: test_map_guard (fork and SIGBUS: Node has neither; mmap there is a copy) and
-# test_big_model_mmap (a 6.4 GB file: 32-bit sizes, at most 4 GB of memory).
+# test-wasm: the engine, viz/ and src/ built with emcc for WebAssembly (SIMD128 kernels, one
+# thread) and their tests run under Node.js, reading the repository's files directly
+# (NODERAWFS); then web/model_source.js (your own model) in headless Chromium. scripts/web-deps.sh installs emscripten and nodejs and builds PCRE2, cJSON,
+# FreeType, HarfBuzz, SDL2 and SDL2_ttf from Debian's sources (cached outside the tree).
+# emcc has no OpenMP and the engine needs no OpenBLAS (kernels.c without cblas.h: the
+# matvec per row). Nothing there has cairo, HarfBuzz's subsetter, OpenSSL or
+# libmicrohttpd: WASM_LEAVE_OUT is what needs them.
+# Engine tests not here: test_map_guard (fork and SIGBUS: Node has neither; mmap there is
+# a copy) and test_big_model_mmap (a 6.4 GB file: 32-bit sizes, at most 4 GB of memory).
 WASM_TESTS := $(filter-out test_map_guard,$(ARM64_TESTS)) test_attn_explain test_head_scores test_lens \
-              test_ngram_index test_seq_metrics test_settings_spec test_token_stats test_trace_lean
+              test_ngram_index test_seq_metrics test_settings_spec test_token_stats test_trace_lean test_model_stream
+# Tests that link viz/ and src/ and need no window. Not here (each fails or cannot link
+# under Node; the reason is theirs): export.o needs the PDF backend (cairo), so
+# test_ablation, test_app_frame, test_app_keys, test_attn_lines, test_export,
+# test_export_dir, test_fuzz_regressions, test_viz_backend and test_viz_room do not link;
+# test_viz_draw (colour emoji: FreeType built without libpng draws no CBDT glyphs),
+# test_cli_sampling and test_inside_panels (run the CLI binary; a worker thread),
+# test_file_write, test_lesson and test_npy (mkfifo makes no FIFO, umask not applied),
+# test_trace_budget (the RAM of a 64-bit machine), test_weights_changed (a rewrite in
+# place is not noticed there: 3 checks), test_draws_action
+# (includes <cjson/cJSON.h>; the emcc cJSON installs cJSON.h alone), test_heap_setup
+# (glibc's allocator only).
+WASM_VIZ_TESTS := test_action test_attn_panels test_cli_common test_cli_opts test_lesson_expect test_lesson_facts \
+                  test_lesson_run test_panel_table test_penalty_marks test_prob_format test_probs_stages \
+                  test_sampler test_sampler_chain test_sampler_draws test_session test_session_errors \
+                  test_settings test_text_marks test_text_visible test_thumb_lean test_viz_layout \
+                  test_viz_panels_a test_viz_panels_b test_viz_png
+WASM_LEAVE_OUT := viz/backend_pdf.c viz/font_subset.c src/class/class_page.c src/class/class_server.c \
+                  src/figure/sha256_file.c
 WASM_LDFLAGS = -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1
 test-wasm:
-	@scripts/web-deps.sh engine
-	@PKG_CONFIG_LIBDIR=$$(scripts/web-deps.sh --pkg-config-libdir engine) NODE_PATH=/usr/share/nodejs \
-	  $(MAKE) --no-print-directory BUILD=build-wasm CC=emcc AR=emar ARCH_FLAGS=-msimd128 \
-	  OPENMP="-fopenmp-simd -isystem engine/no_openmp" ENGINE_PKGS="libpcre2-8 libcjson" LDFLAGS="$(WASM_LDFLAGS)" \
-	  ENGINE_TESTS="$(WASM_TESTS)" engine-tests
-	@tests/run-wasm.sh build-wasm $(WASM_TESTS)
+	@scripts/web-deps.sh all
+	@PKG_CONFIG_LIBDIR=$$(scripts/web-deps.sh --pkg-config-libdir all) NODE_PATH=/usr/share/nodejs \
+	  $(MAKE) --no-print-directory BUILD=build-wasm CC=emcc AR=emar ARCH_FLAGS=-msimd128 PLATFORM=web \
+	  OPENMP="-fopenmp-simd -isystem engine/no_openmp" ENGINE_PKGS="libpcre2-8 libcjson" \
+	  APP_PKGS="sdl2 SDL2_ttf harfbuzz" LEAVE_OUT="$(WASM_LEAVE_OUT)" LDFLAGS="$(WASM_LDFLAGS)" \
+	  ENGINE_TESTS="$(WASM_TESTS)" VIZ_TESTS="$(WASM_VIZ_TESTS)" engine-tests viz-tests
+	@tests/run-wasm.sh build-wasm $(WASM_TESTS) $(WASM_VIZ_TESTS)
+	@tests/web/model_source.sh build-wasm
 
 # engine-tests: the tests named in ENGINE_TESTS linked against the engine alone (no SDL)
 engine-tests: $(patsubst %,$(BUILD)/etests/%,$(ENGINE_TESTS))
 $(BUILD)/etests/%: $(BUILD)/tests/%.o $(LIBENGINE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(ENGINE_LIBS)
+
+# viz-tests: the tests named in VIZ_TESTS linked against app, viz and engine (test-wasm: the
+# same libraries built with emcc, LIBS naming what that build has)
+viz-tests: $(patsubst %,$(BUILD)/vtests/%,$(VIZ_TESTS))
+$(BUILD)/vtests/%: $(BUILD)/tests/%.o $(ALL_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # gpt2: opt-in download of real GPT-2 weights (SIZE=124M|355M|774M|1558M)
 gpt2:
@@ -238,7 +270,29 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(ALL_LIBS)
 
 BENCH_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/bench/*.c))
 $(BUILD)/bench: $(BENCH_OBJ) $(ALL_LIBS)
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+# bench-bin: the bench program alone (bench-web builds it with emcc as BUILD/bench.js)
+BENCH_NAME ?= bench
+bench-bin: $(BUILD)/$(BENCH_NAME)
+$(BUILD)/bench.js: $(BENCH_OBJ) $(ALL_LIBS)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# bench-web: `bench --web` (the bounds, the decode targets of a 124M-shaped model, the
+# bundled model's window step) built with emcc, run in headless Chromium from a server on
+# 127.0.0.1 and, interleaved, natively (tests/web/bench_web.sh: the two side by side, with
+# the ratios). Prints figures, never fails; the machine may be loaded. BENCH_WEB_ROUNDS (2).
+BENCH_WEB_LDFLAGS = -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB \
+                    --preload-file assets/models/stories16m@/assets/models/stories16m \
+                    --preload-file assets/tokenizer@/assets/tokenizer
+bench-web:
+	@scripts/web-deps.sh all
+	@$(MAKE) --no-print-directory all $(BUILD)/bench
+	@PKG_CONFIG_LIBDIR=$$(scripts/web-deps.sh --pkg-config-libdir all) NODE_PATH=/usr/share/nodejs \
+	  $(MAKE) --no-print-directory BUILD=build-wasm CC=emcc AR=emar ARCH_FLAGS=-msimd128 PLATFORM=web \
+	  OPENMP="-fopenmp-simd -isystem engine/no_openmp" ENGINE_PKGS="libpcre2-8 libcjson" \
+	  APP_PKGS="sdl2 SDL2_ttf harfbuzz" LEAVE_OUT="$(WASM_LEAVE_OUT)" LDFLAGS="$(BENCH_WEB_LDFLAGS)" \
+	  BENCH_NAME=bench.js bench-bin
+	@tests/web/bench_web.sh $(BUILD) build-wasm $(or $(BENCH_WEB_ROUNDS),2)
 
 # install: the binary, its assets (fonts, tokenizer, bundled model), the lessons, a .desktop
 # entry and the man page under PREFIX (default /usr/local; DESTDIR for packagers). The

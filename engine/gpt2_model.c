@@ -206,21 +206,38 @@ static void load_floats(float *dst, const uint8_t *p, SafeDtype dt, size_t n) {
 
 /* Converts one tensor into dst (numel elements of dtype want): widening is exact,
  * narrowing F32 -> F16/BF16 rounds to nearest even (half.h). Blocks of 4096 elements
- * are spread over the OpenMP threads (a 1.5B model is 1.5 G elements). */
-static void convert_tensor(const SafeTensor *t, void *dst, KernDtype want) {
+ * are spread over the OpenMP threads (a 1.5B model is 1.5 G elements); an unmapped file
+ * is read block by block (safe_read), so the file's bytes are never all in memory.
+ * Returns 0, or -1 with err (a read error). */
+static int convert_tensor(const SafeFile *sf, const SafeTensor *t, void *dst, KernDtype want, ErrorMsg *err) {
     enum { BLK = 4096 };
     const size_t n = safe_numel(t), es = safe_dtype_size(t->dtype);
     const long nb = (long)((n + BLK - 1) / BLK);
+    int failed = 0;
 #pragma omp parallel for schedule(static)
     for (long b = 0; b < nb; b++) {
         float tmp[BLK];
+        uint8_t raw[BLK * sizeof(float)];
         size_t i0 = (size_t)b * BLK, k = n - i0 < BLK ? n - i0 : BLK;
+        const uint8_t *src = t->data ? t->data + i0 * es : raw;
+        if (!t->data) {
+            ErrorMsg e;
+            if (safe_read(sf, t, i0 * es, raw, k * es, &e) != 0) {
+#pragma omp critical(convert_error)
+                if (!failed) {
+                    failed = 1;
+                    *err = e;
+                }
+                continue;
+            }
+        }
         float *out = want == KERN_F32 ? (float *)dst + i0 : tmp;
-        load_floats(out, t->data + i0 * es, t->dtype, k);
+        load_floats(out, src, t->dtype, k);
         uint16_t *h = want == KERN_F32 ? NULL : (uint16_t *)dst + i0;
         for (size_t i = 0; h && i < k; i++)
             h[i] = want == KERN_F16 ? half_f32_to_f16(tmp[i]) : half_f32_to_bf16(tmp[i]);
     }
+    return failed ? -1 : 0;
 }
 
 /* Last path component of dir, trailing slashes ignored ("models/gpt2/" -> "gpt2"). */
@@ -288,8 +305,8 @@ static int find_slot_tensors(WeightSlot *slots, size_t n_slots, const SafeFile *
 /* Pass 2: points every weight into the file where it can be used in place, else
  * converts it into one owned buffer per element size. copy_all: convert even what
  * could stay in the file. Returns -1 (err) when a buffer cannot be had. */
-static int place_weights(Gpt2Model *m, const WeightSlot *slots, size_t n_slots, KernDtype target, int copy_all,
-                         const char *path, int *any_in_place, ErrorMsg *err) {
+static int place_weights(Gpt2Model *m, const SafeFile *sf, const WeightSlot *slots, size_t n_slots,
+                         KernDtype target, int copy_all, const char *path, int *any_in_place, ErrorMsg *err) {
     size_t owned_floats = 0, owned_halves = 0;
     for (size_t i = 0; i < n_slots; i++) {
         KernDtype want = slot_dtype(&slots[i], target);
@@ -321,11 +338,11 @@ static int place_weights(Gpt2Model *m, const WeightSlot *slots, size_t n_slots, 
             else *s->dst_h = (const uint16_t *)(const void *)t->data;
             *any_in_place = 1;
         } else if (want == KERN_F32) {
-            convert_tensor(t, m->owned + used, want);
+            if (convert_tensor(sf, t, m->owned + used, want, err) != 0) return -1;
             *s->dst = m->owned + used;
             used += safe_numel(t);
         } else {
-            convert_tensor(t, m->owned_h + used_h, want);
+            if (convert_tensor(sf, t, m->owned_h + used_h, want, err) != 0) return -1;
             *s->dst_h = m->owned_h + used_h;
             used_h += safe_numel(t);
         }
@@ -372,7 +389,8 @@ int gpt2_model_load_as(Gpt2Model *m, const char *dir, int weights, ErrorMsg *err
     const Gpt2Config *c = &m->config;
 
     snprintf(path, sizeof path, "%s/model.safetensors", dir);
-    if (safe_open(&sf, path, err) != 0) goto fail;
+    /* the header only: whether the file is mapped depends on what it holds (below) */
+    if (safe_open_header(&sf, path, err) != 0) goto fail;
     if (check_no_extra_layers(&sf, c->n_layer, err) != 0) goto fail;
 
     m->w.layers = calloc((size_t)c->n_layer, sizeof *m->w.layers);
@@ -405,8 +423,13 @@ int gpt2_model_load_as(Gpt2Model *m, const char *dir, int weights, ErrorMsg *err
      * then nothing points into the file, it is unmapped, and a file changed later
      * cannot touch this model. */
     const int copy_all = dt.mat_mixed || kdtype_of((SafeDtype)dt.mat) != target;
+    /* Weights used in place need the mapping. Converted ones are read block by block
+     * instead: an F32 file loaded as F16 never has its 4-byte image in memory beside the
+     * 2-byte one (on WebAssembly an mmap is a copy in the heap: 124M would peak at
+     * 498 + 249 MB, and 355M at 2.1 GB, past the browser's 2 GB heap). */
+    if (!copy_all && safe_map(&sf, err) != 0) goto fail;
     int any_in_place = 0;
-    if (place_weights(m, slots, n_slots, target, copy_all, path, &any_in_place, err) != 0) goto fail;
+    if (place_weights(m, &sf, slots, n_slots, target, copy_all, path, &any_in_place, err) != 0) goto fail;
     m->w.dtype = target;
     m->tied = !has_head;
     if (m->tied) {

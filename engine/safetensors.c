@@ -60,6 +60,7 @@ const SafeTensor *safe_find(const SafeFile *f, const char *name) {
 
 void safe_close(SafeFile *f) {
     if (f->map) munmap(f->map, f->map_len);
+    if (f->fd_open) close(f->fd);
     free(f->tensors);
     free(f->metadata_json);
     memset(f, 0, sizeof *f);
@@ -182,10 +183,10 @@ static int parse_entry(const SafeFile *f, const cJSON *e, size_t data_len, SafeT
     return 0;
 }
 
-/* Everything after the file is mapped: header JSON -> tensor table. */
-static int parse_header(SafeFile *f, ErrorMsg *err) {
+/* The header JSON (text: header_len bytes, from the mapping or read into a buffer) ->
+ * tensor table. data points into the mapping when there is one, else stays NULL. */
+static int parse_header(SafeFile *f, const char *text, ErrorMsg *err) {
     const char *path = f->path;
-    const char *text = (const char *)f->map + 8;
     const char *parse_end = NULL;
     /* cJSON copies nothing from the mapping; it builds its own tree (bounded by N,
      * which was checked against the file size and SAFE_MAX_HEADER). */
@@ -253,7 +254,8 @@ static int parse_header(SafeFile *f, ErrorMsg *err) {
         SafeTensor *t = &f->tensors[k];
         size_t begin = 0, end = 0;
         if (parse_entry(f, e, data_len, t, &begin, &end, err) != 0) goto done;
-        t->data = f->map + 8 + f->header_len + begin;
+        t->offset = 8 + f->header_len + begin;
+        t->data = f->map ? f->map + t->offset : NULL;
         spans[k] = (Span){begin, end, k};
         by_name[k] = t;
         k++;
@@ -301,35 +303,57 @@ done:
     return rc;
 }
 
-int safe_open(SafeFile *f, const char *path, ErrorMsg *err) {
+/* Opens path for reading (regular files only: a FIFO in place of the weights must not
+ * hang) and checks its size can hold the 8-byte length. Returns the descriptor or -1. */
+static int open_sized(SafeFile *f, const char *path, size_t *size, ErrorMsg *err) {
     memset(f, 0, sizeof *f);
     if (strlen(path) >= sizeof f->path)
         return error_set(err, "%.200s...: path too long", path);
     memcpy(f->path, path, strlen(path) + 1);
-
-    /* non-blocking open + regular-file check: a FIFO in place of the weights must not hang */
     struct stat st;
     int fd = file_open_regular(path, &st, err);
+    if (fd < 0) return -1;
+    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { /* only possible on 32-bit hosts */
+        close(fd);
+        return error_set(err, "%s: file too large to map on this machine", path);
+    }
+    *size = (size_t)st.st_size;
+    if (*size == 0) {
+        close(fd);
+        return error_set(err, "%s: empty file (0 bytes), not a safetensors file", path);
+    }
+    if (*size < 8) {
+        close(fd);
+        return error_set(err, "%s: file is %zu bytes, too short for the 8-byte header length", path, *size);
+    }
+    return fd;
+}
+
+/* N from the 8 first bytes, little-endian, assembled byte by byte (no alignment or
+ * endianness assumption). It is compared with the file size BEFORE anything depends on
+ * it, so a corrupt 10 GB claim costs nothing. */
+static int header_length(const SafeFile *f, const uint8_t first8[8], size_t size, size_t *len, ErrorMsg *err) {
+    uint64_t n = 0;
+    for (int i = 7; i >= 0; i--) n = (n << 8) | first8[i];
+    if (n > (uint64_t)(size - 8))
+        return error_set(err, "%s: header length %llu exceeds the %zu bytes after the length field", f->path,
+                         (unsigned long long)n, size - 8);
+    if (n > SAFE_MAX_HEADER)
+        return error_set(err, "%s: header length %llu is above the %zu-byte limit", f->path, (unsigned long long)n,
+                         SAFE_MAX_HEADER);
+    if (n < 2)
+        return error_set(err, "%s: header length %llu is too small for a JSON object", f->path,
+                         (unsigned long long)n);
+    *len = (size_t)n;
+    return 0;
+}
+
+int safe_open(SafeFile *f, const char *path, ErrorMsg *err) {
+    size_t size = 0;
+    int fd = open_sized(f, path, &size, err);
     if (fd < 0) {
         memset(f, 0, sizeof *f);
         return -1;
-    }
-    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { /* only possible on 32-bit hosts */
-        close(fd);
-        memset(f, 0, sizeof *f);
-        return error_set(err, "%s: file too large to map on this machine", path);
-    }
-    size_t size = (size_t)st.st_size;
-    if (size == 0) {
-        close(fd);
-        memset(f, 0, sizeof *f);
-        return error_set(err, "%s: empty file (0 bytes), not a safetensors file", path);
-    }
-    if (size < 8) {
-        close(fd);
-        memset(f, 0, sizeof *f);
-        return error_set(err, "%s: file is %zu bytes, too short for the 8-byte header length",
-                         path, size);
     }
     /* Map the whole file: weights are then used in place, and pages are only read from
      * disk when touched. MAP_PRIVATE + PROT_READ: nobody can write through it. */
@@ -342,34 +366,79 @@ int safe_open(SafeFile *f, const char *path, ErrorMsg *err) {
     }
     f->map = map;
     f->map_len = size;
-
-    /* N as little-endian u64, assembled byte by byte (no alignment or endianness
-     * assumption). It is compared with the file size BEFORE anything depends on it,
-     * so a corrupt 10 GB claim costs nothing. */
-    uint64_t n = 0;
-    for (int i = 7; i >= 0; i--) n = (n << 8) | f->map[i];
-    if (n > (uint64_t)(size - 8)) {
-        error_set(err, "%s: header length %llu exceeds the %zu bytes after the length field",
-                  path, (unsigned long long)n, size - 8);
-        safe_close(f);
-        return -1;
-    }
-    if (n > SAFE_MAX_HEADER) {
-        error_set(err, "%s: header length %llu is above the %zu-byte limit", path,
-                  (unsigned long long)n, SAFE_MAX_HEADER);
-        safe_close(f);
-        return -1;
-    }
-    if (n < 2) {
-        error_set(err, "%s: header length %llu is too small for a JSON object", path,
-                  (unsigned long long)n);
-        safe_close(f);
-        return -1;
-    }
-    f->header_len = (size_t)n;
-    if (parse_header(f, err) != 0) {
+    if (header_length(f, f->map, size, &f->header_len, err) != 0 ||
+        parse_header(f, (const char *)f->map + 8, err) != 0) {
         safe_close(f);
         return -1;
     }
     return 0;
+}
+
+/* pread until n bytes or the end: 0, or -1 with err (a read error, or the file ended,
+ * e.g. cut short by another program since it was opened). */
+static int read_at(int fd, const char *path, size_t off, uint8_t *buf, size_t n, ErrorMsg *err) {
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(fd, buf + got, n - got, (off_t)(off + got));
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) return error_set(err, "%s: read error at byte %zu: %s", path, off + got, strerror(errno));
+        if (r == 0)
+            return error_set(err, "%s: the file ends at byte %zu, before the %zu bytes its header promised "
+                             "(changed while loading?)", path, off + got, off + n);
+        got += (size_t)r;
+    }
+    return 0;
+}
+
+int safe_open_header(SafeFile *f, const char *path, ErrorMsg *err) {
+    size_t size = 0;
+    int fd = open_sized(f, path, &size, err);
+    if (fd < 0) {
+        memset(f, 0, sizeof *f);
+        return -1;
+    }
+    f->fd = fd;
+    f->fd_open = 1;
+    f->map_len = size;
+    uint8_t first8[8];
+    char *text = NULL;
+    int rc = -1;
+    if (read_at(fd, path, 0, first8, 8, err) != 0 || header_length(f, first8, size, &f->header_len, err) != 0)
+        goto done;
+    text = malloc(f->header_len);
+    if (!text) {
+        error_set(err, "%s: out of memory for a %zu-byte header", path, f->header_len);
+        goto done;
+    }
+    if (read_at(fd, path, 8, (uint8_t *)text, f->header_len, err) != 0 || parse_header(f, text, err) != 0) goto done;
+    rc = 0;
+done:
+    free(text);
+    if (rc != 0) safe_close(f);
+    return rc;
+}
+
+int safe_map(SafeFile *f, ErrorMsg *err) {
+    if (f->map) return 0;
+    if (!f->fd_open) return error_set(err, "%s: not open", f->path);
+    struct stat st;
+    if (fstat(f->fd, &st) != 0 || (uint64_t)st.st_size != (uint64_t)f->map_len)
+        return error_set(err, "%s: the file changed size while loading (was %zu bytes)", f->path, f->map_len);
+    void *map = mmap(NULL, f->map_len, PROT_READ, MAP_PRIVATE, f->fd, 0);
+    if (map == MAP_FAILED) return error_set(err, "%s: cannot mmap %zu bytes: %s", f->path, f->map_len, strerror(errno));
+    f->map = map;
+    for (size_t i = 0; i < f->n_tensors; i++) f->tensors[i].data = f->map + f->tensors[i].offset;
+    return 0;
+}
+
+int safe_read(const SafeFile *f, const SafeTensor *t, size_t off, void *buf, size_t n, ErrorMsg *err) {
+    if (off > t->nbytes || n > t->nbytes - off)
+        return error_set(err, "%s: tensor '%.80s': bytes [%zu, %zu) outside its %zu", f->path, t->name, off, off + n,
+                         t->nbytes);
+    if (t->data) {
+        memcpy(buf, t->data + off, n);
+        return 0;
+    }
+    if (!f->fd_open) return error_set(err, "%s: not open", f->path);
+    return read_at(f->fd, f->path, t->offset + off, buf, n, err);
 }

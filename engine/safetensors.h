@@ -60,13 +60,16 @@ typedef struct SafeTensor {
     int64_t shape[SAFE_MAX_DIMS];   /* shape[0..ndim), each >= 0 */
     size_t nbytes;                  /* == numel * dtype size == end - begin */
     const uint8_t *data;            /* points into the mapping; valid until safe_close;
-                                       alignment is whatever the file gives */
+                                       alignment is whatever the file gives. NULL when
+                                       opened by safe_open_header (read with safe_read) */
+    size_t offset;                  /* where the data starts in the file */
 } SafeTensor;
 
 typedef struct SafeFile {
     char path[1024];                /* as passed to safe_open (for messages) */
-    uint8_t *map;                   /* whole file, read-only mapping (owned) */
-    size_t map_len;                 /* file size in bytes */
+    uint8_t *map;                   /* whole file, read-only mapping (owned), or NULL */
+    size_t map_len;                 /* file size in bytes (also when not mapped) */
+    int fd, fd_open;                /* the open file after safe_open_header (fd_open 1) */
     size_t header_len;              /* N; data starts at map + 8 + header_len */
     SafeTensor *tensors;            /* (n_tensors) in header order (owned) */
     size_t n_tensors;
@@ -76,6 +79,22 @@ typedef struct SafeFile {
 /* Maps PATH read-only, parses and validates the header. On error returns -1, *f is
  * zeroed (nothing to close) and err holds "PATH: problem". */
 int safe_open(SafeFile *f, const char *path, ErrorMsg *err);
+
+/* The same checks without mapping the file: only the header is read (into a buffer
+ * freed before returning), the file stays open and every SafeTensor.data is NULL. For a
+ * loader that converts every weight anyway: on WebAssembly an mmap is a full copy in
+ * the heap, so a 498 MB F32 file converted to F16 would cost 498 + 249 MB at once; read
+ * block by block with safe_read it costs 249 MB. */
+int safe_open_header(SafeFile *f, const char *path, ErrorMsg *err);
+
+/* Maps a file opened by safe_open_header after all (data then points into the mapping);
+ * 0 at once when mapped. -1 with err when it cannot, or the file changed size. */
+int safe_map(SafeFile *f, ErrorMsg *err);
+
+/* Copies bytes [off, off + n) of t's data into buf: from the mapping, or read from the
+ * file. -1 with err naming the file when the range is outside t, on a read error, or
+ * when the file has become shorter than its header says. Safe from several threads. */
+int safe_read(const SafeFile *f, const SafeTensor *t, size_t off, void *buf, size_t n, ErrorMsg *err);
 
 /* The tensor called `name`, or NULL. Linear scan: a GPT-2 file has < 600 tensors and
  * lookups happen once at load time. */
@@ -91,7 +110,7 @@ const char *safe_dtype_name(SafeDtype d);
 /* Bytes per element (1, 2, 4 or 8); 0 for an out-of-range value. */
 size_t safe_dtype_size(SafeDtype d);
 
-/* Unmaps and frees; safe on a zeroed SafeFile; leaves it zeroed. If the caller took
+/* Unmaps, closes and frees; safe on a zeroed SafeFile; leaves it zeroed. If the caller took
  * over `map` (set it to NULL), only the tables are freed. */
 void safe_close(SafeFile *f);
 

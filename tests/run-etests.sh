@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# run-etests.sh TAG WHAT BUILD RUNNER... -- TEST... — runs engine tests built for another
-# machine ($BUILD/etests/NAME) through RUNNER (qemu-user, Node.js) from the repository
+# run-etests.sh TAG WHAT BUILD RUNNER... -- TEST... — runs tests built for another
+# machine ($BUILD/etests/NAME, or $BUILD/vtests/NAME for those linked with viz/ and src/) through RUNNER (qemu-user, Node.js) from the repository
 # root, so they read tests/reference, ../shared/reference and assets/ like the native
 # ones. Prints each test's count as "[TAG NAME] N passed, M failed" (its SKIPPED lines
 # too) and one summary line at the end like tests/run.sh, with the wall time (to judge
@@ -15,7 +15,9 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do runner+=("$1"); shift; done
 start=$(date +%s)
 pass=0; fail=0
 for t in "$@"; do
-  out=$("${runner[@]}" "$build/etests/$t" 2>&1); rc=$?
+  bin=$build/etests/$t
+  [ -e "$bin" ] || bin=$build/vtests/$t # linked with viz/ and src/ too (make viz-tests)
+  out=$("${runner[@]}" "$bin" 2>&1); rc=$?
   printf '%s\n' "$out" | grep -E '^SKIPPED: ' | sed "s/^/[$tag $t] /"
   line=$(printf '%s\n' "$out" | grep -E '^[A-Za-z0-9_]+: [0-9]+ passed, [0-9]+ failed$' | tail -n 1)
   if [ -z "$line" ]; then

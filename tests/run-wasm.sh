@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-wasm.sh BUILD TEST... — runs engine tests built with emcc ($BUILD/etests/NAME, a .js
+# run-wasm.sh BUILD TEST... — runs tests built with emcc ($BUILD/etests/NAME or vtests/NAME, a .js
 # beside its .wasm) under Node.js (tests/run-etests.sh: one summary line like
 # tests/run.sh). They are linked with NODERAWFS, so they see the real file system.
 set -u

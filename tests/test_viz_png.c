@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
 #include <sys/mount.h>
+#endif
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,6 +20,26 @@
 #include "check_run.h"
 #include "png_write.h"
 
+
+/* a tmpfs at DIR (Linux, as root); elsewhere (WebAssembly under Node: no mount at all)
+ * -1 with ENOSYS, and the checks that need one say they were skipped */
+static int tmpfs_mount(const char *dir, int read_only, const char *opts) {
+#if defined(__linux__)
+    return mount("tmpfs", dir, "tmpfs", read_only ? MS_RDONLY : 0, opts);
+#else
+    (void)dir, (void)read_only, (void)opts;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+static void tmpfs_unmount(const char *dir) {
+#if defined(__linux__)
+    umount(dir);
+#else
+    (void)dir;
+#endif
+}
 static char g_dir[256];
 
 static void path_in(char *buf, size_t cap, const char *name) {
@@ -63,6 +85,9 @@ static const char *PY_READER =
     "print('ORDER', ' '.join(x.decode() for x in types))\n";
 
 /* Runs the Python reader on path; returns its whole stdout (malloc'ed) or NULL. */
+/* 1 once python3 could not be started at all (no processes: WebAssembly under Node) */
+static int g_no_process;
+
 static char *python_read(const char *path) {
     char script[300], cmd[700];
     path_in(script, sizeof script, "reader.py");
@@ -73,6 +98,11 @@ static char *python_read(const char *path) {
     snprintf(cmd, sizeof cmd, "python3 '%s' '%s'", script, path);
     int st;
     char *out = check_run(cmd, &st);
+    if (st == -1 && !out) { /* no processes (WebAssembly under Node) */
+        printf("SKIPPED: PNG read back by python3: cannot start a process here\n");
+        g_no_process = 1;
+        return NULL;
+    }
     if (st != 0) {
         fprintf(stderr, "python reader failed (status %d): %s\n", st, out ? out : "");
         free(out);
@@ -126,7 +156,7 @@ static void test_round_trip(void) {
     png_text_chunks_free(&t); /* twice is safe */
 
     char *py = python_read(path);
-    CHECK(py != NULL, "python reader ran");
+    CHECK(py != NULL || g_no_process, "python reader ran");
     if (py) {
         char want[600], hex[400];
         CHECK(strstr(py, "crc-BAD") == NULL, "python: every CRC verifies\n%s", py);
@@ -180,6 +210,11 @@ static void test_pixels_python(void) {
     snprintf(cmd, sizeof cmd, "python3 '%s' '%s'", script, path);
     int st;
     char *hex = check_run(cmd, &st);
+    if (st == -1 && !hex) { /* no processes (WebAssembly under Node) */
+        printf("SKIPPED: PNG pixels decoded by python3: cannot start a process here\n");
+        free(img);
+        return;
+    }
     char want[9 * 4 * 4 * 2 + 8] = {0};
     for (size_t i = 0; i < 9 * 4 * 4; i++) sprintf(want + 2 * i, "%02x", img[i]);
     CHECK(st == 0 && hex && strlen(hex) >= 9 * 4 * 4 * 2 && strncmp(hex, want, 9 * 4 * 4 * 2) == 0,
@@ -232,7 +267,7 @@ static void test_bad_folders(void) {
     int mounted = 0, tested = 0;
     if (geteuid() != 0) {
         tested = 1;
-    } else if (mount("tmpfs", ro, "tmpfs", MS_RDONLY, "size=16k") == 0) {
+    } else if (tmpfs_mount(ro, 1, "size=16k") == 0) {
         tested = mounted = 1;
     }
     if (tested) {
@@ -243,7 +278,7 @@ static void test_bad_folders(void) {
         printf("note: cannot mount a read-only tmpfs here (%s); unwritable-folder check skipped\n",
                strerror(errno));
     }
-    if (mounted) umount(ro);
+    if (mounted) tmpfs_unmount(ro);
     rmdir(ro);
     free(img);
 }
@@ -299,7 +334,7 @@ static void test_disk_full(void) {
     char tiny[300];
     path_in(tiny, sizeof tiny, "tiny");
     mkdir(tiny, 0755);
-    if (mount("tmpfs", tiny, "tmpfs", 0, "size=16k") == 0) {
+    if (tmpfs_mount(tiny, 0, "size=16k") == 0) {
         uint8_t *noise = malloc(200 * 200 * 4);
         uint32_t s = 12345;
         for (size_t i = 0; i < 200 * 200 * 4; i++) noise[i] = (uint8_t)((s = s * 1103515245u + 12345u) >> 24);
@@ -310,7 +345,7 @@ static void test_disk_full(void) {
         CHECK(check_tmpdir_temps(tiny) == 0, "no temporary left on the full tmpfs");
         CHECK(file_size(path) == -1, "no final file on the full tmpfs");
         free(noise);
-        umount(tiny);
+        tmpfs_unmount(tiny);
     } else {
         printf("note: cannot mount a tmpfs here (%s); real disk-full check skipped (hook covers it)\n",
                strerror(errno));

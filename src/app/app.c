@@ -226,15 +226,18 @@ int app_frame(AppState *app, AppWindow *w) {
 static int no_display(int sdl_started, ErrorMsg *err) {
     const char *asked = SDL_GetHint(SDL_HINT_VIDEODRIVER); /* SDL_VIDEODRIVER, or NULL */
     if (!sdl_started) {
+        /* only Linux names its displays in the environment (elsewhere: no label to reach,
+         * which -Wunused-label refuses, e.g. under emcc) */
+        int unnamed = 0;
 #if defined(__linux__)
-        if (!asked && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) goto none;
+        unnamed = !asked && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY");
 #endif
-        return 0;
+        if (!unnamed) return 0;
+    } else {
+        const char *drv = SDL_GetCurrentVideoDriver();
+        if (!drv || (strcmp(drv, "offscreen") != 0 && strcmp(drv, "dummy") != 0)) return 0;
+        if (asked && strstr(asked, drv)) return 0;
     }
-    const char *drv = SDL_GetCurrentVideoDriver();
-    if (!drv || (strcmp(drv, "offscreen") != 0 && strcmp(drv, "dummy") != 0)) return 0;
-    if (asked && strstr(asked, drv)) return 0;
-none:
     return error_set(err, "no display to open the window on (DISPLAY and WAYLAND_DISPLAY reach none); "
                      "`inferscope export` draws figures without one, SDL_VIDEODRIVER=offscreen runs it unseen");
 }

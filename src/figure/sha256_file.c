@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -54,22 +53,6 @@ int sha256_file(const char *path, char hex[SHA256_HEX_LEN + 1], ErrorMsg *err) {
     free(buf);
     fclose(f);
     return rc;
-}
-
-int file_identity(const char *path, FileIdentity *id) {
-    struct stat st;
-    memset(id, 0, sizeof *id);
-    if (stat(path, &st) != 0) return -1;
-    *id = (FileIdentity){.size = (uint64_t)st.st_size, .ino = (uint64_t)st.st_ino, .dev = (uint64_t)st.st_dev,
-                         .mtime_s = (int64_t)st.st_mtim.tv_sec, .mtime_ns = (int64_t)st.st_mtim.tv_nsec,
-                         .ctime_s = (int64_t)st.st_ctim.tv_sec, .ctime_ns = (int64_t)st.st_ctim.tv_nsec, .valid = 1};
-    return 0;
-}
-
-int file_identity_same(const FileIdentity *a, const FileIdentity *b) {
-    return a->valid && b->valid && a->size == b->size && a->ino == b->ino && a->dev == b->dev &&
-           a->mtime_s == b->mtime_s && a->mtime_ns == b->mtime_ns && a->ctime_s == b->ctime_s &&
-           a->ctime_ns == b->ctime_ns;
 }
 
 int sha256_file_cached(Sha256Cache *c, const char *path, const char **hex, ErrorMsg *err) {

@@ -11,27 +11,13 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "file_identity.h"
 
 #define SHA256_HEX_LEN 64
 
 /* Hashes the whole file at path into hex (65 bytes: 64 digits + NUL). Returns 0, or -1
  * with err naming the file (cannot open, is a folder, read error, crypto failure). */
 int sha256_file(const char *path, char hex[SHA256_HEX_LEN + 1], ErrorMsg *err);
-
-/* Which file a path named at one moment: a rewrite in place changes mtime and ctime (a
- * writer can set mtime back, never ctime), a replacement by rename changes the inode. */
-typedef struct FileIdentity {
-    uint64_t size, ino, dev;
-    int64_t mtime_s, mtime_ns;
-    int64_t ctime_s, ctime_ns;
-    int valid;                       /* 1 once filled */
-} FileIdentity;
-
-/* Fills *id from stat(path). Returns 0, or -1 (id->valid 0) when path cannot be stat'ed. */
-int file_identity(const char *path, FileIdentity *id);
-
-/* 1 if a and b are both valid and name the same unchanged file. */
-int file_identity_same(const FileIdentity *a, const FileIdentity *b);
 
 /* The remembered hash of one file. Zero-initialise; needs no free. */
 typedef struct Sha256Cache {

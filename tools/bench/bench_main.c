@@ -105,7 +105,7 @@ static int write_model(int argc, char **argv) {
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); /* show each figure as it is measured, even through a pipe */
     threads_wait_briefly(argv); /* the app's thread behaviour (threads_wait.c) */
-    int all_isas = 0, decode_only = 0, big = 0, real_only = 0;
+    int all_isas = 0, decode_only = 0, big = 0, real_only = 0, web = 0;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -115,6 +115,8 @@ int main(int argc, char **argv) {
                    "       bench --real [--big]  only the bounds and the real path (model folders, session\n"
                    "                             steps); --big adds 774M and 1558M (the disk and RAM they\n"
                    "                             need are printed first); --shape S: that shape alone\n"
+                   "       bench --web           the bounds, the decode targets and the bundled model (make bench-web\n"
+                   "                             runs it in a browser and natively, side by side)\n"
                    "       bench --write-model DIR --shape 124M|355M|774M|1558M [--weights f32|f16|bf16] [--seed S]\n");
             return 0;
         }
@@ -131,6 +133,7 @@ int main(int argc, char **argv) {
                 return 2;
             }
         }
+        if (strcmp(argv[i], "--web") == 0) web = 1;
         if (strcmp(argv[i], "--lens") == 0) {
             print_cpu();
             return bench_lens_124m();
@@ -142,10 +145,15 @@ int main(int argc, char **argv) {
     BenchBuf fb;
     if (bench_buf_init(&fb, f32_bytes)) printf("bench: no memory for the floor buffer\n");
     print_bounds(&fb, f32_bytes);
-    if (!real_only) bench_decode(&fb, all_isas, decode_only);
-    if (!decode_only) bench_real(&fb, cli_tokenizer_dir(), big, only);
+    if (!real_only) bench_decode(&fb, all_isas, decode_only || web);
+    if (!decode_only && !web) bench_real(&fb, cli_tokenizer_dir(), big, only);
     bench_buf_free(&fb);
     if (decode_only || real_only) return 0;
+    if (web) {
+        printf("\n");
+        bench_bundled(cli_default_model_dir(), cli_tokenizer_dir());
+        return 0;
+    }
 
     printf("\n");
     kern_set_threads(2);
