@@ -38,19 +38,21 @@ static int need(const PngTextChunks *t, const char *what, const char *key, const
 }
 
 /* A whole-string decimal integer in [lo, hi]. */
-static int parse_long(const char *what, const char *key, const char *v, long lo, long hi, long *out,
+/* long long, not long: a salt goes up to UINT32_MAX, which a 32-bit long (WebAssembly,
+ * Windows) cannot hold — (long long)UINT32_MAX there is -1 and every figure was refused */
+static int parse_long(const char *what, const char *key, const char *v, long long lo, long long hi, long long *out,
                       ErrorMsg *err) {
     long long x = 0;
     if (parse_num_int(v, &x) != NUM_OK) return error_set(err, "%s: %s: '%.40s' is not an integer", what, key, v);
-    if (x < lo || x > hi) return error_set(err, "%s: %s: %lld is outside [%ld, %ld]", what, key, x, lo, hi);
-    *out = (long)x;
+    if (x < lo || x > hi) return error_set(err, "%s: %s: %lld is outside [%lld, %lld]", what, key, x, lo, hi);
+    *out = x;
     return 0;
 }
 
 static int get_int(const PngTextChunks *t, const char *what, const char *key, long lo, long hi, int *out,
                    ErrorMsg *err) {
     const char *v;
-    long x;
+    long long x;
     if (need(t, what, key, &v, err) || parse_long(what, key, v, lo, hi, &x, err)) return -1;
     *out = (int)x;
     return 0;
@@ -221,11 +223,11 @@ static int parse_json_string(const char *what, const char *key, const char *v, u
 /* Format version, software, model name and checksum. */
 static int parse_origin(const PngTextChunks *t, const char *what, FigureState *fs, ErrorMsg *err) {
     const char *v;
-    long x;
+    long long x;
     if (need(t, what, "inferscope:format", &v, err)) return -1;
     if (parse_long(what, "inferscope:format", v, 0, INT_MAX, &x, err)) return -1;
     if (x != FIGURE_META_FORMAT)
-        return error_set(err, "%s: provenance format %ld, this inferscope reads format %d", what, x, FIGURE_META_FORMAT);
+        return error_set(err, "%s: provenance format %lld, this inferscope reads format %d", what, x, FIGURE_META_FORMAT);
     if (get_text(t, what, "Software", fs->software, sizeof fs->software, err) ||
         get_text(t, what, "inferscope:model", fs->model, sizeof fs->model, err) ||
         get_text(t, what, "inferscope:model_sha256", fs->model_sha256, sizeof fs->model_sha256, err))
@@ -246,7 +248,7 @@ static int parse_origin(const PngTextChunks *t, const char *what, FigureState *f
 /* The prompt text, the token ids, the step/branch counts and the dice. */
 static int parse_tokens(const PngTextChunks *t, const char *what, FigureState *fs, ErrorMsg *err) {
     const char *v;
-    long x;
+    long long x;
     unsigned long *arr = NULL;
     size_t n_arr = 0;
     if (need(t, what, "inferscope:prompt", &v, err)) return -1;
@@ -296,7 +298,7 @@ static int parse_tokens(const PngTextChunks *t, const char *what, FigureState *f
     }
     free(arr);
     if (need(t, what, "inferscope:pending_salt", &v, err) ||
-        parse_long(what, "inferscope:pending_salt", v, 0, (long)UINT32_MAX, &x, err))
+        parse_long(what, "inferscope:pending_salt", v, 0, (long long)UINT32_MAX, &x, err))
         return -1;
     fs->pending_salt = (uint32_t)x;
     const char *dv = png_text_find(t, "inferscope:draws"); /* optional: absent = none */
@@ -311,7 +313,7 @@ static int parse_tokens(const PngTextChunks *t, const char *what, FigureState *f
 static int parse_drawn(const PngTextChunks *t, const char *what, FigureState *fs, ErrorMsg *err) {
     char name[32];
     int p;
-    long x;
+    long long x;
     if (get_text(t, what, "inferscope:panel", name, sizeof name, err)) return -1;
     if ((p = viz_panel_from_name(name)) < 0)
         return error_set(err, "%s: inferscope:panel: unknown panel '%s'", what, name);
