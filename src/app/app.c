@@ -219,15 +219,16 @@ int app_frame(AppState *app, AppWindow *w) {
 static int no_display(int sdl_started, ErrorMsg *err) {
     const char *asked = SDL_GetHint(SDL_HINT_VIDEODRIVER); /* SDL_VIDEODRIVER, or NULL */
     if (!sdl_started) {
+        int none_named = 0; /* only Linux names its display in the environment */
 #if defined(__linux__)
-        if (!asked && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) goto none;
+        none_named = !asked && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY");
 #endif
-        return 0;
+        if (!none_named) return 0;
+    } else {
+        const char *drv = SDL_GetCurrentVideoDriver();
+        if (!drv || (strcmp(drv, "offscreen") != 0 && strcmp(drv, "dummy") != 0)) return 0;
+        if (asked && strstr(asked, drv)) return 0;
     }
-    const char *drv = SDL_GetCurrentVideoDriver();
-    if (!drv || (strcmp(drv, "offscreen") != 0 && strcmp(drv, "dummy") != 0)) return 0;
-    if (asked && strstr(asked, drv)) return 0;
-none:
     return error_set(err, "no display to open the window on (DISPLAY and WAYLAND_DISPLAY reach none); "
                      "`inferscope export` draws figures without one, SDL_VIDEODRIVER=offscreen runs it unseen");
 }
@@ -273,12 +274,6 @@ void app_window_close(AppWindow *w) {
     w->win = NULL;
     SDL_Quit();
 }
-
-/* The platform's loop calls frames with one pointer: the app and its window. */
-typedef struct AppRun {
-    AppState *app;
-    AppWindow *win;
-} AppRun;
 
 static int run_frame(void *arg) {
     AppRun *r = arg;
