@@ -30,9 +30,16 @@
     preRun: [function () {
       // SDL listens for keys on the canvas only, so the prompt field types text
       Module.ENV.SDL_EMSCRIPTEN_KEYBOARD_ELEMENT = '#canvas';
-      // SDL's software renderer (the canvas gets finished frames): the same pixels as
-      // the native export, and no WebGL needed on an old school PC; ?renderer=gl asks for WebGL
-      if (params.get('renderer') !== 'gl') Module.ENV.SDL_RENDER_DRIVER = 'software';
+      // SDL's software renderer (the canvas gets finished frames) at devicePixelRatio 1:
+      // the same pixels as the native export, no WebGL needed on an old school PC. On a
+      // high-DPI screen WebGL (SDL's GLES2 renderer) draws at the screen's pixels for
+      // crisp text: SDL 2.26's software framebuffer ignores the ratio and would fill a
+      // quarter of the canvas, so with ?renderer=software there the page reports ratio 1
+      // (sharp layout, softer text). ?renderer=gl|software chooses.
+      const asked = params.get('renderer');
+      const gl = asked === 'gl' || (asked !== 'software' && window.devicePixelRatio > 1);
+      Module.ENV.SDL_RENDER_DRIVER = gl ? 'opengles2' : 'software';
+      if (!gl && window.devicePixelRatio !== 1) Object.defineProperty(window, 'devicePixelRatio', { get: () => 1 });
       if (window.InferscopeModels) {
         Module.addRunDependency('inferscope-models');
         window.InferscopeModels.prepare(Module).catch((e) => console.error('inferscope: models: ' + e))

@@ -6,12 +6,13 @@
 #include "lesson_slide.h"
 #include "platform.h"
 
-void app_export(AppState *app, int w, int h) {
+void app_export(AppState *app, int w, int h, int scale) {
     ExportOptions opt = export_options_default();
     opt.dir = app->export_dir;
     opt.panel = app->export_request == APP_EXPORT_PANEL ? (VizPanel)app->export_panel : VIZ_PANEL_FRAME;
     opt.width = w;
     opt.height = h;
+    opt.scale = scale;
     opt.ui_scale = app->ui_scale;
     opt.theme = app->theme;
     opt.assets_dir = app->assets_dir;

@@ -9,7 +9,9 @@
 #include "app.h"
 
 /* Does app->export_request (the frame, or the panel app->export_panel) for a window of
- * w×h pixels; "exported <path>" or the error goes to the status line. */
-void app_export(AppState *app, int w, int h);
+ * w×h pixels drawn at density scale (1; 2 or 4 on a HiDPI screen: the figure then has
+ * scale times the pixels, as the screen); "exported <path>" or the error goes to the
+ * status line. */
+void app_export(AppState *app, int w, int h, int scale);
 
 #endif

@@ -51,6 +51,8 @@ void platform_run_loop(PlatformFrameFn frame, void *arg) {
     emscripten_set_main_loop_arg(web_frame, &web_loop, 0, 1);
 }
 
+int platform_page_sizes_window(void) { return 1; }
+
 int platform_can_quit(void) { return 0; }
 
 /* ---- model jobs ---- */
