@@ -42,7 +42,7 @@ DEP_MODULES  = sdl2:libsdl2-dev SDL2_ttf:libsdl2-ttf-dev libcrypto:libssl-dev \
                libmicrohttpd:libmicrohttpd-dev
 STB_HEADER  ?= /usr/include/stb/stb_image_write.h
 NO_CHECK_GOALS = run test asan bench fuzz fuzz-short deps deps-test clean gpt2 uninstall test-arm64 test-wasm engine-tests \
-                 web web-files test-web
+                 web web-files web-single test-web
 # (not in the browser build: its libraries are scripts/web-deps.sh's, found by PKG_CONFIG_LIBDIR)
 ifneq ($(filter-out $(NO_CHECK_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(PLATFORM),web)
@@ -214,6 +214,23 @@ web-files: $(BUILD)/web/inferscope.js
 $(BUILD)/web/inferscope.js: $(BUILD)/src/platforms/web/web_main.o $(ALL_LIBS) $(wildcard assets/models/stories16m/* lessons/* assets/fonts/* assets/tokenizer/*)
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) $(WEB_LDFLAGS) -o $@ $< $(ALL_LIBS) $(LIBS)
+
+# web-single: the same app as ONE file, build/web-single/inferscope.html, that opens from
+# disk (file://, no server): the .wasm and every asset embedded as base64 in the page
+# (-sSINGLE_FILE, --embed-file). No service worker and no link state over file://.
+web-single:
+	@scripts/web-deps.sh all
+	@PKG_CONFIG_LIBDIR=$$(scripts/web-deps.sh --pkg-config-libdir all) NODE_PATH=/usr/share/nodejs \
+	  $(MAKE) --no-print-directory BUILD=build-web PLATFORM=web CC=emcc AR=emar ARCH_FLAGS=-msimd128 \
+	  OPENMP="-fopenmp-simd -isystem engine/no_openmp" ENGINE_PKGS="libpcre2-8 libcjson" \
+	  APP_PKGS="$(WEB_PKGS)" build-web/web-single/inferscope.js
+	@mkdir -p build/web-single
+	scripts/web-single.sh build-web/web-single/inferscope.js web build/web-single/inferscope.html
+	@ls -l build/web-single
+
+$(BUILD)/web-single/inferscope.js: $(BUILD)/src/platforms/web/web_main.o $(ALL_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) $(subst --preload-file,--embed-file,$(WEB_LDFLAGS)) -sSINGLE_FILE=1 -o $@ $< $(ALL_LIBS) $(LIBS)
 
 # test-web: build/web in headless Chromium over the DevTools protocol, served from
 # 127.0.0.1 (tests/fixtures/web_browser.py): first frame, steps, keys, a typed prompt,
