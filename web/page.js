@@ -35,9 +35,10 @@
       // high-DPI screen WebGL (SDL's GLES2 renderer) draws at the screen's pixels for
       // crisp text: SDL 2.26's software framebuffer ignores the ratio and would fill a
       // quarter of the canvas, so with ?renderer=software there the page reports ratio 1
-      // (sharp layout, softer text). ?renderer=gl|software chooses.
+      // (sharp layout, softer text); so without WebGL too. ?renderer=gl|software chooses.
       const asked = params.get('renderer');
-      const gl = asked === 'gl' || (asked !== 'software' && window.devicePixelRatio > 1);
+      const hasWebGL = () => { try { return !!document.createElement('canvas').getContext('webgl'); } catch (e) { return false; } };
+      const gl = asked === 'gl' || (asked !== 'software' && window.devicePixelRatio > 1 && hasWebGL());
       Module.ENV.SDL_RENDER_DRIVER = gl ? 'opengles2' : 'software';
       if (!gl && window.devicePixelRatio !== 1) Object.defineProperty(window, 'devicePixelRatio', { get: () => 1 });
       if (window.InferscopeModels) {
