@@ -43,8 +43,11 @@ DEP_MODULES  = sdl2:libsdl2-dev SDL2_ttf:libsdl2-ttf-dev libcrypto:libssl-dev \
                libmicrohttpd:libmicrohttpd-dev libavformat:libavformat-dev libavcodec:libavcodec-dev \
                libavfilter:libavfilter-dev libswscale:libswscale-dev libavutil:libavutil-dev
 STB_HEADER  ?= /usr/include/stb/stb_image_write.h
-NO_CHECK_GOALS = run test asan bench fuzz fuzz-short deps deps-test clean gpt2 uninstall test-arm64 test-wasm engine-tests viz-tests bench-web bench-bin
+NO_CHECK_GOALS = run test asan bench fuzz fuzz-short deps deps-test clean gpt2 uninstall test-arm64 test-wasm engine-tests \
+                 viz-tests bench-web bench-bin web web-files web-single test-web
+# (not in the browser build: its libraries are scripts/web-deps.sh's, found by PKG_CONFIG_LIBDIR)
 ifneq ($(filter-out $(NO_CHECK_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifneq ($(PLATFORM),web)
   dep_pc   = $(shell $(PKG_CONFIG) --exists $(1) >/dev/null 2>&1 && echo ok)
   MISSING := $(if $(shell command -v $(firstword $(CC)) 2>/dev/null),,build-essential) \
              $(if $(shell command -v $(PKG_CONFIG) 2>/dev/null),,pkg-config) \
@@ -54,6 +57,7 @@ ifneq ($(filter-out $(NO_CHECK_GOALS),$(or $(MAKECMDGOALS),all)),)
   ifneq ($(MISSING),)
     $(error missing Debian package(s): $(MISSING). `make deps` (or scripts/install-deps.sh) installs them; `make run` does it too)
   endif
+endif
 endif
 
 ifeq ($(SAN),1)
@@ -79,6 +83,17 @@ VIZ_SRC    := $(filter-out $(LEAVE_OUT),$(wildcard viz/*.c))
 PLATFORM   ?= desktop_sdl
 OTHER_PLATFORMS := $(filter-out src/platforms/platform_$(PLATFORM).c,$(wildcard src/platforms/platform_*.c))
 APP_SRC    := $(filter-out $(OTHER_PLATFORMS) $(LEAVE_OUT),$(wildcard src/*/*.c))
+# The browser build (PLATFORM=web, `make web`) leaves out what needs a library the
+# browser lacks (cairo for PDF, HarfBuzz's subsetter for SVG, OpenSSL, the class room's
+# libmicrohttpd, the CLI's commands) and adds src/platforms/web/ in their place: the
+# entry point (web_main.c, linked directly), plain-C SHA-256, SVG/PDF saying "native only"
+WEB_LEFT_OUT := viz/backend_pdf.c viz/backend_svg.c viz/font_subset.c src/figure/sha256_openssl.c \
+                $(wildcard src/class/*.c) src/cli/cmd_class.c
+WEB_MAIN_SRC := src/platforms/web/web_main.c
+ifeq ($(PLATFORM),web)
+  VIZ_SRC := $(filter-out $(WEB_LEFT_OUT),$(VIZ_SRC))
+  APP_SRC := $(filter-out $(WEB_LEFT_OUT),$(APP_SRC)) $(filter-out $(WEB_MAIN_SRC),$(wildcard src/platforms/web/*.c))
+endif
 TEST_SRC   := $(wildcard tests/test_*.c)
 ENGINE_OBJ := $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 VIZ_OBJ    := $(VIZ_SRC:%.c=$(BUILD)/%.o)
@@ -86,14 +101,17 @@ APP_OBJ    := $(APP_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 # the class room's student page (src/class/page.*: HTML, CSS, JS) is compiled in as bytes
 CLASS_PAGE_FILES := src/class/page.html src/class/page.css src/class/page.js
-APP_OBJ    += $(BUILD)/gen/class_page_files.o
+ifneq ($(PLATFORM),web)
+  APP_OBJ  += $(BUILD)/gen/class_page_files.o
+endif
 LIBENGINE  := $(BUILD)/libengine.a
 LIBVIZ     := $(BUILD)/libviz.a
 LIBAPP     := $(BUILD)/libapp.a
 ALL_LIBS    = $(LIBAPP) $(LIBVIZ) $(LIBENGINE)
 BIN        := $(BUILD)/inferscope
 
-.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins install uninstall test-arm64 test-wasm engine-tests viz-tests bench-web bench-bin
+.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins install uninstall test-arm64 test-wasm engine-tests \
+        viz-tests bench-web bench-bin web web-files web-single test-web
 .DEFAULT_GOAL := all
 # keep object files of test programs (otherwise make deletes them as intermediates)
 .SECONDARY:
@@ -155,7 +173,7 @@ test-arm64:
 # FreeType, HarfBuzz, SDL2 and SDL2_ttf from Debian's sources (cached outside the tree).
 # emcc has no OpenMP and the engine needs no OpenBLAS (kernels.c without cblas.h: the
 # matvec per row). Nothing there has cairo, HarfBuzz's subsetter, OpenSSL or
-# libmicrohttpd: WASM_LEAVE_OUT is what needs them.
+# libmicrohttpd: PLATFORM=web leaves out what needs them (WEB_LEFT_OUT).
 # Engine tests not here: test_map_guard (fork and SIGBUS: Node has neither; mmap there is
 # a copy) and test_big_model_mmap (a 6.4 GB file: 32-bit sizes, at most 4 GB of memory).
 WASM_TESTS := $(filter-out test_map_guard,$(ARM64_TESTS)) test_attn_explain test_head_scores test_lens \
@@ -176,8 +194,9 @@ WASM_VIZ_TESTS := test_action test_attn_panels test_cli_common test_cli_opts tes
                   test_sampler test_sampler_chain test_sampler_draws test_session test_session_errors \
                   test_settings test_text_marks test_text_visible test_thumb_lean test_viz_layout \
                   test_viz_panels_a test_viz_panels_b test_viz_png
-WASM_LEAVE_OUT := viz/backend_pdf.c viz/font_subset.c src/class/class_page.c src/class/class_server.c \
-                  src/figure/sha256_file.c
+# (PLATFORM=web already leaves out WEB_LEFT_OUT, what needs cairo, the HarfBuzz subsetter,
+# OpenSSL or libmicrohttpd, and adds src/platforms/web/ in its place; nothing more here)
+WASM_LEAVE_OUT :=
 WASM_LDFLAGS = -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1
 test-wasm:
 	@scripts/web-deps.sh all
@@ -188,6 +207,70 @@ test-wasm:
 	  ENGINE_TESTS="$(WASM_TESTS)" VIZ_TESTS="$(WASM_VIZ_TESTS)" engine-tests viz-tests
 	@tests/run-wasm.sh build-wasm $(WASM_TESTS) $(WASM_VIZ_TESTS)
 	@tests/web/model_source.sh build-wasm
+
+# web: the whole app for the browser in build/web/ — a static folder (index.html, the
+# .js/.wasm, the preloaded .data with fonts, tokenizer, bundled model and lessons, a
+# service worker, a manifest) that any static host serves. Compiled like test-wasm
+# (emcc, SIMD128, one thread) plus the window's libraries (SDL2, SDL2_ttf, FreeType,
+# HarfBuzz from Debian's sources, scripts/web-deps.sh all); objects in build-web/.
+WEB_DIR      := build/web
+WEB_PKGS     := SDL2_ttf sdl2 harfbuzz freetype2
+# the window's files under /assets and /lessons of MEMFS, where cli_assets_dir looks
+WEB_PRELOAD  := --preload-file assets/fonts@/assets/fonts --preload-file assets/tokenizer@/assets/tokenizer \
+                --preload-file assets/models/stories16m@/assets/models/stories16m --preload-file lessons@/lessons \
+                --exclude-file '*.md' --exclude-file '*.txt'
+WEB_LDFLAGS  := -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=134217728 -sTOTAL_STACK=8388608 \
+                -sEXPORTED_FUNCTIONS=_main,_malloc,_free,_web_state_query,_web_open_state,_web_open_figure,_web_key,_web_set_prompt,_web_show_beat \
+                -sEXPORTED_RUNTIME_METHODS=callMain,FS,ENV,UTF8ToString,ccall,addRunDependency,removeRunDependency \
+                -sINVOKE_RUN=0 -sENVIRONMENT=web $(WEB_PRELOAD)
+web:
+	@scripts/web-deps.sh all
+	@PKG_CONFIG_LIBDIR=$$(scripts/web-deps.sh --pkg-config-libdir all) NODE_PATH=/usr/share/nodejs \
+	  $(MAKE) --no-print-directory BUILD=build-web PLATFORM=web CC=emcc AR=emar ARCH_FLAGS=-msimd128 \
+	  OPENMP="-fopenmp-simd -isystem engine/no_openmp" ENGINE_PKGS="libpcre2-8 libcjson" \
+	  APP_PKGS="$(WEB_PKGS)" web-files
+	@ls -l $(WEB_DIR)
+
+# web-files (inside `make web`): link, then the page and its service worker, named by a
+# hash of the build so a new build replaces every cached file at once
+web-files: $(BUILD)/web/inferscope.js
+	rm -rf $(WEB_DIR) && mkdir -p $(WEB_DIR)
+	cp $(BUILD)/web/inferscope.js $(BUILD)/web/inferscope.wasm $(BUILD)/web/inferscope.data $(WEB_DIR)/
+	cp web/index.html web/manifest.webmanifest web/icon.svg $(WEB_DIR)/
+	for f in web/*.js; do case $$f in web/sw.js) ;; *) cp $$f $(WEB_DIR)/ ;; esac; done
+	scripts/web-sw.sh $(WEB_DIR) web/sw.js
+
+$(BUILD)/web/inferscope.js: $(BUILD)/src/platforms/web/web_main.o $(ALL_LIBS) $(wildcard assets/models/stories16m/* lessons/* assets/fonts/* assets/tokenizer/*)
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) $(WEB_LDFLAGS) -o $@ $< $(ALL_LIBS) $(LIBS)
+
+# web-single: the same app as ONE file, build/web-single/inferscope.html, that opens from
+# disk (file://, no server): the .wasm and every asset embedded as base64 in the page
+# (-sSINGLE_FILE, --embed-file). No service worker and no link state over file://.
+web-single:
+	@scripts/web-deps.sh all
+	@PKG_CONFIG_LIBDIR=$$(scripts/web-deps.sh --pkg-config-libdir all) NODE_PATH=/usr/share/nodejs \
+	  $(MAKE) --no-print-directory BUILD=build-web PLATFORM=web CC=emcc AR=emar ARCH_FLAGS=-msimd128 \
+	  OPENMP="-fopenmp-simd -isystem engine/no_openmp" ENGINE_PKGS="libpcre2-8 libcjson" \
+	  APP_PKGS="$(WEB_PKGS)" build-web/web-single/inferscope.js
+	@mkdir -p build/web-single
+	scripts/web-single.sh build-web/web-single/inferscope.js web build/web-single/inferscope.html
+	@ls -l build/web-single
+
+$(BUILD)/web-single/inferscope.js: $(BUILD)/src/platforms/web/web_main.o $(ALL_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) $(subst --preload-file,--embed-file,$(WEB_LDFLAGS)) -sSINGLE_FILE=1 -o $@ $< $(ALL_LIBS) $(LIBS)
+
+# test-web: build/web in headless Chromium over the DevTools protocol, served from
+# 127.0.0.1 (tests/fixtures/web_browser.py): first frame, steps, keys, a typed prompt,
+# every lesson to its end, E's download and its provenance, a ?state link, a dropped
+# figure; six screenshots against the native export of the same state (>= 99.5 % of the
+# pixels the same within 1 %: SDL's blitters round text edges over colour 1-2 levels
+# differently in WebAssembly; the window's hints and its ms/step are not in an export).
+# Screenshots and differences in build/web-test/.
+test-web: deps-test web
+	@$(MAKE) --no-print-directory all
+	@tests/fixtures/web_browser.py $(BUILD) $(WEB_DIR) build/web-test
 
 # engine-tests: the tests named in ENGINE_TESTS linked against the engine alone (no SDL)
 engine-tests: $(patsubst %,$(BUILD)/etests/%,$(ENGINE_TESTS))
@@ -337,6 +420,6 @@ uninstall:
 
 # clean: remove every build output
 clean:
-	rm -rf build build-asan build-fuzz build-arm64 build-wasm
+	rm -rf build build-asan build-fuzz build-arm64 build-wasm build-web
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

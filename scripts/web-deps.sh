@@ -104,7 +104,9 @@ fi
 # emcc runs its JS optimiser with node and needs Debian's acorn modules when the node on
 # PATH is not Debian's (../shared/WEB-BUILD.md); harmless otherwise.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
-emcc_version=$(emcc --version | head -n 1)
+# sed reads to the end: with `head -n 1` emcc could still be writing when head exits, and
+# under load it died of the broken pipe (BrokenPipeError, make web stopped; set -o pipefail)
+emcc_version=$(emcc --version | sed -n 1p)
 
 # ---- sources, through a private apt directory ----------------------------------------------
 aptdir=$cache/apt

@@ -474,7 +474,7 @@ static void test_frame_and_clicks(void) {
     char dir[] = "/tmp/inferscope-test-app-XXXXXX";
     if (mkdtemp(dir)) {
         app.export_dir = dir;
-        app_export(&app, 1024, 640);
+        app_export(&app, 1024, 640, 1);
         CHECK(!app.status_is_error && strstr(app.status, dir), "export status: %s", app.status);
         const char *p = strstr(app.status, dir);
         struct stat st;

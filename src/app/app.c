@@ -103,13 +103,29 @@ static void drain_queue(AppState *app) {
     app->n_queued -= i;
 }
 
+/* The density the window draws at: renderer pixels per window pixel (a HiDPI screen, a
+ * browser's devicePixelRatio: 2 keeps text crisp at the same size), times what fits the
+ * layout's smallest size into a window smaller than that — only a page can be (a
+ * portrait tablet is 768 CSS px wide; platform_page_sizes_window): zoomed out, never cut. */
+static float window_dpi(SDL_Window *win, SDL_Renderer *ren) {
+    float sx = 1.0f, sy = 1.0f, fit = 1.0f;
+    pixel_scale(win, ren, &sx, &sy);
+    int ww = 0, wh = 0;
+    SDL_GetWindowSize(win, &ww, &wh);
+    if (ww > 0 && ww < APP_MIN_W) fit = (float)ww / APP_MIN_W;
+    if (wh > 0 && wh < APP_MIN_H && (float)wh / APP_MIN_H < fit) fit = (float)wh / APP_MIN_H;
+    float d = sx * fit;
+    return d < VIZ_DPI_SCALE_MIN ? VIZ_DPI_SCALE_MIN : d > VIZ_DPI_SCALE_MAX ? VIZ_DPI_SCALE_MAX : d;
+}
+
 /* The UI scale the window draws at: the user's, or in presenter mode the slide's for
  * this window size (the same rule `export --lesson` uses, so E exports what is seen). */
-static float effective_ui_scale(const AppState *app, SDL_Renderer *ren) {
+static float effective_ui_scale(const AppState *app, SDL_Window *win, SDL_Renderer *ren) {
     if (!app->in_lesson) return app->ui_scale;
     int ow = 0, oh = 0;
     SDL_GetRendererOutputSize(ren, &ow, &oh);
-    return viz_slide_ui_scale(ow, oh, app->ui_scale);
+    float dpi = window_dpi(win, ren); /* the slide's rule is for the layout's size */
+    return viz_slide_ui_scale((int)(ow / dpi), (int)(oh / dpi), app->ui_scale);
 }
 
 /* Brings window, text input and Viz in line with what app_update decided. */
@@ -119,10 +135,10 @@ static void sync_window(AppState *app, AppWindow *w) {
         else SDL_StopTextInput();
     }
     Viz *viz = &w->viz;
-    float ui = effective_ui_scale(app, w->ren);
-    if (ui != viz->ui_scale) {
+    float ui = effective_ui_scale(app, w->win, w->ren), dpi = window_dpi(w->win, w->ren);
+    if (ui != viz->ui_scale || dpi != viz->dpi_scale) {
         ErrorMsg err;
-        if (viz_set_scale(viz, ui, viz->dpi_scale, &err)) {
+        if (viz_set_scale(viz, ui, dpi, &err)) {
             if (!app->in_lesson) app->ui_scale = viz->ui_scale;
             app_set_status(app, 1, "%s", err.text);
         }
@@ -206,7 +222,11 @@ int app_frame(AppState *app, AppWindow *w) {
         app_inside_stop(app); /* the export computes its own numbers, synchronously */
         int ow = 0, oh = 0;
         SDL_GetRendererOutputSize(w->ren, &ow, &oh);
-        if (app->export_request != APP_EXPORT_NONE) app_export(app, ow, oh); /* offscreen at the window's size */
+        /* re-rendered offscreen at the window's size; on a screen of density 2 or 4 at
+         * that density (the export's scale), so the figure looks as the window does */
+        float dpi = w->viz.dpi_scale;
+        int k = dpi == 2.0f || dpi == 4.0f ? (int)dpi : 1;
+        if (app->export_request != APP_EXPORT_NONE) app_export(app, ow / k, oh / k, k);
         app->export_request = APP_EXPORT_NONE;
         if (app->record_request) app_record_toggle(app, ow, oh);
         else app_record_poll(app);
@@ -257,7 +277,8 @@ int app_window_open(AppWindow *w, const AppState *app, int width, int height, Er
         error_set(err, "cannot open a window: %s", SDL_GetError());
         goto fail;
     }
-    SDL_SetWindowMinimumSize(w->win, APP_MIN_W, APP_MIN_H);
+    /* a page sizes its canvas itself (CSS): a minimum there would overflow a tablet */
+    if (!platform_page_sizes_window()) SDL_SetWindowMinimumSize(w->win, APP_MIN_W, APP_MIN_H);
     /* index -1: SDL picks a renderer, honouring SDL_RENDER_DRIVER (tests ask for software) */
     w->ren = SDL_CreateRenderer(w->win, -1, SDL_RENDERER_PRESENTVSYNC);
     if (!w->ren) w->ren = SDL_CreateRenderer(w->win, -1, 0);
@@ -265,7 +286,8 @@ int app_window_open(AppWindow *w, const AppState *app, int width, int height, Er
         error_set(err, "cannot create a renderer: %s", SDL_GetError());
         goto fail;
     }
-    if (viz_init(&w->viz, w->ren, app->assets_dir, effective_ui_scale(app, w->ren), 1.0f, app->theme, err))
+    if (viz_init(&w->viz, w->ren, app->assets_dir, effective_ui_scale(app, w->win, w->ren), window_dpi(w->win, w->ren),
+                 app->theme, err))
         goto fail;
     SDL_StopTextInput(); /* SDL starts text input by default; only the prompt editor wants it */
     w->hits_out = getenv("INFERSCOPE_HITS_OUT");
@@ -283,12 +305,6 @@ void app_window_close(AppWindow *w) {
     w->win = NULL;
     SDL_Quit();
 }
-
-/* The platform's loop calls frames with one pointer: the app and its window. */
-typedef struct AppRun {
-    AppState *app;
-    AppWindow *win;
-} AppRun;
 
 static int run_frame(void *arg) {
     AppRun *r = arg;

@@ -232,6 +232,21 @@ int app_frame(AppState *app, AppWindow *w);
  * created (errors during the session go to the status line instead). */
 int app_run(AppState *app, int width, int height, ErrorMsg *err);
 
+/* Puts the app into the state a figure records (figure_state_apply: session and view,
+ * then its theme and UI scale) and says so on the status line ("reopened WHAT", or
+ * what differs: another model, other weights). --open-figure before the window opens;
+ * in the browser also a dropped figure and a link's state while it runs (no job may be
+ * running: app_jobs_wait first). 0, or -1 with err (the session may hold part of it). */
+struct FigureState;
+int app_open_figure_state(AppState *app, const struct FigureState *fig, const char *what, ErrorMsg *err);
+
+/* The platform's loop calls frames with one pointer: the app and its window (the web
+ * build's page exports reach the running app through it, src/platforms/web/). */
+typedef struct AppRun {
+    AppState *app;
+    AppWindow *win;
+} AppRun;
+
 /* Writes a JSON snapshot (ids, n_prompt, n_pos, branches, settings, seed, layer,
  * head, scale, theme) to path, atomically (temporary file + rename). For tests. */
 int app_write_state_json(const AppState *app, const char *path, ErrorMsg *err);

@@ -25,10 +25,11 @@ void app_export_options(AppState *app, int w, int h, AppExport what, ExportOptio
     }
 }
 
-void app_export(AppState *app, int w, int h) {
+void app_export(AppState *app, int w, int h, int scale) {
     ExportOptions opt;
     ExportOverlay ov;
     app_export_options(app, w, h, app->export_request, &opt, &ov);
+    opt.scale = scale; /* the window's pixel density (2 or 4 on a high-DPI screen), 1 elsewhere */
     char path[1024];
     ErrorMsg err;
     if (export_png(&app->session, &app->view, &opt, path, sizeof path, &err)) {

@@ -10,8 +10,10 @@
 #include "export.h"
 
 /* Does app->export_request (the frame, or the panel app->export_panel) for a window of
- * w×h pixels; "exported <path>" or the error goes to the status line. */
-void app_export(AppState *app, int w, int h);
+ * w×h pixels drawn at density scale (1; 2 or 4 on a HiDPI screen: the figure then has
+ * scale times the pixels, as the screen); "exported <path>" or the error goes to the
+ * status line. */
+void app_export(AppState *app, int w, int h, int scale);
 
 /* The options E (what = APP_EXPORT_FRAME) or Shift+E exports with at w×h: the window's
  * folder, UI scale and theme; in a lesson the frame is the slide (its overlay lines go

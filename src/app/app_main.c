@@ -81,6 +81,15 @@ static void app_reopen_status(AppState *app, const FigureState *fig, const char 
     app_set_status(app, 0, "reopened %s", path);
 }
 
+int app_open_figure_state(AppState *app, const FigureState *fig, const char *what, ErrorMsg *err) {
+    if (figure_state_apply(fig, &app->session, &app->view, err)) return -1;
+    app->theme = fig->theme;
+    if (fig->ui_scale >= VIZ_UI_SCALE_MIN) app->ui_scale = fig->ui_scale;
+    app_reopen_status(app, fig, what);
+    app->dirty = 1;
+    return 0;
+}
+
 /* What the window's command line asks for, besides AppOptions. */
 typedef struct WindowArgs {
     AppOptions opt;
@@ -217,8 +226,7 @@ int app_main(int argc, char **argv) {
         return cli_fail("window", "%s", err.text);
     }
     if (figure_path) {
-        int frc = figure_state_apply(&fig, &app.session, &app.view, &err);
-        if (frc == 0) app_reopen_status(&app, &fig, figure_path);
+        int frc = app_open_figure_state(&app, &fig, figure_path, &err);
         figure_state_free(&fig);
         if (frc) {
             app_free(&app);

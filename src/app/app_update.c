@@ -10,6 +10,7 @@
 #include "app_editor.h"
 #include "app_jobs.h"
 #include "panel_table.h"
+#include "platform.h"
 #include "token_label.h"
 
 int app_input_from_event(const SDL_Event *e, float px_scale_x, float px_scale_y, AppInput *in) {
@@ -402,7 +403,11 @@ static void scale_by(AppState *app, float d) {
 static void on_scale_up(AppState *app, int arg) { (void)arg; scale_by(app, APP_SCALE_STEP); }
 static void on_scale_down(AppState *app, int arg) { (void)arg; scale_by(app, -APP_SCALE_STEP); }
 static void on_theme(AppState *app, int arg) { (void)arg; app->theme = app->theme == THEME_LIGHT ? THEME_DARK : THEME_LIGHT; }
-static void on_quit(AppState *app, int arg) { (void)arg; app->quit = 1; }
+static void on_quit(AppState *app, int arg) {
+    (void)arg;
+    if (platform_can_quit()) app->quit = 1;
+    else app_set_status(app, 0, "the page stays open (close the tab to leave)");
+}
 
 static void on_beat_next(AppState *app, int arg) {
     (void)arg;

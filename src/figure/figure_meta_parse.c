@@ -39,8 +39,8 @@ static int need(const PngTextChunks *t, const char *what, const char *key, const
 }
 
 /* A whole-string decimal integer in [lo, hi]. */
-/* long long, not long: the salts go up to UINT32_MAX, which a 32-bit long (WebAssembly)
- * cannot hold ((long long)UINT32_MAX is -1 there and refused every figure) */
+/* long long, not long: a salt goes up to UINT32_MAX, which a 32-bit long (WebAssembly,
+ * Windows) cannot hold — (long long)UINT32_MAX there is -1 and every figure was refused */
 static int parse_long(const char *what, const char *key, const char *v, long long lo, long long hi, long long *out,
                       ErrorMsg *err) {
     long long x = 0;

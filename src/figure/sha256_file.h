@@ -2,7 +2,7 @@
  * digits, for figure provenance: a figure names the exact weights that drew it.
  * Hashing 100 MB–6 GB takes a while, so a Sha256Cache the caller owns remembers the
  * answer for one path and recomputes only when the file's size, mtime or inode change.
- * Uses OpenSSL libcrypto's EVP API; reads in 1 MiB blocks (no mmap, no whole-file
+ * The digest is sha256_digest.h (OpenSSL natively); reads in 1 MiB blocks (no mmap, no whole-file
  * buffer). Not a general crypto module: nothing else of OpenSSL is used. */
 #ifndef SHA256_FILE_H
 #define SHA256_FILE_H

@@ -32,6 +32,14 @@ typedef int (*PlatformFrameFn)(void *arg);
  * and what the caller does after this call (freeing, --state-out) never runs there. */
 void platform_run_loop(PlatformFrameFn frame, void *arg);
 
+/* 1 when the app may end itself (desktop: Esc / Q close the window); 0 where the page
+ * is the app (web: a stray Esc in class must not leave a dead page — the tab closes it). */
+int platform_can_quit(void);
+
+/* 1 where the page sizes the window (web: the canvas's CSS box; the app sets no
+ * minimum and zooms out to fit instead), 0 where the app does (desktop). */
+int platform_page_sizes_window(void);
+
 /* ---- model jobs ---- */
 
 /* A job: fn(arg) run off the loop where the platform can (desktop: its own thread, so

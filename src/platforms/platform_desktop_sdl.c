@@ -29,6 +29,10 @@ static int job_thread_main(void *p) {
     return 0;
 }
 
+int platform_page_sizes_window(void) { return 0; }
+
+int platform_can_quit(void) { return 1; }
+
 int platform_job_start(PlatformJob *job, const char *name, PlatformJobFn fn, void *arg) {
     assert(!job->running);
     job->fn = fn;

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "platform.h"
+#include "web/web_loop.h"
 
 /* MEMFS folders: figures written before they are downloaded; files the page copies in
  * from a file picker or a drop (a figure to reopen, a lesson); the persistent cache. */
@@ -40,6 +41,8 @@ static void web_frame(void *p) {
     if (l->frame(l->arg) < 0) emscripten_cancel_main_loop(); /* the app quit: the page stays */
 }
 
+void *web_loop_arg(void) { return web_loop.frame ? web_loop.arg : NULL; }
+
 void platform_run_loop(PlatformFrameFn frame, void *arg) {
     web_loop.frame = frame;
     web_loop.arg = arg;
@@ -47,6 +50,10 @@ void platform_run_loop(PlatformFrameFn frame, void *arg) {
      * return and the caller's stack (arg points into it) stays untouched */
     emscripten_set_main_loop_arg(web_frame, &web_loop, 0, 1);
 }
+
+int platform_page_sizes_window(void) { return 1; }
+
+int platform_can_quit(void) { return 0; }
 
 /* ---- model jobs ---- */
 
