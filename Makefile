@@ -26,7 +26,7 @@ CPPFLAGS = -D_DEFAULT_SOURCE -Iengine -Iviz -Isrc $(addprefix -I,$(SRC_ROOMS)) -
 isys     = $(patsubst -I%,-isystem %,$(1))
 PKG_CONFIG ?= pkg-config
 ENGINE_PKGS = libpcre2-8 libcjson openblas
-APP_PKGS    = sdl2 SDL2_ttf libcrypto harfbuzz-subset cairo-pdf cairo-ft fontconfig libmicrohttpd
+APP_PKGS    = sdl2 SDL2_ttf libcrypto harfbuzz-subset cairo-pdf cairo-ft fontconfig libmicrohttpd libqrencode
 ENGINE_CFLAGS := $(call isys,$(shell $(PKG_CONFIG) --cflags $(ENGINE_PKGS) 2>/dev/null))
 APP_CFLAGS    := $(call isys,$(shell $(PKG_CONFIG) --cflags $(APP_PKGS) 2>/dev/null)) -isystem /usr/include/stb
 LIBS          := $(shell $(PKG_CONFIG) --libs $(APP_PKGS) $(ENGINE_PKGS) 2>/dev/null) -lm
@@ -39,7 +39,7 @@ ENGINE_LIBS   := $(shell $(PKG_CONFIG) --libs $(ENGINE_PKGS) 2>/dev/null) -lm
 DEP_MODULES  = sdl2:libsdl2-dev SDL2_ttf:libsdl2-ttf-dev libcrypto:libssl-dev \
                libpcre2-8:libpcre2-dev libcjson:libcjson-dev openblas:libopenblas-dev \
                harfbuzz-subset:libharfbuzz-dev cairo-pdf:libcairo2-dev fontconfig:libfontconfig-dev \
-               libmicrohttpd:libmicrohttpd-dev
+               libmicrohttpd:libmicrohttpd-dev libqrencode:libqrencode-dev
 STB_HEADER  ?= /usr/include/stb/stb_image_write.h
 NO_CHECK_GOALS = run test asan bench fuzz fuzz-short deps deps-test clean gpt2 uninstall test-arm64 test-wasm engine-tests
 ifneq ($(filter-out $(NO_CHECK_GOALS),$(or $(MAKECMDGOALS),all)),)

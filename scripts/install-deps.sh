@@ -27,6 +27,8 @@ need_pc libcjson libcjson-dev
 need_pc openblas libopenblas-dev
 # the class room's HTTP server (src/class/; off unless `inferscope class` is run)
 need_pc libmicrohttpd libmicrohttpd-dev
+# the join address as a QR code on the teacher's screen (the window's class panel)
+need_pc libqrencode libqrencode-dev
 need_file /usr/include/stb/stb_image_write.h libstb-dev
 # fallback fonts for characters DejaVu lacks (optional at run time: without them such
 # characters are shown as their bytes): colour emoji, CJK

@@ -11,6 +11,7 @@
 
 #include "class_score.h"
 #include "class_server.h"
+#include "class_story.h"
 #include "cli.h"
 #include "cli_model.h"
 #include "cli_opts.h"
@@ -18,15 +19,6 @@
 #include "token_stats.h"
 
 static const char *const CMD = "class";
-
-/* The text of "guess the text" when no --text is given: a short story written for
- * inferscope in the style of TinyStories (the bundled model's training data). */
-static const char BUILTIN_STORY[] =
-    "Once upon a time, there was a little girl named Lily. She loved to play outside in the park. "
-    "One day, she saw a big red ball under a tree. She ran to the ball and kicked it very high. "
-    "The ball flew over the fence and landed in a pond. Lily was sad. Then a friendly dog jumped "
-    "into the water and brought the ball back. Lily smiled and said, \"Thank you, dog!\" They "
-    "played together all day, and Lily was very happy.";
 
 static void usage(void) {
     printf("usage: inferscope class [options]\n"
@@ -240,7 +232,7 @@ int cmd_class(int argc, char **argv) {
     CliModelArgs a = cli_model_args_default();
     ErrorMsg err;
     const char *address = NULL, *text_file = NULL;
-    long start = 4, max_students = CLASS_MAX_STUDENTS, per_addr = CLASS_DEVICES_PER_ADDR;
+    long start = CLASS_STORY_START, max_students = CLASS_MAX_STUDENTS, per_addr = CLASS_DEVICES_PER_ADDR;
     Teacher t = {.game = CLASS_GAME_TEXT};
     const CliOpt opts[] = {
         CLI_TEXT_ONCE("--class-address", &address),
@@ -260,8 +252,8 @@ int cmd_class(int argc, char **argv) {
 
     CliBytes in = {0};
     if (text_file && cli_read_file(text_file, &in, &err)) return cli_fail(CMD, "%s", err.text);
-    const uint8_t *text = text_file ? in.data : (const uint8_t *)BUILTIN_STORY;
-    size_t text_len = text_file ? in.len : sizeof BUILTIN_STORY - 1;
+    const uint8_t *text = text_file ? in.data : (const uint8_t *)CLASS_STORY;
+    size_t text_len = text_file ? in.len : CLASS_STORY_LEN;
     const char *text_name = text_file ? text_file : "the built-in story";
     int status = 0;
     TokEncoding enc = {0};

@@ -1,0 +1,399 @@
+/* app_class.c — the class room in the window (app_class.h): opening and closing it, the
+ * teacher's keys, and the copy of the room the class panel draws. The room's rules are
+ * src/class/'s; the model's side of a round (the truth's p, its top token, moving on)
+ * comes from the session, read only on the main thread while no job runs. */
+#include "app_class.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_jobs.h"
+#include "class_score.h"
+#include "class_story.h"
+#include "gpt2_forward.h"
+#include "model_vocab.h"
+#include "token_stats.h"
+
+static const char *const GAME_WORDS[2] = {"guess the text", "guess the model's pick"};
+
+/* The model's logits for the next token after the screen's tokens, or NULL (status set). */
+static const float *next_logits(AppState *app) {
+    Session *s = &app->session;
+    ErrorMsg err;
+    if (session_len(s) < 1) return NULL;
+    const float *l = gpt2_logits_at(&s->model, &s->trace, session_len(s) - 1, &err);
+    if (!l) app_set_status(app, 1, "class: %s", err.text);
+    return l;
+}
+
+/* 1 when the screen shows the story's first tokens and there is a next one to guess. */
+static int on_story(const AppState *app) {
+    const AppClass *k = app->klass;
+    int n = session_len(&app->session);
+    if (n >= k->n_story) return 0;
+    const int *ids = session_ids(&app->session);
+    for (int i = 0; i < n; i++)
+        if (ids[i] != k->story[i]) return 0;
+    return 1;
+}
+
+/* The story's beginning as the prompt (a job): where "guess the text" starts. */
+static void story_start(AppState *app) {
+    AppClass *k = app->klass;
+    int n = k->n_story < CLASS_STORY_START ? k->n_story : CLASS_STORY_START;
+    Action a = {.kind = ACT_PROMPT_IDS, .ids = k->story, .n_ids = (size_t)n};
+    app_act(app, &a, 0);
+}
+
+static void open_round(AppState *app) {
+    AppClass *k = app->klass;
+    Session *s = &app->session;
+    if (k->room.phase == CLASS_PHASE_OPEN) {
+        app_set_status(app, 0, "class: a round is open (Y reveals it)");
+        return;
+    }
+    if (k->game == CLASS_GAME_TEXT && !on_story(app)) {
+        app_set_status(app, 1, "class: the text on screen is not the story's beginning (%s): Z twice starts it again",
+                       session_len(s) >= k->n_story ? "the story is over" : "it was changed");
+        return;
+    }
+    if (k->game == CLASS_GAME_MODEL && !s->has_next)
+        {
+        app_set_status(app, 1, "class: no next token to guess (the context is full)");
+        return;
+    }
+    uint8_t *text = NULL;
+    size_t len = 0;
+    ErrorMsg err;
+    if (session_text(s, 0, session_len(s), &text, &len, &err)) {
+        app_set_status(app, 1, "class: %s", err.text);
+        return;
+    }
+    class_server_lock(&k->srv);
+    int rc = class_room_open(&k->room, k->game, session_len(s), text, len, &err);
+    int round = k->room.n_rounds;
+    class_server_unlock(&k->srv);
+    free(text);
+    if (rc) app_set_status(app, 1, "class: %s", err.text);
+    else app_set_status(app, 0, "class: round %d open \xE2\x80\x94 %s (Y reveals)", round, GAME_WORDS[k->game]);
+}
+
+/* The truth of the open round: the story's next token, or the model's pending pick. */
+static int round_truth(const AppState *app) {
+    const AppClass *k = app->klass;
+    if (k->game == CLASS_GAME_TEXT) return on_story(app) ? k->story[session_len(&app->session)] : -1;
+    return app->session.has_next ? app->session.next.chosen.id : -1;
+}
+
+static int reveal(AppState *app) {
+    AppClass *k = app->klass;
+    const ClassRound *c = class_room_current(&k->room);
+    if (k->room.phase != CLASS_PHASE_OPEN || !c) return app_set_status(app, 0, "class: no round is open"), -1;
+    if (c->pos != session_len(&app->session)) {
+        app_set_status(app, 1, "class: the text moved since round %d opened (at token %d)", k->room.n_rounds, c->pos);
+        return -1;
+    }
+    int truth = round_truth(app);
+    const float *logits = next_logits(app);
+    TokenStat st;
+    int V = session_vocab(&app->session);
+    if (truth < 0 || !logits || token_stat(logits, (size_t)V, truth, &st))
+        return app_set_status(app, 1, "class: cannot reveal (no truth or no next-token distribution)"), -1;
+    int top = 0;
+    for (int i = 1; i < V; i++)
+        if (logits[i] > logits[top]) top = i;
+    ErrorMsg err;
+    class_server_lock(&k->srv);
+    int rc = class_room_reveal(&k->room, truth, st.p, top, &err);
+    class_server_unlock(&k->srv);
+    if (rc) return app_set_status(app, 1, "class: %s", err.text), -1;
+    app_set_status(app, 0, "class: round %d revealed (N: the next one)", k->room.n_rounds);
+    return 0;
+}
+
+/* N: reveal if open; after a reveal, one token on (a job) and a round opens after it. */
+static void next_round(AppState *app) {
+    AppClass *k = app->klass;
+    if (k->room.phase == CLASS_PHASE_OPEN && reveal(app)) return;
+    if (k->room.phase != CLASS_PHASE_REVEALED) {
+        open_round(app);
+        return;
+    }
+    const ClassRound *c = class_room_current(&k->room);
+    if (c->pos != session_len(&app->session))
+        {
+        app_set_status(app, 1, "class: the text moved since the reveal: Y opens a round here");
+        return;
+    }
+    /* the revealed token joins the text: the model's own pick is a plain step (the same
+     * dice), anything else (the story's token, a pick re-rolled since) is forced */
+    const Session *s = &app->session;
+    int pick = s->has_next && s->next.chosen.id == c->truth;
+    Action a = {.kind = pick ? ACT_STEP : ACT_FORCE, .id = c->truth, .n = 1};
+    k->pending_open = c->pos + 1;
+    app_act(app, &a, 0);
+}
+
+static void switch_game(AppState *app) {
+    AppClass *k = app->klass;
+    if (k->room.phase == CLASS_PHASE_OPEN) {
+        app_set_status(app, 1, "class: reveal the open round first (Y)");
+        return;
+    }
+    k->game = k->game == CLASS_GAME_TEXT ? CLASS_GAME_MODEL : CLASS_GAME_TEXT;
+    if (k->game == CLASS_GAME_TEXT && !on_story(app)) story_start(app);
+    app_set_status(app, 0, "class: the next round is \xE2\x80\x98%s\xE2\x80\x99", GAME_WORDS[k->game]);
+}
+
+void app_class_command(AppState *app, int cmd) {
+    if (cmd == CLASS_CMD_ROOM) {
+        if (app->klass) {
+            app_class_close(app);
+            app_set_status(app, 0, "class room closed: nothing about the students was kept");
+        } else {
+            ErrorMsg err;
+            if (app_class_open(app, app->class_address, &err)) app_set_status(app, 1, "class: %s", err.text);
+        }
+        app->dirty = 1;
+        return;
+    }
+    AppClass *k = app->klass;
+    if (!k) {
+        app_set_status(app, 1, "no class room open: J opens one");
+        return;
+    }
+    switch (cmd) {
+    case CLASS_CMD_ROUND:
+        if (k->room.phase == CLASS_PHASE_OPEN) reveal(app);
+        else open_round(app);
+        break;
+    case CLASS_CMD_NEXT: next_round(app); break;
+    case CLASS_CMD_LOCK:
+        class_server_lock(&k->srv);
+        class_room_lock(&k->room, !k->room.locked);
+        int locked = k->room.locked;
+        class_server_unlock(&k->srv);
+        app_set_status(app, 0, "class: %s", locked ? "room locked: nobody new may join" : "room unlocked");
+        break;
+    case CLASS_CMD_CLEAR:
+        class_server_lock(&k->srv);
+        class_room_clear_names(&k->room);
+        class_server_unlock(&k->srv);
+        app_set_status(app, 0, "class: every nickname forgotten");
+        break;
+    case CLASS_CMD_NAMES:
+        k->names_on = !k->names_on;
+        app_set_status(app, 0, "class: top students by nickname %s", k->names_on ? "shown" : "hidden");
+        break;
+    case CLASS_CMD_GAME: switch_game(app); break;
+    default: break;
+    }
+    app->dirty = 1;
+}
+
+int app_class_open(AppState *app, const char *address, ErrorMsg *err) {
+    if (app->klass) return 0;
+    ClassAddress addr;
+    if (address ? class_address_parse(address, &addr, err) : class_address_default(&addr, err)) return -1;
+    AppClass *k = calloc(1, sizeof *k);
+    if (!k) return error_set(err, "out of memory");
+    Session *s = &app->session;
+    char desc[256];
+    TokEncoding enc = {0};
+    int V = session_vocab(s);
+    if (model_vocab_open(&k->tok, app->model_dir, s->model.config.vocab_size, app->tok_dir, desc, sizeof desc, err) ||
+        tok_encode(&k->tok, (const uint8_t *)CLASS_STORY, CLASS_STORY_LEN, NULL, &enc, err))
+        goto fail;
+    k->story = malloc(enc.n_ids * sizeof *k->story);
+    k->tally_id = malloc(CLASS_MAX_STUDENTS * sizeof *k->tally_id);
+    k->tally_n = malloc(CLASS_MAX_STUDENTS * sizeof *k->tally_n);
+    k->right = malloc(CLASS_MAX_STUDENTS * sizeof *k->right);
+    if (!k->story || !k->tally_id || !k->tally_n || !k->right) {
+        error_set(err, "out of memory");
+        goto fail;
+    }
+    for (size_t i = 0; i < enc.n_ids; i++) k->story[i] = enc.ids[i];
+    k->n_story = (int)enc.n_ids;
+    class_random_code(k->code);
+    if (class_room_init(&k->room, &k->tok, (size_t)V, k->code, CLASS_MAX_STUDENTS, err) ||
+        class_server_start(&k->srv, &k->room, &addr, CLASS_DEVICES_PER_ADDR, err) ||
+        class_qr_encode(&k->qr, k->srv.url, err))
+        goto fail;
+    tok_encoding_free(&enc);
+    app->klass = k;
+    fprintf(stderr, "class: %s code %s\n", k->srv.url, k->code);
+    app_set_status(app, 0, "class room open: %s code %s%s \xC2\xB7 at most %d students", k->srv.url, k->code,
+                   addr.any ? " on ALL interfaces (you asked for it)" : "", CLASS_MAX_STUDENTS);
+    if (!on_story(app)) story_start(app);
+    app_class_poll(app);
+    return 0;
+fail:
+    tok_encoding_free(&enc);
+    app->klass = k;
+    app_class_close(app);
+    return -1;
+}
+
+void app_class_close(AppState *app) {
+    AppClass *k = app->klass;
+    if (!k) return;
+    class_server_stop(&k->srv); /* the server thread first: then nothing reads the room */
+    class_room_free(&k->room);
+    class_qr_free(&k->qr);
+    tok_free(&k->tok);
+    free(k->story);
+    free(k->tally_id);
+    free(k->tally_n);
+    free(k->right);
+    free(k);
+    app->klass = NULL;
+}
+
+/* The round's guesses by token (k->tally_*), and how many were right. Under the lock. */
+static int tally_round(AppClass *k, const ClassRound *c, int *n_right) {
+    int n = 0;
+    *n_right = 0;
+    for (int i = 0; c && i < c->n_guesses; i++) {
+        int t = c->guesses[i].g.token, j = 0;
+        while (j < n && k->tally_id[j] != t) j++;
+        if (j == n) k->tally_id[n] = t, k->tally_n[n++] = 0;
+        k->tally_n[j]++;
+        *n_right += c->truth >= 0 && t == c->truth;
+    }
+    return n;
+}
+
+/* The top students by right answers over the revealed rounds (nickname set). Under the lock. */
+static void top_names(AppClass *k) {
+    const ClassRoom *r = &k->room;
+    memset(k->right, 0, (size_t)r->n_students * sizeof *k->right);
+    for (int i = 0; i < r->n_rounds; i++)
+        for (int g = 0; r->rounds[i].truth >= 0 && g < r->rounds[i].n_guesses; g++)
+            if (r->rounds[i].guesses[g].g.token == r->rounds[i].truth) k->right[r->rounds[i].guesses[g].student]++;
+    int n = 0;
+    while (n < VIZ_CLASS_NAMES_MAX) {
+        int best = -1;
+        for (int s = 0; s < r->n_students; s++)
+            if (k->right[s] > 0 && r->students[s].nick[0] && (best < 0 || k->right[s] > k->right[best])) best = s;
+        if (best < 0) break;
+        snprintf(k->names[n], sizeof k->names[n], "%s", r->students[best].nick);
+        k->name_ptr[n] = k->names[n];
+        k->name_right[n++] = k->right[best];
+        k->right[best] = 0;
+    }
+    k->view.n_names = n;
+}
+
+/* The room's side of the view, under the lock; returns the distinct tokens guessed. */
+static int copy_room(AppClass *k) {
+    class_server_lock(&k->srv);
+    const ClassRoom *r = &k->room;
+    const ClassRound *c = class_room_current(r);
+    VizClass *v = &k->view;
+    v->phase = (int)r->phase;
+    v->round = r->n_rounds;
+    v->game = (int)(c && r->phase != CLASS_PHASE_WAITING ? c->game : k->game);
+    v->joined = r->n_students;
+    v->max_students = r->max_students;
+    v->locked = r->locked;
+    v->answered = c ? c->n_guesses : 0;
+    v->truth = c && r->phase == CLASS_PHASE_REVEALED ? c->truth : -1;
+    int n = tally_round(k, r->phase == CLASS_PHASE_WAITING ? NULL : c, &v->n_right);
+    ClassScore sc;
+    memset(&v->score, 0, sizeof v->score);
+    if (class_score_room(r, &sc) == 0) {
+        v->score = (VizClassScore){sc.rounds, sc.guesses, sc.right, class_score_hit_rate(&sc), class_score_bits(&sc),
+                                   class_score_model_hit_rate(&sc), class_score_model_bits(&sc)};
+    }
+    v->n_names = 0;
+    if (k->names_on) top_names(k);
+    class_server_unlock(&k->srv);
+    return n;
+}
+
+/* The model's side: its favourites with the class's votes, the class's other picks with
+ * the model's p, both entropies. The session is read (no job runs). */
+static void fill_rows(AppState *app, AppClass *k, int n_tokens) {
+    VizClass *v = &k->view;
+    const Session *s = &app->session;
+    v->n_rows = v->n_fav = 0;
+    v->class_entropy = v->model_entropy = -1;
+    if (v->answered > 0) {
+        double h = 0;
+        for (int j = 0; j < n_tokens; j++) {
+            double q = (double)k->tally_n[j] / v->answered;
+            h -= q * log2(q);
+        }
+        v->class_entropy = h + 0.0; /* + 0.0: one guess gives -0.0 */
+    }
+    if (!s->has_next || v->phase == CLASS_PHASE_WAITING) return;
+    int fav = s->next.n < VIZ_CLASS_FAVS ? s->next.n : VIZ_CLASS_FAVS;
+    for (int i = 0; i < fav; i++) {
+        VizClassRow *w = &k->rows[v->n_rows++];
+        *w = (VizClassRow){s->next.rows[i].id, 0, s->next.rows[i].p_raw, s->next.rows[i].rank + 1};
+        for (int j = 0; j < n_tokens; j++)
+            if (k->tally_id[j] == w->id) w->votes = k->tally_n[j];
+    }
+    v->n_fav = v->n_rows;
+    /* inside_worker may be computing from the trace: read the logits only when it is not */
+    const float *logits =
+        platform_job_running(&app->inside_worker) ? NULL : next_logits(app);
+    TokenStat st;
+    int V = session_vocab(s);
+    if (logits && token_stat(logits, (size_t)V, s->next.rows[0].id, &st) == 0) v->model_entropy = st.entropy_bits;
+    /* the class's other picks, most votes first */
+    while (v->n_rows < VIZ_CLASS_ROWS_MAX) {
+        int best = -1;
+        for (int j = 0; j < n_tokens; j++) {
+            int listed = 0;
+            for (int i = 0; i < v->n_rows; i++) listed |= k->rows[i].id == k->tally_id[j];
+            if (!listed && (best < 0 || k->tally_n[j] > k->tally_n[best])) best = j;
+        }
+        if (best < 0) break;
+        VizClassRow *w = &k->rows[v->n_rows++];
+        *w = (VizClassRow){k->tally_id[best], k->tally_n[best], 0, 0};
+        if (logits && token_stat(logits, (size_t)V, w->id, &st) == 0) w->model_p = st.p, w->model_rank = st.rank;
+    }
+}
+
+/* FNV-1a over n bytes, continuing h: has the view changed? */
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+/* Everything the panel draws from: pointers are stable, the rest are values. */
+static uint64_t view_hash(const AppClass *k) {
+    uint64_t h = fnv(1469598103934665603ull, &k->view, sizeof k->view);
+    h = fnv(h, k->rows, (size_t)k->view.n_rows * sizeof k->rows[0]);
+    return fnv(h, k->names, sizeof k->names);
+}
+
+int app_class_poll(AppState *app) {
+    AppClass *k = app->klass;
+    if (!k || app->busy) return 0;
+    if (k->pending_open > 0) {
+        int want = k->pending_open;
+        k->pending_open = 0;
+        if (session_len(&app->session) == want) open_round(app); /* else the job failed: its status stays */
+    }
+    VizClass *v = &k->view;
+    uint64_t before = view_hash(k);
+    int n = copy_room(k);
+    fill_rows(app, k, n);
+    v->url = k->srv.url;
+    v->code = k->code;
+    v->qr = k->qr.modules;
+    v->qr_size = k->qr.size;
+    v->rows = k->rows;
+    v->names_on = k->names_on;
+    v->names = k->name_ptr;
+    v->name_right = k->name_right;
+    uint64_t after = view_hash(k);
+    if (after != before) app->dirty = 1;
+    return after != before;
+}
