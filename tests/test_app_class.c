@@ -15,6 +15,7 @@
 #include "app_class.h"
 #include "app_export.h"
 #include "check.h"
+#include "lesson.h"
 #include "class_story.h"
 #include "offscreen.h"
 
@@ -185,8 +186,77 @@ static void test_bad_address(void) {
     app_free(&app);
 }
 
+/* A lesson's `class` lines: parsed (refusals name the line), the bars hidden while a
+ * round is open, and in the window with a room open, each beat shown going forward
+ * opens or reveals the round, once. */
+static void test_lesson_rounds(void) {
+    static const char *const BAD[][2] = {
+        {"prompt Once upon a time\nclass reveal\n", "b.lesson:2: 'class reveal' without a 'class round' before it"},
+        {"prompt Once upon a time\nclass guess\n", "b.lesson:2: class takes round, reveal, text or model, not 'guess'"},
+        {"prompt Once upon a time\nclass round\n", "b.lesson:3: the file ends with a class round that is never revealed"},
+        {"prompt Once upon a time\nask Next?\nclass round\n", "b.lesson:3: 'class round' before the open question"},
+        {"prompt Once upon a time\nclass round\nreveal\n", "b.lesson:3: 'reveal' without a question"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        Lesson l;
+        ErrorMsg err = {{0}};
+        int rc = lesson_parse(&l, "b.lesson", BAD[i][0], strlen(BAD[i][0]), &err);
+        CHECK(rc == -1 && strstr(err.text, BAD[i][1]), "refused: '%s'", err.text);
+        if (rc == 0) lesson_free(&l);
+    }
+    static AppState app;
+    AppOptions opt = app_default_options();
+    opt.model_dir = "assets/models/stories16m";
+    opt.tok_dir = "assets/tokenizer";
+    opt.assets_dir = "assets";
+    opt.class_address = "127.0.0.1:0";
+    memset(&app, 0, sizeof app);
+    ErrorMsg err = {{0}};
+    const char *text = "prompt Once upon a time\nclass text\nclass round\npause\nclass reveal\nexpect next \",\"\n"
+                       "pause\nforce \",\"\nclass model\nclass round\npause\nclass reveal\n";
+    Lesson l;
+    if (app_init(&app, &opt, &err) || lesson_parse(&l, "r.lesson", text, strlen(text), &err)) {
+        CHECK(0, "setup: %s", err.text);
+        app_free(&app);
+        return;
+    }
+    CHECK(l.n_beats == 4, "class reveal starts a beat (%zu beats)", l.n_beats);
+    if (app_lesson_start(&app, &l, "", &err)) {
+        CHECK(0, "lesson: %s", err.text);
+        app_free(&app);
+        return;
+    }
+    CHECK(app.view.hide_probs == 1, "a class round hides the bars");
+    CHECK(app_class_open(&app, opt.class_address, &err) == 0 && app.klass, "room: %s", err.text);
+    AppClass *k = app.klass;
+    if (!k) {
+        app_free(&app);
+        return;
+    }
+    CHECK(session_len(&app.session) == 4 && k->room.phase == CLASS_PHASE_OPEN && k->room.n_rounds == 1,
+          "opened on beat 1: the lesson's prompt kept, round 1 open");
+    CHECK(student(k, 1, "", ",") == CLASS_OK, "a guess");
+    app_lesson_show(&app, 1);
+    CHECK(app.view.hide_probs == 0 && k->room.phase == CLASS_PHASE_REVEALED && k->room.rounds[0].truth == 11,
+          "beat 2 reveals: ',' (%d)", k->room.rounds[0].truth);
+    app_lesson_show(&app, 2);
+    CHECK(k->room.n_rounds == 2 && k->room.phase == CLASS_PHASE_OPEN && k->room.rounds[1].game == CLASS_GAME_MODEL,
+          "beat 3: a guess-the-model round at token %d", k->room.rounds[1].pos);
+    app_lesson_show(&app, 1);
+    CHECK(k->room.n_rounds == 2 && k->room.phase == CLASS_PHASE_OPEN, "going back opens nothing and reveals nothing");
+    app_lesson_show(&app, 3);
+    int truth = k->room.rounds[1].truth;
+    CHECK(k->room.phase == CLASS_PHASE_REVEALED && truth >= 0, "beat 4 (new) reveals round 2: %d", truth);
+    app_lesson_show(&app, 2);
+    app_lesson_show(&app, 3);
+    CHECK(k->room.n_rounds == 2 && k->room.phase == CLASS_PHASE_REVEALED && k->room.rounds[1].truth == truth,
+          "beats 3 and 4 again: nothing opened or revealed twice");
+    app_free(&app);
+}
+
 int main(void) {
     test_room_in_window();
+    test_lesson_rounds();
     test_bad_address();
     return check_summary("test_app_class");
 }

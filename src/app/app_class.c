@@ -227,7 +227,10 @@ int app_class_open(AppState *app, const char *address, ErrorMsg *err) {
     fprintf(stderr, "class: %s code %s\n", k->srv.url, k->code);
     app_set_status(app, 0, "class room open: %s code %s%s \xC2\xB7 at most %d students", k->srv.url, k->code,
                    addr.any ? " on ALL interfaces (you asked for it)" : "", CLASS_MAX_STUDENTS);
-    if (!on_story(app)) story_start(app);
+    k->lesson_beat = -1;
+    /* a lesson drives the text itself; the window alone starts the story */
+    if (app->in_lesson) app_class_lesson_beat(app, app->beat.beat);
+    else if (!on_story(app)) story_start(app);
     app_class_poll(app);
     return 0;
 fail:
@@ -235,6 +238,22 @@ fail:
     app->klass = k;
     app_class_close(app);
     return -1;
+}
+
+void app_class_lesson_beat(AppState *app, int beat) {
+    AppClass *k = app->klass;
+    const Lesson *l = &app->lesson;
+    if (!k || !app->in_lesson || beat <= k->lesson_beat || beat < 0 || (size_t)beat >= l->n_beats) return;
+    k->lesson_beat = beat;
+    for (size_t i = beat ? l->beat_end[beat - 1] : 0; i < l->beat_end[beat]; i++) {
+        const LessonDirective *d = &l->dir[i];
+        if (d->op != LOP_CLASS) continue;
+        if (d->kind == LCLASS_TEXT || d->kind == LCLASS_MODEL)
+            k->game = d->kind == LCLASS_TEXT ? CLASS_GAME_TEXT : CLASS_GAME_MODEL;
+        else if (d->kind == LCLASS_ROUND) open_round(app);
+        else if (k->room.phase == CLASS_PHASE_OPEN) reveal(app);
+    }
+    app->dirty = 1;
 }
 
 void app_class_close(AppState *app) {

@@ -40,6 +40,7 @@ typedef struct AppClass {
     int *tally_id, *tally_n;  /* (max_students) owned scratch: the round's tokens and votes */
     int *right;               /* (max_students) owned scratch: right answers per student */
     char code[CLASS_CODE_LEN + 1];
+    int lesson_beat;          /* the last lesson beat whose `class` lines ran (-1 none) */
 } AppClass;
 
 /* Opens the room on address ("ADDR:PORT"; NULL = the LAN default) with the story's
@@ -51,6 +52,11 @@ void app_class_close(AppState *app);
 
 /* A teacher's key (AppClassCmd); problems go to the status line. */
 void app_class_command(AppState *app, int cmd);
+
+/* A lesson beat was shown (main thread, after its job): its `class` lines (lesson.h,
+ * LOP_CLASS) switch the game, open the round, reveal it, in order, once per beat and only
+ * going forward (PageUp shows an old beat again; the room keeps what the class did). */
+void app_class_lesson_beat(AppState *app, int beat);
 
 /* Main thread, when no job runs: opens a round that waits for a job, copies the room
  * into the panel's view. 1 when the view changed (draw again). */
