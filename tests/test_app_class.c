@@ -15,6 +15,8 @@
 #include "app_class.h"
 #include "app_export.h"
 #include "check.h"
+#include "export.h"
+#include "file_read.h"
 #include "lesson.h"
 #include "class_story.h"
 #include "offscreen.h"
@@ -45,6 +47,57 @@ static int has_panel(const VizHits *h, VizPanel p) {
     for (int i = 0; i < h->n; i++)
         if (h->hit[i].kind == VIZ_HIT_PANEL && h->hit[i].a == (int)p) return 1;
     return 0;
+}
+
+static char *slurp(const char *path) {
+    uint8_t *b = NULL;
+    size_t n = 0;
+    ErrorMsg err;
+    return file_read_all(path, 1 << 20, &b, &n, &err) == 0 ? (char *)b : NULL;
+}
+
+/* U: the rounds as CSV and JSON (no names); the class panel as an SVG figure. Round 1
+ * revealed: ',' (11), guesses ',' ',' ' dragon'. */
+static void check_exports(AppState *app, AppClass *k, const char *dir) {
+    key(app, SDLK_u, KMOD_NONE);
+    char csv[600], json[600];
+    snprintf(csv, sizeof csv, "%s/class-rounds-0001.csv", dir);
+    snprintf(json, sizeof json, "%s/class-rounds-0001.json", dir);
+    CHECK(!app->status_is_error && strstr(app->status, csv) && strstr(app->status, json), "U: '%s'", app->status);
+    char *c = slurp(csv), *j = slurp(json);
+    CHECK(c && strncmp(c, "round,game,position,truth_id,truth,guesses,right,class_top1,", 60) == 0, "CSV header");
+    /* p(',') = 0.786190 (inferscope next); class bits: -log2(0.9 * 2/3 + 0.1/50257) */
+    CHECK(c && strstr(c, "\n1,text,4,11,\",\",3,2,0.666667,0.736961,1.000000,0.786190,0.347050,11,1\n"), "CSV row 1: %s", c ? c : "");
+    CHECK(j && strstr(j, "\"votes\": 2, \"token\": {\"id\": 11, \"text\": \",\"}") &&
+              strstr(j, "\"text\": \" dragon\"") && strstr(j, "\"right\": 2"),
+          "JSON: the tally and the score");
+    CHECK(j && !strstr(j, "ada") && c && !strstr(c, "ada") && !strstr(j, k->room.students[0].device),
+          "no nickname, no device token in the files");
+    free(c);
+    free(j);
+    key(app, SDLK_u, KMOD_NONE);
+    snprintf(csv, sizeof csv, "%s/class-rounds-0002.csv", dir);
+    CHECK(strstr(app->status, csv) != NULL, "U again: the next number, nothing overwritten: '%s'", app->status);
+    const char *saved = app->export_dir;
+    app->export_dir = "/proc/inferscope-no-such";
+    key(app, SDLK_u, KMOD_NONE);
+    CHECK(app->status_is_error && strstr(app->status, "/proc/inferscope-no-such"), "a folder that cannot be: '%s'",
+          app->status);
+    app->export_dir = saved;
+    /* the panel as SVG: panels never know the backend */
+    ExportOptions opt = export_options_default();
+    opt.dir = dir;
+    opt.panel = VIZ_PANEL_CLASS;
+    opt.format = EXPORT_SVG;
+    opt.assets_dir = "assets";
+    opt.klass = &k->view;
+    char path[1024];
+    ErrorMsg err;
+    int rc = export_png(&app->session, &app->view, &opt, path, sizeof path, &err);
+    char *svg = rc == 0 ? slurp(path) : NULL;
+    CHECK(svg && strstr(svg, k->code) && strstr(svg, "answered") && strstr(svg, "inferscope:panel"),
+          "the class panel as SVG with its code and provenance (%s)", rc ? err.text : path);
+    free(svg);
 }
 
 static void test_room_in_window(void) {
@@ -133,6 +186,8 @@ static void test_room_in_window(void) {
     app.export_request = APP_EXPORT_FRAME;
     app_export(&app, 1280, 720);
     CHECK(!app.status_is_error && strstr(app.status, "exported"), "E: '%s'", app.status);
+
+    check_exports(&app, k, dir);
 
     key(&app, SDLK_n, KMOD_NONE);
     CHECK(app_class_poll(&app) == 1 && session_len(s) == CLASS_STORY_START + 1 && session_ids(s)[CLASS_STORY_START] == truth,

@@ -11,8 +11,11 @@
 #include <string.h>
 
 #include "app_jobs.h"
+#include "class_results.h"
 #include "class_score.h"
 #include "class_story.h"
+#include "export.h"
+#include "file_write.h"
 #include "gpt2_forward.h"
 #include "model_vocab.h"
 #include "token_stats.h"
@@ -148,6 +151,30 @@ static void switch_game(AppState *app) {
     app_set_status(app, 0, "class: the next round is \xE2\x80\x98%s\xE2\x80\x99", GAME_WORDS[k->game]);
 }
 
+/* U: the rounds as CSV and JSON beside the figures (the teacher's act: nothing about the
+ * class is written otherwise, and these files hold no nickname). */
+static void export_results(AppState *app) {
+    AppClass *k = app->klass;
+    const char *dir = app->export_dir && *app->export_dir ? app->export_dir : EXPORT_DEFAULT_DIR;
+    char csv[FILE_WRITE_PATH_MAX], json[FILE_WRITE_PATH_MAX];
+    ErrorMsg err;
+    if (export_make_dir(dir, &err)) {
+        app_set_status(app, 1, "class export: %s", err.text);
+        return;
+    }
+    StrBuf cb = {0}, jb = {0};
+    class_server_lock(&k->srv);
+    int rc = class_results_csv(&k->room, &cb) || class_results_json(&k->room, &jb);
+    int rounds = k->room.n_rounds;
+    class_server_unlock(&k->srv);
+    if (rc) error_set(&err, "out of memory");
+    else rc = class_results_write(&cb, &jb, dir, csv, json, sizeof csv, &err);
+    strbuf_free(&cb);
+    strbuf_free(&jb);
+    if (rc) app_set_status(app, 1, "class export: %s", err.text);
+    else app_set_status(app, 0, "class: %d round%s exported to %s and %s", rounds, rounds == 1 ? "" : "s", csv, json);
+}
+
 void app_class_command(AppState *app, int cmd) {
     if (cmd == CLASS_CMD_ROOM) {
         if (app->klass) {
@@ -189,6 +216,7 @@ void app_class_command(AppState *app, int cmd) {
         app_set_status(app, 0, "class: top students by nickname %s", k->names_on ? "shown" : "hidden");
         break;
     case CLASS_CMD_GAME: switch_game(app); break;
+    case CLASS_CMD_EXPORT: export_results(app); break;
     default: break;
     }
     app->dirty = 1;

@@ -89,6 +89,7 @@ static const KeyCommand WINDOW[] = {
     {INTENT_CLASS, CLASS_CMD_NAMES, "W (Shift+W)", "class: top students by nickname / forget every name",
      {KEY(SDLK_w)}},
     {INTENT_CLASS, CLASS_CMD_CLEAR, NULL, NULL, {SHIFT(SDLK_w)}},
+    {INTENT_CLASS, CLASS_CMD_EXPORT, "U", "class: export the rounds as CSV + JSON (no names)", {KEY(SDLK_u)}},
     {INTENT_QUIT, 0, "Esc / Q", "quit (Esc first closes the overlay or the editor)", {KEY(SDLK_ESCAPE), KEY(SDLK_q)}},
 };
 

@@ -78,6 +78,7 @@ typedef enum AppClassCmd {
     CLASS_CMD_CLEAR,    /* forget every nickname */
     CLASS_CMD_NAMES,    /* the top students by nickname shown / hidden */
     CLASS_CMD_GAME,     /* guess the text <-> guess the model's pick (for the next round) */
+    CLASS_CMD_EXPORT,   /* the rounds' results as CSV and JSON into the export folder (no names) */
 } AppClassCmd;
 
 /* Modifier sets a binding needs. Shift and Ctrl must match exactly (E vs Shift+E);
