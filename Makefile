@@ -88,7 +88,7 @@ LIBAPP     := $(BUILD)/libapp.a
 ALL_LIBS    = $(LIBAPP) $(LIBVIZ) $(LIBENGINE)
 BIN        := $(BUILD)/inferscope
 
-.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins install uninstall test-arm64 test-wasm engine-tests
+.PHONY: all run test asan tests bench class-load deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins install uninstall test-arm64 test-wasm engine-tests
 .DEFAULT_GOAL := all
 # keep object files of test programs (otherwise make deletes them as intermediates)
 .SECONDARY:
@@ -116,6 +116,15 @@ asan: deps-test
 bench: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench
 	./$(BUILD)/bench
+
+# class-load: the class room for CLASS_LOAD_SECONDS (30) under 300 students and 100
+# malformed requests a second, loopback only, beside the window's frame loop: the totals
+# (checked), frame times and memory (printed); a measurement, not a test
+CLASS_LOAD_SECONDS ?= 30
+class-load: all $(BUILD)/class-load
+	SDL_VIDEODRIVER=dummy SDL_RENDER_DRIVER=software ./$(BUILD)/class-load $(CLASS_LOAD_SECONDS)
+$(BUILD)/class-load: tools/class_load/class_load.c tests/class_client.h $(ALL_LIBS)
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS_ALL) $(ENGINE_CFLAGS) $(APP_CFLAGS) -o $@ $< $(ALL_LIBS) $(LIBS)
 
 # soak: the window driven by keys for SOAK_MINUTES (5) under Xvfb; memory must stay flat
 soak: all
