@@ -139,7 +139,8 @@ deps-test:
 	@scripts/install-deps.sh --test
 
 # tests: build every test binary (tests/test_*.c)
-tests: $(TEST_BIN)
+# (class-load is built with the tests so it never rots; it runs only when asked)
+tests: $(TEST_BIN) $(BUILD)/class-load
 
 # test-arm64: cross-build the engine for 64-bit ARM (NEON kernels) and run its tests
 # under qemu-user (Debian: gcc-aarch64-linux-gnu, qemu-user-static, arm64 -dev libs)
