@@ -90,7 +90,7 @@ static void check_exports(AppState *app, AppClass *k, const char *dir) {
     opt.panel = VIZ_PANEL_CLASS;
     opt.format = EXPORT_SVG;
     opt.assets_dir = "assets";
-    opt.klass = &k->view;
+    opt.klass = &k->panel.view;
     char path[1024];
     ErrorMsg err;
     int rc = export_png(&app->session, &app->view, &opt, path, sizeof path, &err);
@@ -126,7 +126,7 @@ static void test_room_in_window(void) {
     if (!k) goto done;
     CHECK(strncmp(k->srv.url, "http://127.0.0.1:", 17) == 0 && strstr(app.status, k->code), "status names %s and %s: '%s'",
           k->srv.url, k->code, app.status);
-    CHECK(k->qr.size >= 21 && k->qr.modules && k->view.qr == k->qr.modules, "a QR code of the address (%d modules)",
+    CHECK(k->qr.size >= 21 && k->qr.modules && k->panel.view.qr == k->qr.modules, "a QR code of the address (%d modules)",
           k->qr.size);
     CHECK(session_len(s) == CLASS_STORY_START && memcmp(session_ids(s), k->story, CLASS_STORY_START * sizeof(int)) == 0,
           "the prompt is the story's first %d tokens (%d)", CLASS_STORY_START, session_len(s));
@@ -139,7 +139,7 @@ static void test_room_in_window(void) {
           "three guesses");
     CHECK(student(k, 1, "ada", "again") == CLASS_ERR_ALREADY, "one guess per device per round");
     CHECK(app_class_poll(&app) == 1 && app_class_poll(&app) == 0, "a poll sees the votes once");
-    const VizClass *v = &k->view;
+    const VizClass *v = &k->panel.view;
     CHECK(v->answered == 3 && v->joined == 3 && v->phase == 1 && v->truth == -1, "3 of 3 answered, no truth yet");
     double h = -(2.0 / 3) * log2(2.0 / 3) - (1.0 / 3) * log2(1.0 / 3);
     CHECK(fabs(v->class_entropy - h) < 1e-12, "class entropy %.6f = %.6f bits (2 + 1 votes)", v->class_entropy, h);

@@ -4,7 +4,6 @@
  * comes from the session, read only on the main thread while no job runs. */
 #include "app_class.h"
 
-#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,13 +235,11 @@ int app_class_open(AppState *app, const char *address, ErrorMsg *err) {
         tok_encode(&k->tok, (const uint8_t *)CLASS_STORY, CLASS_STORY_LEN, NULL, &enc, err))
         goto fail;
     k->story = malloc(enc.n_ids * sizeof *k->story);
-    k->tally_id = malloc(CLASS_MAX_STUDENTS * sizeof *k->tally_id);
-    k->tally_n = malloc(CLASS_MAX_STUDENTS * sizeof *k->tally_n);
-    k->right = malloc(CLASS_MAX_STUDENTS * sizeof *k->right);
-    if (!k->story || !k->tally_id || !k->tally_n || !k->right) {
+    if (!k->story) {
         error_set(err, "out of memory");
         goto fail;
     }
+    if (class_panel_init(&k->panel, CLASS_MAX_STUDENTS, err)) goto fail;
     for (size_t i = 0; i < enc.n_ids; i++) k->story[i] = enc.ids[i];
     k->n_story = (int)enc.n_ids;
     class_random_code(k->code);
@@ -292,118 +289,9 @@ void app_class_close(AppState *app) {
     class_qr_free(&k->qr);
     tok_free(&k->tok);
     free(k->story);
-    free(k->tally_id);
-    free(k->tally_n);
-    free(k->right);
+    class_panel_free(&k->panel);
     free(k);
     app->klass = NULL;
-}
-
-/* The round's guesses by token (k->tally_*), and how many were right. Under the lock. */
-static int tally_round(AppClass *k, const ClassRound *c, int *n_right) {
-    int n = 0;
-    *n_right = 0;
-    for (int i = 0; c && i < c->n_guesses; i++) {
-        int t = c->guesses[i].g.token, j = 0;
-        while (j < n && k->tally_id[j] != t) j++;
-        if (j == n) k->tally_id[n] = t, k->tally_n[n++] = 0;
-        k->tally_n[j]++;
-        *n_right += c->truth >= 0 && t == c->truth;
-    }
-    return n;
-}
-
-/* The top students by right answers over the revealed rounds (nickname set). Under the lock. */
-static void top_names(AppClass *k) {
-    const ClassRoom *r = &k->room;
-    memset(k->right, 0, (size_t)r->n_students * sizeof *k->right);
-    for (int i = 0; i < r->n_rounds; i++)
-        for (int g = 0; r->rounds[i].truth >= 0 && g < r->rounds[i].n_guesses; g++)
-            if (r->rounds[i].guesses[g].g.token == r->rounds[i].truth) k->right[r->rounds[i].guesses[g].student]++;
-    int n = 0;
-    while (n < VIZ_CLASS_NAMES_MAX) {
-        int best = -1;
-        for (int s = 0; s < r->n_students; s++)
-            if (k->right[s] > 0 && r->students[s].nick[0] && (best < 0 || k->right[s] > k->right[best])) best = s;
-        if (best < 0) break;
-        snprintf(k->names[n], sizeof k->names[n], "%s", r->students[best].nick);
-        k->name_ptr[n] = k->names[n];
-        k->name_right[n++] = k->right[best];
-        k->right[best] = 0;
-    }
-    k->view.n_names = n;
-}
-
-/* The room's side of the view, under the lock; returns the distinct tokens guessed. */
-static int copy_room(AppClass *k) {
-    class_server_lock(&k->srv);
-    const ClassRoom *r = &k->room;
-    const ClassRound *c = class_room_current(r);
-    VizClass *v = &k->view;
-    v->phase = (int)r->phase;
-    v->round = r->n_rounds;
-    v->game = (int)(c && r->phase != CLASS_PHASE_WAITING ? c->game : k->game);
-    v->joined = r->n_students;
-    v->max_students = r->max_students;
-    v->locked = r->locked;
-    v->answered = c ? c->n_guesses : 0;
-    v->truth = c && r->phase == CLASS_PHASE_REVEALED ? c->truth : -1;
-    int n = tally_round(k, r->phase == CLASS_PHASE_WAITING ? NULL : c, &v->n_right);
-    ClassScore sc;
-    memset(&v->score, 0, sizeof v->score);
-    if (class_score_room(r, &sc) == 0) {
-        v->score = (VizClassScore){sc.rounds, sc.guesses, sc.right, class_score_hit_rate(&sc), class_score_bits(&sc),
-                                   class_score_model_hit_rate(&sc), class_score_model_bits(&sc)};
-    }
-    v->n_names = 0;
-    if (k->names_on) top_names(k);
-    class_server_unlock(&k->srv);
-    return n;
-}
-
-/* The model's side: its favourites with the class's votes, the class's other picks with
- * the model's p, both entropies. The session is read (no job runs). */
-static void fill_rows(AppState *app, AppClass *k, int n_tokens) {
-    VizClass *v = &k->view;
-    const Session *s = &app->session;
-    v->n_rows = v->n_fav = 0;
-    v->class_entropy = v->model_entropy = -1;
-    if (v->answered > 0) {
-        double h = 0;
-        for (int j = 0; j < n_tokens; j++) {
-            double q = (double)k->tally_n[j] / v->answered;
-            h -= q * log2(q);
-        }
-        v->class_entropy = h + 0.0; /* + 0.0: one guess gives -0.0 */
-    }
-    if (!s->has_next || v->phase == CLASS_PHASE_WAITING) return;
-    int fav = s->next.n < VIZ_CLASS_FAVS ? s->next.n : VIZ_CLASS_FAVS;
-    for (int i = 0; i < fav; i++) {
-        VizClassRow *w = &k->rows[v->n_rows++];
-        *w = (VizClassRow){s->next.rows[i].id, 0, s->next.rows[i].p_raw, s->next.rows[i].rank + 1};
-        for (int j = 0; j < n_tokens; j++)
-            if (k->tally_id[j] == w->id) w->votes = k->tally_n[j];
-    }
-    v->n_fav = v->n_rows;
-    /* inside_worker may be computing from the trace: read the logits only when it is not */
-    const float *logits =
-        platform_job_running(&app->inside_worker) ? NULL : next_logits(app);
-    TokenStat st;
-    int V = session_vocab(s);
-    if (logits && token_stat(logits, (size_t)V, s->next.rows[0].id, &st) == 0) v->model_entropy = st.entropy_bits;
-    /* the class's other picks, most votes first */
-    while (v->n_rows < VIZ_CLASS_ROWS_MAX) {
-        int best = -1;
-        for (int j = 0; j < n_tokens; j++) {
-            int listed = 0;
-            for (int i = 0; i < v->n_rows; i++) listed |= k->rows[i].id == k->tally_id[j];
-            if (!listed && (best < 0 || k->tally_n[j] > k->tally_n[best])) best = j;
-        }
-        if (best < 0) break;
-        VizClassRow *w = &k->rows[v->n_rows++];
-        *w = (VizClassRow){k->tally_id[best], k->tally_n[best], 0, 0};
-        if (logits && token_stat(logits, (size_t)V, w->id, &st) == 0) w->model_p = st.p, w->model_rank = st.rank;
-    }
 }
 
 /* FNV-1a over n bytes, continuing h: has the view changed? */
@@ -414,10 +302,10 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n) {
 }
 
 /* Everything the panel draws from: pointers are stable, the rest are values. */
-static uint64_t view_hash(const AppClass *k) {
-    uint64_t h = fnv(1469598103934665603ull, &k->view, sizeof k->view);
-    h = fnv(h, k->rows, (size_t)k->view.n_rows * sizeof k->rows[0]);
-    return fnv(h, k->names, sizeof k->names);
+static uint64_t view_hash(const ClassPanel *p) {
+    uint64_t h = fnv(1469598103934665603ull, &p->view, sizeof p->view);
+    h = fnv(h, p->rows, (size_t)p->view.n_rows * sizeof p->rows[0]);
+    return fnv(h, p->names, sizeof p->names);
 }
 
 int app_class_poll(AppState *app) {
@@ -428,19 +316,11 @@ int app_class_poll(AppState *app) {
         k->pending_open = 0;
         if (session_len(&app->session) == want) open_round(app); /* else the job failed: its status stays */
     }
-    VizClass *v = &k->view;
-    uint64_t before = view_hash(k);
-    int n = copy_room(k);
-    fill_rows(app, k, n);
-    v->url = k->srv.url;
-    v->code = k->code;
-    v->qr = k->qr.modules;
-    v->qr_size = k->qr.size;
-    v->rows = k->rows;
-    v->names_on = k->names_on;
-    v->names = k->name_ptr;
-    v->name_right = k->name_right;
-    uint64_t after = view_hash(k);
+    uint64_t before = view_hash(&k->panel);
+    /* inside_worker may be computing from the trace: the logits are read only when it is not */
+    class_panel_fill(&k->panel, &k->srv, &k->room, &app->session, k->game, k->names_on,
+                     !platform_job_running(&app->inside_worker), k->srv.url, k->code, k->qr.modules, k->qr.size);
+    uint64_t after = view_hash(&k->panel);
     if (after != before) app->dirty = 1;
     return after != before;
 }

@@ -12,6 +12,7 @@
 #define APP_CLASS_H
 
 #include "app.h"
+#include "class_panel.h"
 #include "class_qr.h"
 #include "class_room.h"
 #include "class_server.h"
@@ -31,14 +32,7 @@ typedef struct AppClass {
     int n_story;
     int pending_open;        /* > 0: open a round once the session holds this many tokens
                               * (after the job that moves on one token) */
-    /* the panel's copy, rebuilt by app_class_poll */
-    VizClass view;
-    VizClassRow rows[VIZ_CLASS_ROWS_MAX];
-    char names[VIZ_CLASS_NAMES_MAX][CLASS_TEXT_MAX + 1];
-    const char *name_ptr[VIZ_CLASS_NAMES_MAX];
-    int name_right[VIZ_CLASS_NAMES_MAX];
-    int *tally_id, *tally_n;  /* (max_students) owned scratch: the round's tokens and votes */
-    int *right;               /* (max_students) owned scratch: right answers per student */
+    ClassPanel panel;         /* owned: the panel's copy, rebuilt by app_class_poll */
     char code[CLASS_CODE_LEN + 1];
     int lesson_beat;          /* the last lesson beat whose `class` lines ran (-1 none) */
 } AppClass;

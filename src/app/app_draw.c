@@ -30,7 +30,7 @@ int app_draw(AppState *app, Viz *viz, Rect r) {
     VizFrame f;
     frame_fill(&f, &app->session, &app->view);
     f.status = compose_status(app, &f.status_is_error);
-    f.klass = app->klass ? &app->klass->view : NULL;
+    f.klass = app->klass ? &app->klass->panel.view : NULL;
     f.keys = app->help;
     f.n_keys = app->n_help;
     const char *caps[LESSON_MAX_CAPTIONS + 1];

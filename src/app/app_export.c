@@ -18,7 +18,7 @@ void app_export(AppState *app, int w, int h) {
     opt.theme = app->theme;
     opt.assets_dir = app->assets_dir;
     opt.sha_cache = &app->sha_cache; /* hash the weights once, not on every export */
-    opt.klass = app->klass ? &app->klass->view : NULL; /* the class panel as on screen */
+    opt.klass = app->klass ? &app->klass->panel.view : NULL; /* the class panel as on screen */
     /* E in a lesson: the slide with its title, captions and counter, as the class sees it */
     ExportOverlay ov;
     if (app->in_lesson && app->export_request == APP_EXPORT_FRAME) {
