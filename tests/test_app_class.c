@@ -281,7 +281,8 @@ static void test_lesson_rounds(void) {
         app_free(&app);
         return;
     }
-    CHECK(app.view.hide_probs == 1, "a class round hides the bars");
+    CHECK(app.view.hide_probs == 1 && app.beat.question && strcmp(app.beat.question, LESSON_CLASS_QUESTION) == 0,
+          "a class round hides the bars and asks its question (the slide, the handout)");
     CHECK(app_class_open(&app, opt.class_address, &err) == 0 && app.klass, "room: %s", err.text);
     AppClass *k = app.klass;
     if (!k) {
@@ -292,7 +293,8 @@ static void test_lesson_rounds(void) {
           "opened on beat 1: the lesson's prompt kept, round 1 open");
     CHECK(student(k, 1, "", ",") == CLASS_OK, "a guess");
     app_lesson_show(&app, 1);
-    CHECK(app.view.hide_probs == 0 && k->room.phase == CLASS_PHASE_REVEALED && k->room.rounds[0].truth == 11,
+    CHECK(app.view.hide_probs == 0 && app.beat.question && strcmp(app.beat.question, LESSON_CLASS_QUESTION) == 0 &&
+              k->room.phase == CLASS_PHASE_REVEALED && k->room.rounds[0].truth == 11,
           "beat 2 reveals: ',' (%d)", k->room.rounds[0].truth);
     app_lesson_show(&app, 2);
     CHECK(k->room.n_rounds == 2 && k->room.phase == CLASS_PHASE_OPEN && k->room.rounds[1].game == CLASS_GAME_MODEL,

@@ -53,6 +53,9 @@ typedef enum LessonOp {
  * a room open the app opens the round and reveals it (src/app/app_class.c). */
 typedef enum LessonClass { LCLASS_ROUND, LCLASS_REVEAL, LCLASS_TEXT, LCLASS_MODEL } LessonClass;
 
+/* The question a `class round` beat shows (the slide, the handout), answered by its reveal. */
+#define LESSON_CLASS_QUESTION "Class round: what comes next?"
+
 /* What an `expect` line claims (kind of an LOP_EXPECT directive). */
 typedef enum LessonExpect {
     LEXP_NEXT,      /* next TEXT            the most likely next token (rank 1, before sampling) */
