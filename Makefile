@@ -27,7 +27,7 @@ isys     = $(patsubst -I%,-isystem %,$(1))
 PKG_CONFIG ?= pkg-config
 ENGINE_PKGS = libpcre2-8 libcjson openblas
 APP_PKGS    = sdl2 SDL2_ttf libcrypto harfbuzz-subset cairo-pdf cairo-ft fontconfig libmicrohttpd \
-              libavformat libavcodec libavfilter libswscale libavutil
+              libavformat libavcodec libavfilter libswscale libavutil libqrencode
 ENGINE_CFLAGS := $(call isys,$(shell $(PKG_CONFIG) --cflags $(ENGINE_PKGS) 2>/dev/null))
 APP_CFLAGS    := $(call isys,$(shell $(PKG_CONFIG) --cflags $(APP_PKGS) 2>/dev/null)) -isystem /usr/include/stb
 LIBS          := $(shell $(PKG_CONFIG) --libs $(APP_PKGS) $(ENGINE_PKGS) 2>/dev/null) -lm
@@ -41,7 +41,7 @@ DEP_MODULES  = sdl2:libsdl2-dev SDL2_ttf:libsdl2-ttf-dev libcrypto:libssl-dev \
                libpcre2-8:libpcre2-dev libcjson:libcjson-dev openblas:libopenblas-dev \
                harfbuzz-subset:libharfbuzz-dev cairo-pdf:libcairo2-dev fontconfig:libfontconfig-dev \
                libmicrohttpd:libmicrohttpd-dev libavformat:libavformat-dev libavcodec:libavcodec-dev \
-               libavfilter:libavfilter-dev libswscale:libswscale-dev libavutil:libavutil-dev
+               libavfilter:libavfilter-dev libswscale:libswscale-dev libavutil:libavutil-dev libqrencode:libqrencode-dev
 STB_HEADER  ?= /usr/include/stb/stb_image_write.h
 NO_CHECK_GOALS = run test asan bench fuzz fuzz-short deps deps-test clean gpt2 uninstall test-arm64 test-wasm engine-tests \
                  viz-tests bench-web bench-bin web web-files web-single test-web
@@ -110,7 +110,7 @@ LIBAPP     := $(BUILD)/libapp.a
 ALL_LIBS    = $(LIBAPP) $(LIBVIZ) $(LIBENGINE)
 BIN        := $(BUILD)/inferscope
 
-.PHONY: all run test asan tests bench deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins install uninstall test-arm64 test-wasm engine-tests \
+.PHONY: all run test asan tests bench class-load deps deps-test clean gpt2 fuzz soak fuzz-short fuzz-bins install uninstall test-arm64 test-wasm engine-tests \
         viz-tests bench-web bench-bin web web-files web-single test-web
 .DEFAULT_GOAL := all
 # keep object files of test programs (otherwise make deletes them as intermediates)
@@ -141,6 +141,15 @@ bench: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench
 	./$(BUILD)/bench $(BENCH_ARGS)
 
+# class-load: the class room for CLASS_LOAD_SECONDS (30) under 300 students and 100
+# malformed requests a second, loopback only, beside the window's frame loop: the totals
+# (checked), frame times and memory (printed); a measurement, not a test
+CLASS_LOAD_SECONDS ?= 30
+class-load: all $(BUILD)/class-load
+	SDL_VIDEODRIVER=dummy SDL_RENDER_DRIVER=software ./$(BUILD)/class-load $(CLASS_LOAD_SECONDS)
+$(BUILD)/class-load: tools/class_load/class_load.c tests/class_client.h $(ALL_LIBS)
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS_ALL) $(ENGINE_CFLAGS) $(APP_CFLAGS) -o $@ $< $(ALL_LIBS) $(LIBS)
+
 # soak: the window driven by keys for SOAK_MINUTES (5) under Xvfb; memory must stay flat
 soak: all
 	@tests/soak.sh $(BUILD)
@@ -154,7 +163,8 @@ deps-test:
 	@scripts/install-deps.sh --test
 
 # tests: build every test binary (tests/test_*.c)
-tests: $(TEST_BIN)
+# (class-load is built with the tests so it never rots; it runs only when asked)
+tests: $(TEST_BIN) $(BUILD)/class-load
 
 # test-arm64: cross-build the engine for 64-bit ARM (NEON kernels) and run its tests
 # under qemu-user (Debian: gcc-aarch64-linux-gnu, qemu-user-static, arm64 -dev libs)

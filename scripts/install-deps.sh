@@ -34,6 +34,8 @@ need_pc libavcodec libavcodec-dev
 need_pc libavfilter libavfilter-dev
 need_pc libswscale libswscale-dev
 need_pc libavutil libavutil-dev
+# the join address as a QR code on the teacher's screen (the window's class panel)
+need_pc libqrencode libqrencode-dev
 need_file /usr/include/stb/stb_image_write.h libstb-dev
 # fallback fonts for characters DejaVu lacks (optional at run time: without them such
 # characters are shown as their bytes): colour emoji, CJK

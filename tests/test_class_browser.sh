@@ -3,7 +3,8 @@
 # join with the room code (each gets its own HttpOnly device token), guess, and see the
 # reveal: "You guessed ' there' = token 612", "The next token was ','", right / not right.
 # Chromium is driven over a pipe by tests/fixtures/class_browser.py, with every non-loopback
-# request sent to a closed loopback port. CLASS_SHOTS=DIR keeps the screenshots (360x740
+# request sent to a closed loopback port. The teacher's export then shows both votes (the
+# class panel's SVG text, the rounds' CSV). CLASS_SHOTS=DIR keeps the screenshots (360x740
 # and 1280x800) for looking at them. Every wait is bounded.
 . tests/check.sh
 if ! command -v chromium >/dev/null 2>&1; then
@@ -19,7 +20,7 @@ shots=${CLASS_SHOTS:-$tmp}
 mkdir -p "$shots"
 
 mkfifo "$tmp/in"
-"$BIN" class --class-address 127.0.0.1:0 <"$tmp/in" >"$tmp/out" 2>"$tmp/err" &
+"$BIN" class --class-address 127.0.0.1:0 --export-dir "$tmp/figs" <"$tmp/in" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 exec 3>"$tmp/in"
 wait_for "$tmp/err" '^class: http://127\.0\.0\.1:[0-9]+/ code [0-9]{4}$' || exit 1
@@ -52,6 +53,19 @@ check "two students joined" bash -c 'echo status >&3; for _ in $(seq 50); do gre
 for f in phone-join phone-guessed phone-revealed laptop-revealed; do
   check "screenshot $f.png is a PNG" bash -c 'head -c 8 "$1" | od -An -tx1 | grep -q "89 50 4e 47"' _ "$shots/$f.png"
 done
+# the teacher's exported figure shows both votes: the class panel as PNG (provenance) and
+# SVG (its text is text): 2 of 2 answered, ',' and ' there' one vote each, 1 of 2 right
+echo export >&3
+wait_for "$tmp/out" '^exported .*class-rounds-0001\.csv and ' || true
+svg=$(ls "$tmp"/figs/*-class.svg 2>/dev/null | head -n 1)
+png=$(ls "$tmp"/figs/*-class.png 2>/dev/null | head -n 1)
+check "export wrote the class panel as PNG and SVG" bash -c '[ -s "$1" ] && [ -s "$2" ]' _ "$png" "$svg"
+check "the figure says 2 of 2 answered" grep -q '2 of 2 answered' "$svg"
+check "the figure shows both votes, one each" bash -c '[ "$(grep -o "1 (50 %)" "$1" | wc -l)" -eq 2 ]' _ "$svg"
+check "the figure shows the answer and who was right" grep -q '1 of 2 right' "$svg"
+check "the PNG records its panel (provenance)" bash -c 'tr "\\0" " " <"$1" | grep -aq "inferscope:panel class"' _ "$png"
+check "the rounds: CSV row 1 counts 2 guesses, 1 right" grep -q '^1,text,4,11,",",2,1,0.500000,' "$tmp"/figs/class-rounds-0001.csv
+check "no nickname in the exported files" bash -c '! grep -q Ada "$1"/figs/*.csv "$1"/figs/*.json "$1"/figs/*.svg' _ "$tmp"
 echo quit >&3
 exec 3>&-
 wait "$pid"; rc=$?; pid=

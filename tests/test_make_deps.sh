@@ -27,11 +27,11 @@ check "it says make deps installs it" grep -q '`make deps` (or scripts/install-d
 check "nothing was compiled (no build folder, no compiler line)" \
   bash -c '[ ! -e "$1/build" ] && ! grep -q -- "-c engine/" "$1/out" && ! grep -qi "fatal error" "$1/out"' _ "$tmp"
 
-printf 'sdl2\nSDL2_ttf\nlibcrypto\nlibpcre2-8\nlibcjson\nopenblas\nlibmicrohttpd\n' >"$tmp/absent"
+printf 'sdl2\nSDL2_ttf\nlibcrypto\nlibpcre2-8\nlibcjson\nopenblas\nlibmicrohttpd\nlibqrencode\n' >"$tmp/absent"
 try_make STB_HEADER="$tmp/none/stb_image_write.h"; rc=$?
 check "plain make with nothing installed fails ($rc)" [ "$rc" -ne 0 ]
-check "it names all eight packages" grep -q \
-  'missing Debian package(s): libcjson-dev libmicrohttpd-dev libopenblas-dev libpcre2-dev libsdl2-dev libsdl2-ttf-dev libssl-dev libstb-dev\.' "$tmp/out"
+check "it names all nine packages" grep -q \
+  'missing Debian package(s): libcjson-dev libmicrohttpd-dev libopenblas-dev libpcre2-dev libqrencode-dev libsdl2-dev libsdl2-ttf-dev libssl-dev libstb-dev\.' "$tmp/out"
 try_make tests; rc=$?
 check "make tests checks too ($rc)" bash -c '[ "$1" -ne 0 ] && grep -q "make deps" "$2"' _ "$rc" "$tmp/out"
 

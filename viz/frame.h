@@ -16,6 +16,7 @@
 
 #include "attn_explain.h"
 #include "attn_lines.h"
+#include "class_view.h"
 #include "gpt2_model.h"
 #include "gpt2_trace.h"
 #include "layout.h"
@@ -43,6 +44,8 @@ typedef enum VizPanel {
     VIZ_PANEL_ATTN_LINES, /* BertViz head view: query tokens left, keys right, a line per weight */
     VIZ_PANEL_HEADS,     /* layers x heads grids of what each head does (engine/head_scores.h) */
     VIZ_PANEL_COMPARE,   /* the prompt continued under 2-4 settings side by side (same dice) */
+    VIZ_PANEL_CLASS,     /* the class room: join address, code, QR, the class's guesses beside
+                          * the model's bars, the score (shown while a room is open) */
     VIZ_PANEL_COUNT
 } VizPanel;
 
@@ -197,6 +200,9 @@ typedef struct VizFrame {
     size_t n_attn_lines;
     AttnLinesSelect lines_sel;    /* what they were selected by (heads, top-k, threshold, query) */
     AttnLinesResult lines_res;    /* the share of the attention they carry */
+
+    /* --- the class room (src/app/app_class.c; NULL = no room open: no class panel) --- */
+    const VizClass *klass;
 
     const VizKeyHelp *keys;       /* (n_keys) for the help overlay */
     int n_keys;

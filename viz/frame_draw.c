@@ -100,13 +100,16 @@ static FrameLayout frame_layout(Viz *viz, Rect r, const VizFrame *f, int with_st
     Rect left = col[0];
     L.panel[VIZ_PANEL_TOKENS] = rect_cut_top(&left, tok_h);
     rect_cut_top(&left, gap);
+    /* a class room open: its panel takes the attention's place, beside the bars it is
+     * compared with (the teacher's class is about the answer, not the heads) */
+    VizPanel beside = f->klass ? VIZ_PANEL_CLASS : VIZ_PANEL_ATTENTION;
     if (wide) {
         L.panel[VIZ_PANEL_TEXT] = left;
-        L.panel[VIZ_PANEL_ATTENTION] = col[1];
+        L.panel[beside] = col[1];
         L.panel[VIZ_PANEL_PROBS] = col[2];
         return L;
     }
-    L.panel[VIZ_PANEL_ATTENTION] = left;
+    L.panel[beside] = left;
     Rect right = col[1];
     int text_h = clamp_frac(text_panel_height(viz, col[1].w, f, TEXT_MIN_LINES, TEXT_MAX_LINES), col[1].h,
                             TEXT_MIN_FRAC, TEXT_MAX_FRAC);

@@ -115,6 +115,10 @@ static const VizPanelRow TABLE[VIZ_PANEL_COUNT] = {
     {.id = VIZ_PANEL_COMPARE, .name = "compare",
      .what = "the prompt continued under 2-4 settings side by side, the same dice, with their numbers",
      .draw = draw_compare_panel, .tensor = "logits", .title = "settings side by side", .stem = "compare"},
+    {.id = VIZ_PANEL_CLASS, .name = "class",
+     .what = "the class room: join address and code, the class's guesses beside the model's bars, the score",
+     .draw = draw_class_panel, .tensor = "logits", .title = "the class against the model", .stem = "class",
+     .min_w = 420, .min_h = 360},
 };
 
 const VizPanelRow *viz_panel_row(VizPanel p) {

@@ -89,6 +89,13 @@ int draw_journey_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
  * numbered, each column's distinct-2/3, repeated n-grams, mean surprisal and divergence
  * under it; f->compare_note when there is nothing to draw yet. */
 int draw_compare_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
+
+/* The class room (f->klass; "no class room open" without one): the join address, its QR
+ * code and the room code set large for the back row, "N of M answered", the model's
+ * favourites with the class's votes beside their p (tokens nobody chose marked), the
+ * class's other picks with the model's p, the entropy of each, at reveal the truth and
+ * who was right, and the score class vs model over the rounds. */
+int draw_class_panel(Viz *viz, Rect r, const VizFrame *f, VizHits *hits);
 /* How draw_compare_panel lays out r (for tests): the type (px), tokens per band, tokens
  * shown per column (all, or the first bands when r is too small for all: the numbers under
  * the columns stay), and the height that takes against the height available. Sets the

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "app_class.h"
 #include "app_export.h"
 #include "app_record.h"
 #include "app_jobs.h"
@@ -233,9 +234,11 @@ int app_frame(AppState *app, AppWindow *w) {
         app->record_request = 0;
     }
     if (app->in_lesson) show_lesson_message(app, w);
+    app_class_poll(app); /* the votes arrive from the network, not as events */
     if (app->dirty) draw_once(app, w);
     app_inside_start(app); /* what that frame found missing, behind the next frames */
-    return platform_job_running(&app->inside_worker) ? APP_FRAME_BUSY_MS : APP_FRAME_IDLE_MS;
+    if (platform_job_running(&app->inside_worker)) return APP_FRAME_BUSY_MS;
+    return app->klass ? APP_CLASS_POLL_MS : APP_FRAME_IDLE_MS;
 }
 
 /* With no display SDL falls back to a driver that draws nowhere (offscreen, dummy), and

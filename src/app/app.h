@@ -51,6 +51,8 @@ typedef struct AppOptions {
     const char *export_dir;    /* folder for E / Shift+E figures (NULL = ./inferscope-figures) */
     int weights;               /* --weights: GPT2_WEIGHTS_AS_STORED or a KernDtype */
     size_t trace_budget;       /* --trace-mb in bytes: SESSION_TRACE_AUTO (default) or 0 = no limit */
+    int class_open;            /* --class: open the class room with the window */
+    const char *class_address; /* --class-address ADDR:PORT (NULL = the LAN default), for J too */
 } AppOptions;
 
 /* The defaults: prompt "Once upon a time", seed 0, T=1 / no cuts, scale 1, light,
@@ -156,6 +158,9 @@ typedef struct AppState {
     int record_w, record_h;   /* its picture size (the window's when it started) */
     char *record_last;        /* owned: the provenance JSON of the last picture recorded,
                                * so an unchanged state adds no picture */
+    struct AppClass *klass;   /* owned: the class room while open (app_class.h), else NULL */
+    const char *class_address; /* borrowed from the options: where J opens the room */
+    const char *model_dir, *tok_dir; /* borrowed from the options: the room's own tokenizer */
 } AppState;
 
 /* Presenter mode (app_lesson.c). app_lesson_start takes ownership of *lesson (also on

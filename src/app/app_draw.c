@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "app_class.h"
 #include "frame_fill.h"
 #include "panels.h"
 
@@ -29,6 +30,7 @@ int app_draw(AppState *app, Viz *viz, Rect r) {
     VizFrame f;
     frame_fill(&f, &app->session, &app->view);
     f.status = compose_status(app, &f.status_is_error);
+    f.klass = app->klass ? &app->klass->panel.view : NULL;
     f.keys = app->help;
     f.n_keys = app->n_help;
     const char *caps[LESSON_MAX_CAPTIONS + 1];

@@ -2,6 +2,8 @@
  * through the platform (platform_offer_file: natively it stays in the folder). */
 #include "app_export.h"
 
+#include "app_class.h"
+
 #include "export.h"
 #include "lesson_slide.h"
 #include "platform.h"
@@ -16,6 +18,7 @@ void app_export_options(AppState *app, int w, int h, AppExport what, ExportOptio
     opt->theme = app->theme;
     opt->assets_dir = app->assets_dir;
     opt->sha_cache = &app->sha_cache; /* hash the weights once, not on every export */
+    opt->klass = app->klass ? &app->klass->panel.view : NULL; /* the class panel as on screen */
     /* E in a lesson: the slide with its title, captions and counter, as the class sees it */
     if (app->in_lesson && what == APP_EXPORT_FRAME) {
         lesson_slide_overlay(&app->lesson, &app->beat, &app->beat_caps, ov); /* the lines on screen */

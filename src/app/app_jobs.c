@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "app_jobs.h"
+
+#include "app_class.h"
 #include "inside_fill.h"
 #include "platform.h"
 #include "token_label.h"
@@ -111,6 +113,7 @@ static void job_finish(AppState *app, const AppJob *j) {
         else
             app_set_status(app, 0, "lesson: beat %d of %d (PageDown/Space next, PageUp back, B blank)", j->beat + 1,
                            app->beat.n_beats);
+        app_class_lesson_beat(app, j->beat); /* a round opened or revealed on this beat (room open) */
         break;
     }
     default:

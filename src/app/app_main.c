@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "app.h"
+#include "app_class.h"
 #include "cli.h"
 #include "export.h"
 #include "figure_meta.h"
@@ -41,11 +42,15 @@ static void usage(FILE *f) {
             "  --lesson FILE        presenter mode: play a lesson beat by beat (lessons/README.md)\n"
             "  --open-figure FILE   reopen the window in the state an exported figure records (a PNG,\n"
             "                       or the last state of an exported .mp4, .webm or .gif)\n"
+            "  --class              open the class room with the window: students guess the next token\n"
+            "                       on their phones (J opens and closes it in the window too)\n"
+            "  --class-address ADDR:PORT  where the room listens (default: this machine's LAN address,\n"
+            "                       port %d; never all interfaces unless you write 0.0.0.0)\n"
             "  --state-out FILE     write a JSON snapshot of the session at exit (for tests); an\n"
             "                       existing FILE is replaced only if it is a regular file\n"
             "  --help\n\n"
             "In the window, ? shows every key.\n",
-            cli_default_model_dir(), sampler, APP_MIN_W, APP_MIN_H);
+            cli_default_model_dir(), sampler, APP_MIN_W, APP_MIN_H, CLASS_DEFAULT_PORT);
 }
 
 static int is_dir(const char *p) {
@@ -112,6 +117,10 @@ static int parse_window_args(int argc, char **argv, WindowArgs *w) {
         int set_rc = cli_parse_setting(argc, argv, &i, &w->opt.settings, &serr); /* the sampler flags */
         if (set_rc < 0) return cli_fail("window", "%s", serr.text);
         if (set_rc > 0) continue;
+        if (strcmp(a, "--class") == 0) {
+            w->opt.class_open = 1;
+            continue;
+        }
         if (i + 1 >= argc) return cli_fail("window", "%s needs a value (see inferscope --help)", a);
         const char *v = argv[++i];
         double d = 0;
@@ -152,6 +161,11 @@ static int parse_window_args(int argc, char **argv, WindowArgs *w) {
         } else if (strcmp(a, "--export-dir") == 0) {
             if (!*v) return cli_fail("window", "--export-dir: the folder name is empty (give one, e.g. figs)");
             w->opt.export_dir = v;
+        } else if (strcmp(a, "--class-address") == 0) {
+            ClassAddress ca;
+            ErrorMsg cerr;
+            if (class_address_parse(v, &ca, &cerr)) return cli_fail("window", "%s", cerr.text);
+            w->opt.class_address = v;
         } else if (strcmp(a, "--state-out") == 0) {
             w->state_out = v;
         } else {
@@ -232,6 +246,12 @@ int app_main(int argc, char **argv) {
             app_free(&app);
             return cli_fail("window", "%s", err.text);
         }
+    }
+    /* the room opens before the window: a port in use is one line and exit 2, not a
+     * window that says so afterwards */
+    if (opt.class_open && app_class_open(&app, opt.class_address, &err)) {
+        app_free(&app);
+        return cli_fail("window", "--class: %s", err.text);
     }
     int rc = 0;
     if (app_run(&app, opt.width, opt.height, &err)) rc = cli_fail("window", "%s", err.text);

@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "app_record.h"
+#include "app_class.h"
 #include "app_jobs.h"
 #include "cli.h"
 #include "frame_fill.h"
@@ -76,6 +77,9 @@ int app_init(AppState *app, const AppOptions *opt, ErrorMsg *err) {
     app->ui_scale = opt->ui_scale;
     app->theme = opt->theme;
     app->assets_dir = opt->assets_dir;
+    app->class_address = opt->class_address;
+    app->model_dir = opt->model_dir;
+    app->tok_dir = opt->tok_dir;
     app->export_dir = platform_export_dir(opt->export_dir);
     app->n_help = keys_help(app->help, APP_HELP_MAX);
     app->dirty = 1;
@@ -89,6 +93,7 @@ void app_free(AppState *app) {
     if (!app) return;
     app_jobs_wait(app); /* never free the session under a running worker */
     app_record_stop(app); /* a recording still running is written, not lost */
+    app_class_close(app);
     session_free(&app->session);
     lesson_free(&app->lesson);
     app->in_lesson = 0;

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "app_class.h"
 #include "app.h"
 #include "app_editor.h"
 #include "app_jobs.h"
@@ -453,6 +454,7 @@ static const IntentHandler INTENT_HANDLERS[INTENT_COUNT] = {
     [INTENT_BEAT_NEXT] = on_beat_next,
     [INTENT_BEAT_PREV] = on_beat_prev,
     [INTENT_BEAT_FIRST] = on_beat_first,
+    [INTENT_CLASS] = app_class_command,
 };
 
 static void apply_intent(AppState *app, AppIntent intent, int arg) {

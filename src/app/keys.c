@@ -81,6 +81,16 @@ static const KeyCommand WINDOW[] = {
     {INTENT_ATTR_VS, 0, "V", "why the pick and not the runner-up / back", {KEY(SDLK_v)}},
     {INTENT_SAMPLER_ORDER, 0, "O", "order: HF (T first) / llama.cpp (T last)", {KEY(SDLK_o)}},
     {INTENT_COMPARE, 0, "C", "settings side by side, the same dice / back", {KEY(SDLK_c)}},
+    /* the class room: students guess on their phones (src/class/README.md) */
+    {INTENT_CLASS, CLASS_CMD_ROOM, "J", "class room: open it (join address, code, QR) / close it", {KEY(SDLK_j)}},
+    {INTENT_CLASS, CLASS_CMD_ROUND, "Y", "class: open a round here / reveal the answer", {KEY(SDLK_y)}},
+    {INTENT_CLASS, CLASS_CMD_NEXT, "N", "class: next round (reveal, one token on, open)", {KEY(SDLK_n)}},
+    {INTENT_CLASS, CLASS_CMD_GAME, "Z", "class: guess the text / guess the model's pick", {KEY(SDLK_z)}},
+    {INTENT_CLASS, CLASS_CMD_LOCK, "Shift+J", "class: lock the room (nobody new) / unlock", {SHIFT(SDLK_j)}},
+    {INTENT_CLASS, CLASS_CMD_NAMES, "Shift+N (Ctrl+N)", "class: top students by nickname / forget every name",
+     {SHIFT(SDLK_n)}},
+    {INTENT_CLASS, CLASS_CMD_CLEAR, NULL, NULL, {CTRL(SDLK_n)}},
+    {INTENT_CLASS, CLASS_CMD_EXPORT, "U", "class: export the rounds as CSV + JSON (no names)", {KEY(SDLK_u)}},
     {INTENT_QUIT, 0, "Esc / Q", "quit (Esc first closes the overlay or the editor)", {KEY(SDLK_ESCAPE), KEY(SDLK_q)}},
 };
 

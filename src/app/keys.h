@@ -55,6 +55,7 @@ typedef enum AppIntent {
                            * computed as a job (again: the full layout) */
     INTENT_SAMPLER_ORDER, /* the sampler chain's order: Hugging Face's (temperature first) <->
                            * llama.cpp's (temperature last); any other order goes to HF's */
+    INTENT_CLASS,         /* the class room: arg = AppClassCmd (src/app/app_class.c) */
     INTENT_COUNT
 } AppIntent;
 
@@ -68,6 +69,18 @@ typedef enum AppKnob {
     KNOB_HEAD,
     KNOB_COUNT
 } AppKnob;
+
+/* The teacher's class-room commands (INTENT_CLASS's arg). */
+typedef enum AppClassCmd {
+    CLASS_CMD_ROOM = 0, /* open the room / close it (everything about the students forgotten) */
+    CLASS_CMD_ROUND,    /* open a round here / reveal the open one */
+    CLASS_CMD_NEXT,     /* reveal if open, one token on, open the next round */
+    CLASS_CMD_LOCK,     /* nobody new may join / they may again */
+    CLASS_CMD_CLEAR,    /* forget every nickname */
+    CLASS_CMD_NAMES,    /* the top students by nickname shown / hidden */
+    CLASS_CMD_GAME,     /* guess the text <-> guess the model's pick (for the next round) */
+    CLASS_CMD_EXPORT,   /* the rounds' results as CSV and JSON into the export folder (no names) */
+} AppClassCmd;
 
 /* Modifier sets a binding needs. Shift and Ctrl must match exactly (E vs Shift+E);
  * Alt, GUI, Caps and Num Lock are ignored. KEYMOD_ANY accepts any modifiers. */

@@ -84,6 +84,10 @@ int class_score_room(const ClassRoom *r, ClassScore *s) {
     return 0;
 }
 
+int class_score_round_of(const ClassRoom *r, int i, ClassRoundScore *out) {
+    return i >= 0 && i < r->n_rounds ? score_one(r, &r->rounds[i], out) : 0;
+}
+
 int class_score_current(const ClassRoom *r, ClassRoundScore *out) {
     const ClassRound *c = class_room_current(r);
     return c && score_one(r, c, out) == 1 ? 0 : -1;

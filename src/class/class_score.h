@@ -51,6 +51,10 @@ double class_score_model_bits(const ClassScore *s);
  * -1 on no memory. */
 int class_score_room(const ClassRoom *r, ClassScore *s);
 
+/* Round i's score: 1 with *out when it is revealed and has guesses, 0 when it is not
+ * scored, -1 on no memory. */
+int class_score_round_of(const ClassRoom *r, int i, ClassRoundScore *out);
+
 /* The current round's score if it is revealed and has guesses: 0 with *out, else -1. */
 int class_score_current(const ClassRoom *r, ClassRoundScore *out);
 

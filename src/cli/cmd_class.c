@@ -9,24 +9,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "class_panel.h"
+#include "class_qr.h"
+#include "class_results.h"
 #include "class_score.h"
 #include "class_server.h"
+#include "class_story.h"
 #include "cli.h"
 #include "cli_model.h"
 #include "cli_opts.h"
+#include "export.h"
+#include "file_write.h"
+#include "frame_fill.h"
 #include "gpt2_forward.h"
 #include "token_stats.h"
 
 static const char *const CMD = "class";
-
-/* The text of "guess the text" when no --text is given: a short story written for
- * inferscope in the style of TinyStories (the bundled model's training data). */
-static const char BUILTIN_STORY[] =
-    "Once upon a time, there was a little girl named Lily. She loved to play outside in the park. "
-    "One day, she saw a big red ball under a tree. She ran to the ball and kicked it very high. "
-    "The ball flew over the fence and landed in a pond. Lily was sad. Then a friendly dog jumped "
-    "into the water and brought the ball back. Lily smiled and said, \"Thank you, dog!\" They "
-    "played together all day, and Lily was very happy.";
 
 static void usage(void) {
     printf("usage: inferscope class [options]\n"
@@ -40,19 +38,22 @@ static void usage(void) {
            "  lock      let nobody new join (unlock: let them again)\n"
            "  clear     forget every nickname\n"
            "  status    who answered;  score: the running score;  quit (or end of input)\n"
+           "  export    the class panel as a figure (PNG with provenance, and SVG) and the rounds\n"
+           "            as CSV and JSON (no names) into --export-dir\n"
            "One line on stderr says where to join: class: http://ADDR:PORT/ code NNNN\n"
            "\n"
            "  --class-address ADDR:PORT   where to listen (IPv4, or [IPv6]:PORT; port 0 = any free\n"
            "                    port). Default: this machine's LAN address, port %d; never all\n"
            "                    interfaces unless you write 0.0.0.0\n"
            "  --text FILE       the text to guess (default: a short built-in story)\n"
+           "  --export-dir DIR  where export writes (default %s)\n"
            "  --start N         tokens shown before the first round (default 4)\n"
            "  --game text|model guess the text's next token (default) or the model's pick\n"
            "  --class-max-students N          at most N students (default %d)\n"
            "  --class-devices-per-address N   device tokens one address may take (default %d)\n"
            "%s%s"
            "  --help            this text\n",
-           CLASS_DEFAULT_PORT, CLASS_MAX_STUDENTS, CLASS_DEVICES_PER_ADDR, CLI_MODEL_USAGE_MODEL,
+           CLASS_DEFAULT_PORT, EXPORT_DEFAULT_DIR, CLASS_MAX_STUDENTS, CLASS_DEVICES_PER_ADDR, CLI_MODEL_USAGE_MODEL,
            CLI_MODEL_USAGE_SAMPLER);
 }
 
@@ -66,6 +67,8 @@ typedef struct Teacher {
     size_t n_text;
     int *ids;          /* (cap) the tokens shown: the text's, or the model's picks */
     int pos, cap;      /* tokens shown; the most the context allows */
+    ClassQr qr;        /* the join address as a QR code (the exported panel) */
+    const char *export_dir;
 } Teacher;
 
 /* The most likely token (ties: lower id, the sampler's order). */
@@ -193,6 +196,43 @@ static void cmd_status(Teacher *t) {
     class_server_unlock(&t->srv);
 }
 
+/* The class panel as the window draws it, as PNG (provenance) and SVG, and the rounds as
+ * CSV and JSON: the teacher's explicit act, the only way anything about the class reaches
+ * the disk. */
+static void teacher_export(Teacher *t) {
+    ClassPanel p;
+    ErrorMsg err;
+    StrBuf cb = {0}, jb = {0};
+    const char *dir = t->export_dir ? t->export_dir : EXPORT_DEFAULT_DIR;
+    if (class_panel_init(&p, t->room.max_students, &err) || export_make_dir(dir, &err)) {
+        printf("cannot export: %s\n", err.text);
+        class_panel_free(&p);
+        return;
+    }
+    class_panel_fill(&p, &t->srv, &t->room, &t->s, t->game, 0, 1, t->srv.url, t->room.code, t->qr.modules,
+                     t->qr.size);
+    ExportOptions opt = export_options_default();
+    opt.dir = dir;
+    opt.panel = VIZ_PANEL_CLASS;
+    opt.klass = &p.view;
+    VizView view = frame_default_view();
+    char path[4096], csv[FILE_WRITE_PATH_MAX], json[FILE_WRITE_PATH_MAX];
+    for (int f = EXPORT_PNG; f <= EXPORT_SVG; f++) {
+        opt.format = (ExportFormat)f;
+        if (export_png(&t->s, &view, &opt, path, sizeof path, &err)) printf("cannot export: %s\n", err.text);
+        else printf("exported %s\n", path);
+    }
+    class_server_lock(&t->srv);
+    int rc = class_results_csv(&t->room, &cb) || class_results_json(&t->room, &jb);
+    class_server_unlock(&t->srv);
+    if (rc) printf("cannot export the rounds: out of memory\n");
+    else if (class_results_write(&cb, &jb, dir, csv, json, sizeof csv, &err)) printf("cannot export: %s\n", err.text);
+    else printf("exported %s and %s\n", csv, json);
+    strbuf_free(&cb);
+    strbuf_free(&jb);
+    class_panel_free(&p);
+}
+
 /* Runs the teacher's commands until quit or the end of input. */
 static void teacher_loop(Teacher *t) {
     char line[256];
@@ -218,13 +258,14 @@ static void teacher_loop(Teacher *t) {
             class_server_unlock(&t->srv);
             printf("nicknames cleared\n");
         } else if (!strcmp(w, "status")) cmd_status(t);
+        else if (!strcmp(w, "export")) teacher_export(t);
         else if (!strcmp(w, "score")) {
             ClassScore sc;
             class_server_lock(&t->srv);
             int rc = class_score_room(&t->room, &sc);
             class_server_unlock(&t->srv);
             if (rc == 0) print_score(&sc);
-        } else printf("unknown command '%.40s' (open, reveal, next, lock, unlock, clear, status, score, quit)\n", w);
+        } else printf("unknown command '%.40s' (open, reveal, next, lock, unlock, clear, status, score, export, quit)\n", w);
     }
 }
 
@@ -240,11 +281,12 @@ int cmd_class(int argc, char **argv) {
     CliModelArgs a = cli_model_args_default();
     ErrorMsg err;
     const char *address = NULL, *text_file = NULL;
-    long start = 4, max_students = CLASS_MAX_STUDENTS, per_addr = CLASS_DEVICES_PER_ADDR;
+    long start = CLASS_STORY_START, max_students = CLASS_MAX_STUDENTS, per_addr = CLASS_DEVICES_PER_ADDR;
     Teacher t = {.game = CLASS_GAME_TEXT};
     const CliOpt opts[] = {
         CLI_TEXT_ONCE("--class-address", &address),
         CLI_TEXT_ONCE("--text", &text_file),
+        CLI_TEXT_ONCE("--export-dir", &t.export_dir),
         CLI_LONG("--start", &start, 1, 100000, NULL),
         CLI_CALL("--game", take_game, &t.game),
         CLI_LONG("--class-max-students", &max_students, 1, CLASS_MAX_STUDENTS_LIMIT, NULL),
@@ -260,8 +302,8 @@ int cmd_class(int argc, char **argv) {
 
     CliBytes in = {0};
     if (text_file && cli_read_file(text_file, &in, &err)) return cli_fail(CMD, "%s", err.text);
-    const uint8_t *text = text_file ? in.data : (const uint8_t *)BUILTIN_STORY;
-    size_t text_len = text_file ? in.len : sizeof BUILTIN_STORY - 1;
+    const uint8_t *text = text_file ? in.data : (const uint8_t *)CLASS_STORY;
+    size_t text_len = text_file ? in.len : CLASS_STORY_LEN;
     const char *text_name = text_file ? text_file : "the built-in story";
     int status = 0;
     TokEncoding enc = {0};
@@ -295,13 +337,13 @@ int cmd_class(int argc, char **argv) {
     char code[CLASS_CODE_LEN + 1];
     class_random_code(code);
     if (class_room_init(&t.room, &t.s.tok, (size_t)session_vocab(&t.s), code, (int)max_students, &err) ||
-        class_server_start(&t.srv, &t.room, &addr, (int)per_addr, &err)) {
+        class_server_start(&t.srv, &t.room, &addr, (int)per_addr, &err) || class_qr_encode(&t.qr, t.srv.url, &err)) {
         status = cli_fail(CMD, "%s", err.text);
         goto done;
     }
     fprintf(stderr, "class: %s code %s\n", t.srv.url, code);
     printf("class room open%s: at most %ld students, %ld devices per address; game: guess the %s\n"
-           "commands: open, reveal, next, lock, unlock, clear, status, score, quit\n",
+           "commands: open, reveal, next, lock, unlock, clear, status, score, export, quit\n",
            addr.any ? " on ALL interfaces (you asked for it)" : "", max_students, per_addr,
            t.game == CLASS_GAME_TEXT ? "text" : "model's pick");
     if (t.game == CLASS_GAME_MODEL) cli_report_seed(a.seed);
@@ -311,6 +353,7 @@ int cmd_class(int argc, char **argv) {
     if (class_score_room(&t.room, &sc) == 0 && sc.rounds) print_score(&sc);
 done:
     class_server_stop(&t.srv);
+    class_qr_free(&t.qr);
     class_room_free(&t.room);
     free(t.ids);
     tok_encoding_free(&enc);

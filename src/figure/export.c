@@ -224,6 +224,7 @@ static int draw_figure(Canvas *c, const Session *s, const VizView *view, const E
     frame_fill(&f, s, &v);
     if (viz_panel_row(o->panel)) frame_fill_needs(&f, s, viz_panel_row(o->panel)->needs);
     f.last_step_ms = -1; /* wall time differs run to run: a figure shows only state */
+    f.klass = o->klass;
     Rect full = rect_make(0, 0, c->w, c->h);
     int rc;
     if (o->overlay) {

@@ -75,6 +75,7 @@ typedef struct ExportOptions {
                               * NULL for the default "step-07-attention-L3H5" form */
     PngWriteFn write_fn;     /* test seam for the file writes (NULL = write(2)) */
     void *write_ctx;
+    const VizClass *klass;   /* the class room as the window shows it (its panel), or NULL */
 } ExportOptions;
 
 /* Defaults: EXPORT_DEFAULT_DIR, the frame, 1920x1080, scale 1, UI scale 1, light. */

@@ -144,7 +144,7 @@ typedef struct LineArgs {
     char abuf[256];        /* the argument as a string (a longer one is refused before the
                             * parser runs, unless its row says OP_ANY_LENGTH) */
     const SettingRow *row; /* LOP_SETTING: the settings table's row */
-    int *open_ask;         /* an `ask` waits for its `reveal` */
+    int *open_ask;         /* an `ask` waits for its `reveal`; a `class round` (2) for `class reveal` */
 } LineArgs;
 
 typedef int (*LineParser)(Parser *p, LineArgs *a, LessonDirective *d);
@@ -284,9 +284,29 @@ static int line_highlight(Parser *p, LineArgs *a, LessonDirective *d) {
 
 static int line_reveal(Parser *p, LineArgs *a, LessonDirective *d) {
     (void)d;
-    if (!*a->open_ask) return fail(p, "'reveal' without a question ('ask') before it%s", "");
+    if (*a->open_ask != 1) return fail(p, "'reveal' without a question ('ask') before it%s", "");
     *a->open_ask = 0;
     return end_beat(p); /* reveal starts a new beat */
+}
+
+/* class round | reveal | text | model: a round is a question for the class (the bars
+ * hidden until its reveal, which starts a new beat, as ask / reveal do) */
+static int line_class(Parser *p, LineArgs *a, LessonDirective *d) {
+    static const char *const WORDS[] = {"round", "reveal", "text", "model"};
+    d->kind = -1;
+    for (int i = 0; i < 4; i++)
+        if (strcmp(a->abuf, WORDS[i]) == 0) d->kind = i;
+    if (d->kind < 0) return fail(p, "class takes round, reveal, text or model, not '%s'", a->abuf);
+    if (d->kind == LCLASS_ROUND) {
+        if (*a->open_ask) return fail(p, "'class round' before the open question was revealed%s", "");
+        *a->open_ask = 2;
+    }
+    if (d->kind == LCLASS_REVEAL) {
+        if (*a->open_ask != 2) return fail(p, "'class reveal' without a 'class round' before it%s", "");
+        *a->open_ask = 0;
+        return end_beat(p); /* the answer is a new beat */
+    }
+    return 0;
 }
 
 static int line_axis(Parser *p, LineArgs *a, LessonDirective *d) {
@@ -359,6 +379,7 @@ static const OpName OPS[] = {
     {"query", LOP_QUERY, 2, line_query, OP_SHORT},
     {"heads", LOP_HEADS, 2, line_heads, OP_SHORT},
     {"attribute_vs", LOP_ATTR_VS, 2, line_token, OP_ANY_LENGTH},
+    {"class", LOP_CLASS, 2, line_class, OP_SHORT},
 };
 
 static int parse_line(Parser *p, const char *s, size_t n, int *open_ask) {
@@ -431,7 +452,12 @@ int lesson_parse(Lesson *out, const char *path, const char *text, size_t len, Er
         }
         i = e + 1;
     }
-    if (open_ask) { p.line++; fail(&p, "the file ends with a question that is never revealed ('reveal' missing)%s", ""); goto fail; }
+    if (open_ask) {
+        p.line++;
+        fail(&p, open_ask == 2 ? "the file ends with a class round that is never revealed ('class reveal' missing)%s"
+                               : "the file ends with a question that is never revealed ('reveal' missing)%s", "");
+        goto fail;
+    }
     if (!have_prompt) { error_set(err, "%s: the lesson has no 'prompt' line", path); goto fail; }
     if (end_beat(&p)) goto fail;
     return 0;

@@ -43,7 +43,18 @@ typedef enum LessonOp {
                       *                                 L.mlp, comma-separated) or everything back on */
     LOP_ATTR_VS,     /* attribute_vs TEXT | #ID | none  the attribution explains logit(pick) - logit(TEXT);
                       *                                 kind 1: none (the pick's logit alone) */
+    LOP_CLASS,       /* class round | reveal | text | model   the class room (kind: LessonClass): a
+                      *                                 round opens here (the bars hidden), its answer
+                      *                                 shown (a new beat), the game switched */
 } LessonOp;
+
+/* What a `class` line does (kind of an LOP_CLASS directive). Without a class room open
+ * (an export, the tests) only the bars' hiding and showing remain; in the window with
+ * a room open the app opens the round and reveals it (src/app/app_class.c). */
+typedef enum LessonClass { LCLASS_ROUND, LCLASS_REVEAL, LCLASS_TEXT, LCLASS_MODEL } LessonClass;
+
+/* The question a `class round` beat shows (the slide, the handout), answered by its reveal. */
+#define LESSON_CLASS_QUESTION "Class round: what comes next?"
 
 /* What an `expect` line claims (kind of an LOP_EXPECT directive). */
 typedef enum LessonExpect {
@@ -105,7 +116,7 @@ typedef struct LessonDirective {
     uint64_t seed;    /* SEED: all 64 bits (settings_parse_seed) */
     double x;         /* real argument (EXPECT threshold; AXIS: the linear end, 0..1) */
     int flag;         /* on/off; FORCE, EXPECT: 1 = by id (#ID), 0 = by text; MODEL: 1 = or-bundled */
-    int kind;         /* SETTING: SettingId; ATTR_VS: 1 = none; PANEL: VizPanel (panel_table.h); HIGHLIGHT: LessonHighlightKind; EXPECT: LessonExpect; AXIS: VizProbAxis */
+    int kind;         /* CLASS: LessonClass; SETTING: SettingId; ATTR_VS: 1 = none; PANEL: VizPanel (panel_table.h); HIGHLIGHT: LessonHighlightKind; EXPECT: LessonExpect; AXIS: VizProbAxis */
     int cmp;          /* EXPECT: LessonCmp */
     long arg[4];      /* EXPECT attention: layer, head, query (or LATT_*), key; token: position;
                        * HEADS: the mask's low and high 32 bits (flag 1: all heads) */

@@ -228,6 +228,20 @@ static int apply(const Lesson *l, size_t di, Session *s, VizView *view, LessonBe
         bv->question = rs->last_question;
         view->hide_probs = 0;
         break;
+    case LOP_CLASS:
+        /* the room itself is the window's (app_class.c): here the round is a question like
+         * `ask` (the bars hidden while the class guesses, so the model's answer is not on
+         * the wall; the slide and the handout say it is a class round) */
+        if (d->kind == LCLASS_ROUND) {
+            rs->last_question = LESSON_CLASS_QUESTION;
+            bv->question = LESSON_CLASS_QUESTION;
+            view->hide_probs = 1;
+        }
+        if (d->kind == LCLASS_REVEAL) {
+            bv->question = rs->last_question;
+            view->hide_probs = 0;
+        }
+        break;
     }
     /* the lines that change the session or the view: one action each, applied as a key
      * press or a figure's replay would apply it (action.h) */
