@@ -85,10 +85,12 @@ OTHER_PLATFORMS := $(filter-out src/platforms/platform_$(PLATFORM).c,$(wildcard 
 APP_SRC    := $(filter-out $(OTHER_PLATFORMS) $(LEAVE_OUT),$(wildcard src/*/*.c))
 # The browser build (PLATFORM=web, `make web`) leaves out what needs a library the
 # browser lacks (cairo for PDF, HarfBuzz's subsetter for SVG, OpenSSL, the class room's
-# libmicrohttpd, the CLI's commands) and adds src/platforms/web/ in their place: the
-# entry point (web_main.c, linked directly), plain-C SHA-256, SVG/PDF saying "native only"
+# libmicrohttpd, FFmpeg, the CLI's commands) and adds src/platforms/web/ in their place: the
+# entry point (web_main.c, linked directly), plain-C SHA-256, SVG/PDF, video and the class
+# room saying "native only"
 WEB_LEFT_OUT := viz/backend_pdf.c viz/backend_svg.c viz/font_subset.c src/figure/sha256_openssl.c \
-                $(wildcard src/class/*.c) src/cli/cmd_class.c
+                $(filter-out src/class/class_address.c,$(wildcard src/class/*.c)) src/cli/cmd_class.c src/app/app_class.c \
+                src/figure/video_encode.c src/figure/video_meta_read.c
 WEB_MAIN_SRC := src/platforms/web/web_main.c
 ifeq ($(PLATFORM),web)
   VIZ_SRC := $(filter-out $(WEB_LEFT_OUT),$(VIZ_SRC))

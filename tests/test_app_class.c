@@ -184,7 +184,7 @@ static void test_room_in_window(void) {
     viz_free(&viz);
     offscreen_free(&off);
     app.export_request = APP_EXPORT_FRAME;
-    app_export(&app, 1280, 720);
+    app_export(&app, 1280, 720, 1);
     CHECK(!app.status_is_error && strstr(app.status, "exported"), "E: '%s'", app.status);
 
     check_exports(&app, k, dir);
