@@ -233,7 +233,7 @@ WEB_PRELOAD  := --preload-file assets/fonts@/assets/fonts --preload-file assets/
                 --exclude-file '*.md' --exclude-file '*.txt'
 WEB_LDFLAGS  := -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=134217728 -sTOTAL_STACK=8388608 \
                 -sEXPORTED_FUNCTIONS=_main,_malloc,_free,_web_state_query,_web_open_state,_web_open_figure,_web_key,_web_set_prompt,_web_show_beat \
-                -sEXPORTED_RUNTIME_METHODS=callMain,FS,ENV,UTF8ToString,ccall,addRunDependency,removeRunDependency \
+                -sEXPORTED_RUNTIME_METHODS=callMain,FS,FS_createPath,FS_createDataFile,ENV,UTF8ToString,ccall,addRunDependency,removeRunDependency \
                 -sINVOKE_RUN=0 -sENVIRONMENT=web $(WEB_PRELOAD)
 web:
 	@scripts/web-deps.sh all
