@@ -89,7 +89,8 @@ APP_SRC    := $(filter-out $(OTHER_PLATFORMS) $(LEAVE_OUT),$(wildcard src/*/*.c)
 # entry point (web_main.c, linked directly), plain-C SHA-256, SVG/PDF, video and the class
 # room saying "native only"
 WEB_LEFT_OUT := viz/backend_pdf.c viz/backend_svg.c viz/font_subset.c src/figure/sha256_openssl.c \
-                $(filter-out src/class/class_address.c,$(wildcard src/class/*.c)) src/cli/cmd_class.c src/app/app_class.c \
+                $(filter-out src/class/class_address.c src/class/class_results_read.c,$(wildcard src/class/*.c)) \
+                src/cli/cmd_class.c src/app/app_class.c \
                 src/figure/video_encode.c src/figure/video_meta_read.c
 WEB_MAIN_SRC := src/platforms/web/web_main.c
 ifeq ($(PLATFORM),web)

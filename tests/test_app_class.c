@@ -15,10 +15,13 @@
 #include "app_class.h"
 #include "app_export.h"
 #include "check.h"
+#include "class_results_read.h"
+#include "class_story.h"
 #include "export.h"
 #include "file_read.h"
+#include "handout_class.h"
 #include "lesson.h"
-#include "class_story.h"
+#include "lesson_handout.h"
 #include "offscreen.h"
 
 static void key(AppState *app, SDL_Keycode k, Uint16 mod) {
@@ -73,6 +76,27 @@ static void check_exports(AppState *app, AppClass *k, const char *dir) {
           "JSON: the tally and the score");
     CHECK(j && !strstr(j, "ada") && c && !strstr(c, "ada") && !strstr(j, k->room.students[0].device),
           "no nickname, no device token in the files");
+    /* the JSON read back as the handout reads it (export --handout --class-results) */
+    ClassResults cr;
+    ErrorMsg rerr;
+    int rrc = class_results_read(json, &cr, &rerr);
+    CHECK(rrc == 0 && cr.n >= 1 && cr.round[0].round == 1 && cr.round[0].guesses == 3 && cr.round[0].truth &&
+              strcmp(cr.round[0].truth, ",") == 0 && cr.round[0].scored && cr.round[0].right == 2 &&
+              fabs(cr.round[0].class_bits - 0.736961) < 1e-9 && cr.round[0].has_model &&
+              fabs(cr.round[0].model_p - 0.786190) < 1e-9 && cr.round[0].model_hit == 1,
+          "the rounds' JSON reads back: round 1 ',' 3 answered, 2 right, 0.736961 bits, p 0.786190 (%s)",
+          rrc ? rerr.text : "read");
+    LessonHandout ho = {0};
+    ho.source = strdup("12.lesson");
+    ho.model = strdup("stories16m");
+    CHECK(rrc == 0 && handout_class_table(&ho, &cr, &rerr) == 0, "the handout's table of the rounds");
+    char *md = lesson_handout_markdown(&ho);
+    CHECK(md && strstr(md, "## How the class did") &&
+              strstr(md, "| 1 | guess the text | ',' | 3 | 2 (67 %) | 0.74 | 78.6 % | ',' (right) |"),
+          "the handout's row of round 1: %s", md ? md : "");
+    free(md);
+    lesson_handout_free(&ho);
+    class_results_free(&cr);
     free(c);
     free(j);
     key(app, SDLK_u, KMOD_NONE);

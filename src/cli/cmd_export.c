@@ -17,6 +17,7 @@
 #include "file_write.h"
 #include "frame_size.h"
 #include "lesson_facts.h"
+#include "handout_class.h"
 #include "lesson_handout.h"
 #include "lesson_run.h"
 #include "lesson_slide.h"
@@ -107,7 +108,10 @@ static void usage(void) {
             "                   the lesson sets the model (--model overrides it), prompt and settings\n"
             "  --handout        with --lesson: also write handout.md and handout.html beside the\n"
             "                   slides (title, each slide with its captions and question, and the\n"
-            "                   teacher's notes from the lesson's # comments), for students at home\n\n"
+            "                   teacher's notes from the lesson's # comments), for students at home\n"
+            "  --class-results FILE  with --handout: add how the class did (a class-rounds-NNNN.json\n"
+            "                   written by U in the window or `inferscope class`): each round's token,\n"
+            "                   answers, the class's hits and bits beside the model's, and the score\n\n"
             "%s%s%s%s"
             "With --ablate the figures show the model with those parts switched off, and their\n"
             "provenance says so (inferscope:ablate; --open-figure switches the same parts off).\n"
@@ -151,7 +155,8 @@ static int write_video(const char *CMD, ExportVideo *video, const Session *s, co
 /* `export --lesson`: one slide per beat, with the captions, question and beat counter
  * drawn as in presenter mode, named 0001-<lesson>-beat-01.png ... */
 static int export_lesson(const char *CMD, const char *path, const char *model_override, const char *tok_dir,
-                         ExportOptions *opt, int handout, const char *video_path, int fps, double beat_seconds) {
+                         ExportOptions *opt, int handout, const char *video_path, int fps, double beat_seconds,
+                         const ClassResults *klass) {
     ErrorMsg err;
     Lesson l;
     if (lesson_load(&l, path, &err)) return cli_fail(CMD, "%s", err.text);
@@ -183,6 +188,7 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
     if (lesson_check(&l, &s, &view, &bv, &err)) rc = cli_fail(CMD, "%s", err.text);
     LessonHandout ho = {0};
     if (rc == 0 && handout && lesson_handout_init(&ho, &l, s.model.name, note, &err)) rc = cli_fail(CMD, "%s", err.text);
+    if (rc == 0 && handout && klass && handout_class_table(&ho, klass, &err)) rc = cli_fail(CMD, "%s", err.text);
     /* the lesson's file name without folder and extension names the slides */
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -284,6 +290,7 @@ typedef struct ExportArgs {
     const char *video;       /* --video FILE.mp4|webm|gif: one video instead of numbered figures */
     long fps;                /* --fps N (0 = the format's default) */
     double beat_seconds;     /* --beat-seconds S: how long each state is held (0 = not given) */
+    const char *class_results; /* --class-results FILE.json: the handout's "how the class did" */
 } ExportArgs;
 
 /* --heads "0,2,5" or "all" (heads past the model's are refused once it is loaded) */
@@ -412,6 +419,7 @@ static int parse_export_args(int argc, char **argv, CliModelArgs *ma, ExportArgs
         CLI_TEXT("--out", &ea->opt.dir),
         CLI_TEXT("--vs", &ea->vs),
         CLI_TEXT("--video", &ea->video),
+        CLI_TEXT("--class-results", &ea->class_results),
         CLI_LONG("--fps", &ea->fps, 1, VIDEO_FPS_MAX, NULL),
         CLI_CALL("--beat-seconds", take_beat_seconds, &ea->beat_seconds),
         CLI_LONG("--steps", &ea->steps, 0, 100000, NULL),
@@ -444,6 +452,8 @@ static int check_lesson_args(const CliModelArgs *ma, const ExportArgs *ea, Error
     if (ea->draws) return error_set(err, "--draws does not apply to --lesson (a lesson rolls with `draws N`)");
     if (ea->handout && ea->opt.format == EXPORT_PDF) /* the handout shows one image per slide */
         return error_set(err, "--handout needs png or svg slides (a handout shows one picture per slide), not --format pdf");
+    if (ea->class_results && !ea->handout)
+        return error_set(err, "--class-results goes with --handout (the rounds are a table in the handout)");
     if (ma->ablate) /* not silently dropped: the slides would claim the whole model */
         return error_set(err, "--ablate does not apply to --lesson (a lesson sets its own state)");
     return 0;
@@ -490,6 +500,7 @@ static int check_export_args(const CliModelArgs *ma, ExportArgs *ea, int *heads_
     if ((ea->heads || ea->heads_all) && !(ea->panel_given && ea->opt.panel == VIZ_PANEL_ATTN_LINES))
         return error_set(err, "--heads goes with --panel attention-lines (the other panels show one head)");
     if (ea->handout) return error_set(err, "--handout goes with --lesson (the handout is a lesson's slides and notes)");
+    if (ea->class_results) return error_set(err, "--class-results goes with --lesson and --handout");
     if (ea->head >= 0 && ea->layer < 0) return error_set(err, "--head needs --layer (which layer's head?)");
     if (ea->all_heads && ea->head >= 0) return error_set(err, "--all-heads and --head exclude each other");
     /* --layer alone: every head of the attention panel; a panel of one head shows --head 0 */
@@ -631,8 +642,14 @@ int cmd_export(int argc, char **argv) {
     if (check_export_args(&ma, &ea, &heads_mode, &err)) return cli_fail(CMD, "%s", err.text);
     /* no display needed: the offscreen renderer never opens a window */
     setenv("SDL_VIDEODRIVER", "dummy", 0);
-    if (ea.lesson_path)
-        return export_lesson(CMD, ea.lesson_path, ma.model_dir, ma.tok_dir, &ea.opt, ea.handout, ea.video, (int)ea.fps,
-                             video_beat(&ea));
+    if (ea.lesson_path) {
+        /* the class's rounds are read (and refused) before any slide is drawn */
+        ClassResults klass = {0};
+        if (ea.class_results && class_results_read(ea.class_results, &klass, &err)) return cli_fail(CMD, "%s", err.text);
+        int rc = export_lesson(CMD, ea.lesson_path, ma.model_dir, ma.tok_dir, &ea.opt, ea.handout, ea.video,
+                               (int)ea.fps, video_beat(&ea), ea.class_results ? &klass : NULL);
+        class_results_free(&klass);
+        return rc;
+    }
     return export_flipbook(CMD, &ma, &ea, heads_mode);
 }

@@ -271,6 +271,8 @@ static void html_head(StrBuf *t, const char *title) {
                    ".note { color: #555; }\n"
                    ".notes { border-left: 4px solid #e69f00; background: #fdf6e7; padding: 0.2em 1em; margin: 1em 0; }\n"
                    ".notes h3 { margin: 0.5em 0; font-size: 1em; }\n"
+                   "table { border-collapse: collapse; }\n"
+                   "th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; }\n"
                    "footer { color: #555; font-size: 0.9em; border-top: 1px solid #ccc; padding-top: 1em; }\n"
                    "</style>\n</head>\n<body>\n<h1>");
     put_html(t, title);
@@ -298,6 +300,71 @@ static void html_slide_head(StrBuf *t, const HandoutSlide *sl, int k, int n) {
     strbuf_addf(t, "\" alt=\"Slide %d\">\n", k + 1);
 }
 
+/* A Markdown table cell: every character that could be markup is escaped (no code spans
+ * here: a backtick in a token must not open one), a line break becomes a space. */
+static void md_cell(StrBuf *t, const char *s) {
+    for (; *s; s++) {
+        if (*s == '\n' || *s == '\r') {
+            strbuf_adds(t, " ");
+            continue;
+        }
+        if (strchr("\\`*_[]<>#|{}!~", *s)) strbuf_add(t, "\\", 1);
+        strbuf_add(t, s, 1);
+    }
+}
+
+/* A paragraph of plain text (none when s is NULL). */
+static void md_para(StrBuf *t, const char *s) {
+    if (!s) return;
+    put_md(t, s);
+    strbuf_adds(t, "\n\n");
+}
+
+static void html_para(StrBuf *t, const char *s) {
+    if (!s) return;
+    strbuf_adds(t, "<p>");
+    put_html_plain(t, s, strlen(s));
+    strbuf_adds(t, "</p>\n");
+}
+
+static void md_table(StrBuf *t, const HandoutTable *tb) {
+    strbuf_adds(t, "## ");
+    put_md(t, tb->title);
+    strbuf_adds(t, "\n\n");
+    md_para(t, tb->intro);
+    for (int r = 0; r <= tb->n_rows; r++) {
+        for (int c = 0; c < tb->n_cols; c++) {
+            strbuf_adds(t, c ? " | " : "| ");
+            md_cell(t, tb->cell[r * tb->n_cols + c]);
+        }
+        strbuf_adds(t, " |\n");
+        for (int c = 0; r == 0 && c < tb->n_cols; c++) strbuf_adds(t, c + 1 < tb->n_cols ? "| --- " : "| --- |\n");
+    }
+    strbuf_adds(t, "\n");
+    md_para(t, tb->outro);
+}
+
+static void html_table(StrBuf *t, const HandoutTable *tb) {
+    strbuf_adds(t, "<section class=\"results\">\n<h2>");
+    put_html_plain(t, tb->title, strlen(tb->title));
+    strbuf_adds(t, "</h2>\n");
+    html_para(t, tb->intro);
+    strbuf_adds(t, "<table>\n");
+    for (int r = 0; r <= tb->n_rows; r++) {
+        strbuf_adds(t, "<tr>");
+        for (int c = 0; c < tb->n_cols; c++) {
+            const char *cell = tb->cell[r * tb->n_cols + c];
+            strbuf_adds(t, r ? "<td>" : "<th>");
+            put_html_plain(t, cell, strlen(cell));
+            strbuf_adds(t, r ? "</td>" : "</th>");
+        }
+        strbuf_adds(t, "</tr>\n");
+    }
+    strbuf_adds(t, "</table>\n");
+    html_para(t, tb->outro);
+    strbuf_adds(t, "</section>\n");
+}
+
 /* What one document format puts around each part of the handout. */
 typedef struct HandoutMarkup {
     void (*text)(StrBuf *t, const char *s);     /* running text, escaped for the format */
@@ -305,6 +372,7 @@ typedef struct HandoutMarkup {
     void (*head)(StrBuf *t, const char *title); /* everything up to the title, inclusive */
     void (*notes)(StrBuf *t, const HandoutNotes *n, const char *heading);
     void (*slide_head)(StrBuf *t, const HandoutSlide *sl, int k, int n); /* heading and image */
+    void (*table)(StrBuf *t, const HandoutTable *tb);
     const char *note_open, *note_close;          /* the fallback note, once at the top */
     const char *asked, *answered, *question_close;
     const char *caption_open, *caption_close, *caption_last; /* last: after the slide's last */
@@ -315,7 +383,7 @@ typedef struct HandoutMarkup {
 static void md_code(StrBuf *t, const char *s) { strbuf_adds(t, s); } /* a code span is verbatim */
 
 static const HandoutMarkup MARKDOWN = {
-    .text = put_md, .code = md_code, .head = md_head, .notes = md_notes, .slide_head = md_slide_head,
+    .text = put_md, .code = md_code, .head = md_head, .notes = md_notes, .slide_head = md_slide_head, .table = md_table,
     .note_open = "*On every slide:* ", .note_close = "\n\n",
     .asked = "**Question** (think before you read on): ", .answered = "**The answer to:** ",
     .question_close = "\n\n",
@@ -326,7 +394,7 @@ static const HandoutMarkup MARKDOWN = {
 };
 
 static const HandoutMarkup HTML = {
-    .text = put_html, .code = put_html, .head = html_head, .notes = html_notes, .slide_head = html_slide_head,
+    .text = put_html, .code = put_html, .head = html_head, .notes = html_notes, .slide_head = html_slide_head, .table = html_table,
     .note_open = "<p class=\"note\"><em>On every slide:</em> ", .note_close = "</p>\n",
     .asked = "<p class=\"question\">Question (think before you read on): ",
     .answered = "<p class=\"question\">The answer to: ", .question_close = "</p>\n",
@@ -363,6 +431,7 @@ static char *handout_doc(const LessonHandout *h, const HandoutMarkup *mk) {
         mk->notes(&t, &h->notes[k], "Teacher's notes");
         strbuf_adds(&t, mk->slide_close);
     }
+    if (h->table.title) mk->table(&t, &h->table);
     strbuf_adds(&t, mk->footer_source);
     mk->code(&t, h->source);
     strbuf_adds(&t, mk->footer_model);
@@ -394,8 +463,43 @@ int lesson_handout_write(const LessonHandout *h, const char *dir, char *md_out, 
     return write_doc(dir, "handout.html", lesson_handout_html(h), html_out, html_cap, err);
 }
 
+static char *dup_or_null(const char *s, int *oom) {
+    if (!s) return NULL;
+    char *d = dup_n(s, strlen(s));
+    if (!d) *oom = 1;
+    return d;
+}
+
+static void table_free(HandoutTable *tb) {
+    for (int i = 0; tb->cell && i < (tb->n_rows + 1) * tb->n_cols; i++) free(tb->cell[i]);
+    FREE_ALL(tb->cell, tb->title, tb->intro, tb->outro);
+    memset(tb, 0, sizeof *tb);
+}
+
+int lesson_handout_set_table(LessonHandout *h, const char *title, const char *intro, const char *const *cells,
+                             int n_cols, int n_rows, const char *outro, ErrorMsg *err) {
+    if (h->table.title) return error_set(err, "handout: a table is set already");
+    if (!title || n_cols < 1 || n_cols > 16 || n_rows < 0)
+        return error_set(err, "handout: a table of %d columns and %d rows", n_cols, n_rows);
+    HandoutTable *tb = &h->table;
+    int oom = 0;
+    size_t n = (size_t)(n_rows + 1) * (size_t)n_cols;
+    tb->cell = calloc(n, sizeof *tb->cell);
+    tb->n_cols = n_cols;
+    tb->n_rows = n_rows;
+    if (!tb->cell) oom = 1;
+    for (size_t i = 0; !oom && i < n; i++) tb->cell[i] = dup_or_null(cells[i] ? cells[i] : "", &oom);
+    tb->title = dup_or_null(title, &oom);
+    tb->intro = dup_or_null(intro, &oom);
+    tb->outro = dup_or_null(outro, &oom);
+    if (!oom) return 0;
+    table_free(tb);
+    return error_set(err, "handout: out of memory");
+}
+
 void lesson_handout_free(LessonHandout *h) {
     if (!h) return;
+    table_free(&h->table);
     for (int k = 0; h->slide && k < h->n_beats; k++) slide_free(&h->slide[k]);
     for (int k = 0; h->notes && k < h->n_beats; k++) notes_free(&h->notes[k]);
     notes_free(&h->intro);

@@ -27,6 +27,16 @@ typedef struct HandoutNotes {
     int n;
 } HandoutNotes;
 
+/* A table after the slides (e.g. how a class did in the lesson's rounds: the cli fills it
+ * from a class-rounds file). Cells are plain UTF-8 text, escaped by each format. */
+typedef struct HandoutTable {
+    char *title;   /* owned, or NULL: no table */
+    char *intro;   /* owned paragraph under the title, or NULL */
+    char **cell;   /* ((n_rows + 1) * n_cols) owned: row 0 is the header */
+    int n_cols, n_rows;
+    char *outro;   /* owned paragraph under the table, or NULL */
+} HandoutTable;
+
 typedef struct LessonHandout {
     char *title;           /* owned copy of the lesson title, or NULL */
     char *source;          /* owned: the lesson file's name, for the footer */
@@ -36,6 +46,7 @@ typedef struct LessonHandout {
     HandoutNotes *notes;   /* (n_beats) notes written inside each beat */
     HandoutSlide *slide;   /* (n_beats) filled by lesson_handout_add */
     int n_beats;
+    HandoutTable table;    /* after the slides, before the footer; empty unless set */
 } LessonHandout;
 
 /* Reads the teacher's notes from the lesson file l->path (a regular file of at most
@@ -51,6 +62,12 @@ int lesson_handout_init(LessonHandout *h, const Lesson *l, const char *model_nam
  * caption lines and the question (may be NULL; answered = the slide reveals it). */
 int lesson_handout_add(LessonHandout *h, int beat, const char *image_path, const char *const *captions,
                        int n_captions, const char *question, int answered, ErrorMsg *err);
+
+/* Sets the table after the slides: title, intro and outro (may be NULL) and
+ * (n_rows + 1) * n_cols cells, row 0 the header; all copied. -1 with err (no memory,
+ * n_cols outside 1..16, a table already set). */
+int lesson_handout_set_table(LessonHandout *h, const char *title, const char *intro, const char *const *cells,
+                             int n_cols, int n_rows, const char *outro, ErrorMsg *err);
 
 /* Writes DIR/handout.md and DIR/handout.html (each atomically: temp file + rename,
  * replacing an older handout). The paths written go to md_out / html_out. */
