@@ -108,11 +108,15 @@ static void test_frames(void) {
           "first frame: drawn (%d frames, %d hits), wait %d ms", app.n_frames, app.hits.n, wait);
     CHECK(app_frame(&app, &w) == APP_FRAME_IDLE_MS && app.n_frames == 1, "nothing changed: no second draw");
 
-    /* Space: the frame applies it, the step starts as a job, the frame asks to wake soon */
+    /* Space: the frame applies it, the step starts as a job, the frame asks to wake soon.
+     * A step of the bundled model can finish before the same frame polls the job (the
+     * events come first, then app_jobs_poll): then the frame has already applied it. */
     push_key(SDLK_SPACE);
     wait = app_frame(&app, &w);
-    CHECK(app.busy == 1 && wait == APP_FRAME_BUSY_MS && platform_job_running(&app.job_worker),
-          "Space starts a platform job (busy %d, wait %d)", app.busy, wait);
+    int running = app.busy == 1 && wait == APP_FRAME_BUSY_MS && platform_job_running(&app.job_worker);
+    int done_here = app.busy == 0 && session_len(&app.session) == n0 + 1;
+    CHECK(running || done_here, "Space starts a platform job (busy %d, wait %d, %d -> %d tokens)", app.busy, wait, n0,
+          session_len(&app.session));
     /* two more while it runs: the next frame sees them before it polls, so they wait
      * in the queue and are applied after the step, in order */
     push_key(SDLK_SPACE);
