@@ -6,7 +6,7 @@ one promise the page resolves, not polling."""
 import os, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures"))
-from cdp import Chrome, js, until  # noqa: E402
+from cdp import Chrome, js, new_page, until  # noqa: E402
 
 
 def main(url, out):
@@ -14,9 +14,7 @@ def main(url, out):
         raise RuntimeError("loopback only, not " + url)
     c = Chrome()
     try:
-        t = c.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        s = c.call("Target.attachToTarget", {"targetId": t, "flatten": True})["sessionId"]
-        c.call("Page.enable", session=s)
+        s = new_page(c)
         c.call("Page.navigate", {"url": url}, s)
         until(c, s, "location.href.indexOf('bench_page') >= 0 && !!document.getElementById('out')", "the page", 30)
         text = js(c, s, "new Promise(ok => { const f = () => { const e = document.getElementById('out');"

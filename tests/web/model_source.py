@@ -9,7 +9,7 @@ Prints one line per step; exits 1 on the first failure."""
 import json, os, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures"))
-from cdp import Chrome, js, until  # noqa: E402
+from cdp import Chrome, js, new_page, until  # noqa: E402
 
 
 # the page's output so far ("" while another page is still loading)
@@ -25,9 +25,7 @@ def main(base, folder, big, half, noweights):
         raise RuntimeError("loopback only, not " + base)
     c = Chrome()
     try:
-        t = c.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        s = c.call("Target.attachToTarget", {"targetId": t, "flatten": True})["sessionId"]
-        c.call("Page.enable", session=s)
+        s = new_page(c)
         c.call("DOM.enable", session=s)
         page = base + "model_page.html"
         c.call("Page.navigate", {"url": page}, s)
