@@ -12,6 +12,14 @@
  *   v_load v_store v_set1 v_zero v_add v_mul v_hsum
  *   v_fma(a, b, c)       a*b + c (fused where the ISA has it)
  *   v_load_f16(p), v_load_bf16(p)   VW 16-bit weights widened to float (exact)
+ * or, where exact F16 widening is slow (SIMD128: no half conversion), KB_F16_GUARDED and:
+ *   v_load_f16(p)        exact for finite halves, |v| >= 65536 for Inf/NaN ones
+ *   v_load_f16_exact(p)  exact for every half
+ *   v_f16_seen(v, &hi, &lo) (v, widening the range hi/lo), v_f16_special(hi, lo)
+ *                        the F16 kernels then keep the range of what they widened and,
+ *                        when it passed the largest finite half, redo the call with the
+ *                        exact load: a model with an Inf/NaN weight gets the numbers of
+ *                        its F32 image (slowly); every other model pays two operations.
  *   v_max v_round (to nearest) v_pow2i(n) (2^n for whole n in [-126, 127]) v_in_reg(v)
  *
  * Numerics, identical in every ISA except for the vector width: the matvec accumulates
@@ -56,9 +64,19 @@
 #define KW_LOAD1(p) (*(p))
 #include "kern_body_w.h"
 
+#ifdef KB_F16_GUARDED
+#define KW_TAG f16x /* the exact twin the guarded F16 kernels fall back to */
+#define KW_T uint16_t
+#define KW_LOADV(p) v_load_f16_exact(p)
+#define KW_LOAD1(p) half_f16_to_f32(*(p))
+#include "kern_body_w.h"
+#define KW_GUARD f16x
+#define KW_LOADV(p) v_f16_seen(v_load_f16(p), &kw_hi, &kw_lo)
+#else
+#define KW_LOADV(p) v_load_f16(p)
+#endif
 #define KW_TAG f16
 #define KW_T uint16_t
-#define KW_LOADV(p) v_load_f16(p)
 #define KW_LOAD1(p) half_f16_to_f32(*(p))
 #include "kern_body_w.h"
 
@@ -200,6 +218,10 @@ static KB_TARGET float KB(fma_peak)(size_t iters) {
     return v_hsum(s);
 }
 
+#ifndef KB_MATVEC_F16 /* an ISA's own F16 matvec and dot (SIMD128), else the ones above */
+#define KB_MATVEC_F16 KB(matvec_f16)
+#define KB_DOT_F16 KB(dot_f16)
+#endif
 #ifndef KB_GEMM_F32
 #define KB_GEMM_F32 NULL
 #define KB_GEMM_F16 NULL
@@ -210,8 +232,8 @@ const KernIsa KB(kern_isa) = {
     .name = KB_NAME,
     .what = KB_WHAT,
     .lanes = VW,
-    .matvec = {KB(matvec_f32), KB(matvec_f16), KB(matvec_bf16)},
-    .dot = {KB(dot_f32), KB(dot_f16), KB(dot_bf16)},
+    .matvec = {KB(matvec_f32), KB_MATVEC_F16, KB(matvec_bf16)},
+    .dot = {KB(dot_f32), KB_DOT_F16, KB(dot_bf16)},
     .widen = {KB(widen_f32), KB(widen_f16), KB(widen_bf16)},
     .gemm = {KB_GEMM_F32, KB_GEMM_F16, KB_GEMM_BF16},
     .dot_block = {KB(dot_block_f32), KB(dot_block_f16), KB(dot_block_bf16)},

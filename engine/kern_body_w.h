@@ -6,6 +6,15 @@
  * No include guard on purpose. */
 
 #define KW(name) KB_CAT(KB_CAT(name, KW_TAG), KB_SUFFIX)
+/* KW_GUARD (kern_body.h, KB_F16_GUARDED): KW_LOADV widens the range kw_hi/kw_lo, and a
+ * call that met an Inf/NaN weight is redone by its exact twin KW_GUARD_EXACT(name) */
+#ifdef KW_GUARD
+#define KW_GUARD_DECL VF kw_hi = v_zero(), kw_lo = v_zero();
+#define KW_GUARD_MET v_f16_special(kw_hi, kw_lo)
+#define KW_GUARD_EXACT(name) KB_CAT(KB_CAT(name, KW_GUARD), KB_SUFFIX)
+#else
+#define KW_GUARD_DECL
+#endif
 
 /* y[j0..j1) = b + sum_i x[i] W[i][j0..j1) for W (in, out) in Conv1D layout. The caller
  * (kernels.c) gives each thread one half of the rows, all columns (with two threads), or
@@ -17,6 +26,7 @@
 static KB_TARGET void KW(matvec)(float *restrict y, const float *restrict x, const void *restrict wv,
                                  const float *restrict b, size_t in, size_t out, size_t j0, size_t j1) {
     const KW_T *restrict w = wv;
+    KW_GUARD_DECL
     if (b) memcpy(y + j0, b + j0, (j1 - j0) * sizeof *y);
     else memset(y + j0, 0, (j1 - j0) * sizeof *y);
     size_t i = 0;
@@ -48,11 +58,15 @@ static KB_TARGET void KW(matvec)(float *restrict y, const float *restrict x, con
         for (; j + VW <= j1; j += VW) v_store(y + j, v_add(v_load(y + j), v_mul(xi, KW_LOADV(wr + j))));
         for (; j < j1; j++) y[j] += x[i] * KW_LOAD1(wr + j);
     }
+#ifdef KW_GUARD
+    if (KW_GUARD_MET) KW_GUARD_EXACT(matvec)(y, x, wv, b, in, out, j0, j1);
+#endif
 }
 
 /* sum_i a[i] b[i]: four independent vector accumulators hide the FMA latency. */
 static KB_TARGET float KW(dot)(const float *restrict a, const void *restrict bv, size_t n) {
     const KW_T *restrict b = bv;
+    KW_GUARD_DECL
     VF s0 = v_zero(), s1 = v_zero(), s2 = v_zero(), s3 = v_zero();
     size_t i = 0;
     for (; i + 4 * VW <= n; i += 4 * VW) {
@@ -64,6 +78,9 @@ static KB_TARGET float KW(dot)(const float *restrict a, const void *restrict bv,
     for (; i + VW <= n; i += VW) s0 = v_fma(v_load(a + i), KW_LOADV(b + i), s0);
     float s = v_hsum(v_add(v_add(s0, s1), v_add(s2, s3)));
     for (; i < n; i++) s += a[i] * KW_LOAD1(b + i);
+#ifdef KW_GUARD
+    if (KW_GUARD_MET) return KW_GUARD_EXACT(dot)(a, bv, n);
+#endif
     return s;
 }
 
@@ -82,6 +99,7 @@ static KB_TARGET void KW(dot_block)(float *restrict y, size_t ldy, const float *
                                     size_t nb, const void *next, size_t C) {
     const KW_T *restrict w = wv, *nx = next;
     const KW_T *ws[KB_DOT_W];
+    KW_GUARD_DECL
 #define KW_WPTR(z, b) const KW_T *restrict w##b = w + (nb > b ? b * C : 0);
 #define KW_ACC1(a, b) VF c##a##_##b = v_zero();
 #define KW_ACC(a) KB_DOT_EACH_W(KW_ACC1, a)
@@ -124,16 +142,29 @@ static KB_TARGET void KW(dot_block)(float *restrict y, size_t ldy, const float *
             for (size_t k = i; k < C; k++) t += x[a * ldx + k] * KW_LOAD1(ws[b] + k);
             y[a * ldy + b] = t;
         }
+#ifdef KW_GUARD
+    if (KW_GUARD_MET) KW_GUARD_EXACT(dot_block)(y, ldy, xp, x, ldx, na, wv, nb, next, C);
+#endif
 }
 
 static KB_TARGET void KW(widen)(float *restrict dst, const void *restrict srcv, size_t n) {
     const KW_T *restrict src = srcv;
+    KW_GUARD_DECL
     size_t i = 0;
     for (; i + VW <= n; i += VW) v_store(dst + i, KW_LOADV(src + i));
     for (; i < n; i++) dst[i] = KW_LOAD1(src + i);
+#ifdef KW_GUARD
+    if (KW_GUARD_MET) KW_GUARD_EXACT(widen)(dst, srcv, n);
+#endif
 }
 
 #undef KW
+#undef KW_GUARD_DECL
+#ifdef KW_GUARD
+#undef KW_GUARD_MET
+#undef KW_GUARD_EXACT
+#undef KW_GUARD
+#endif
 #undef KW_TAG
 #undef KW_T
 #undef KW_LOADV

@@ -99,6 +99,12 @@ static void test_matmuls(const char *isa, const Weights *w) {
                 }
             e = worst(Y, R, A, (size_t)(rows * OUT), IN);
             CHECK(e <= 1.0, "%s %s matmul_wt T=%d: error %.3g of the rounding bound", isa, kern_dtype_name((KernDtype)dt), rows, e);
+            if (dt != KERN_F32 && rows == 1) { /* the decode's dots: the bits of the F32 image */
+                static float Yimg[OUT];
+                kern_matmul_wt_dt(Yimg, X, W, KERN_F32, 1, IN, OUT);
+                CHECK(memcmp(Y, Yimg, sizeof Yimg) == 0, "%s %s matmul_wt T=1: the bits of its F32 image", isa,
+                      kern_dtype_name((KernDtype)dt));
+            }
         }
         /* widening is exact */
         static float wide[IN * OUT];
@@ -112,11 +118,11 @@ static void test_matmuls(const char *isa, const Weights *w) {
  * halves added, so every thread count must give the same bits, and those bits must be a
  * correct product (float64 reference). Large enough to run in parallel; IN odd (the halves
  * and the rows past blocks of 4), OUT past a one-thread chunk (1,024 columns of F32, 2,048 of
- * F16/BF16: 8200 crosses four) and not a multiple of 16.
+ * F16/BF16: 8200 crosses four) and not a multiple of 16; 1045 = 130 x 8 + 4 + 1 columns.
  * out = 8200 is past the widest split output: the one-thread path, still correct. */
 static void test_matvec_threads(const char *isa) {
-    const size_t shapes[2][2] = {{1203, 1041}, {7, 8200}};
-    for (int s = 0; s < 2; s++) {
+    const size_t shapes[3][2] = {{1203, 1041}, {7, 8200}, {37, 1045}};
+    for (int s = 0; s < 3; s++) {
         const size_t in = shapes[s][0], out = shapes[s][1], n = in * out;
         float *w32 = malloc(n * sizeof *w32), *x = malloc(in * sizeof *x), *b = malloc(out * sizeof *b);
         float *img = malloc(n * sizeof *img), *y[3] = {0};
@@ -157,6 +163,11 @@ static void test_matvec_threads(const char *isa) {
             CHECK(e <= 1.0, "%s %s matvec %zux%zu: error %.3g of the rounding bound", isa, dn, in, out, e);
             CHECK(memcmp(y[0], y[1], out * sizeof(float)) == 0 && memcmp(y[0], y[2], out * sizeof(float)) == 0,
                   "%s %s matvec %zux%zu: 1, 2 and 3 threads give different bits", isa, dn, in, out);
+            if (dt != KERN_F32) { /* kern_body_w.h: a half model gives the numbers of its F32 image, bit for bit */
+                kern_matmul_dt(y[1], x, img, KERN_F32, b, 1, in, out);
+                CHECK(memcmp(y[0], y[1], out * sizeof(float)) == 0, "%s %s matvec %zux%zu: the bits of its F32 image", isa,
+                      dn, in, out);
+            }
         }
     done:
         free(w32), free(x), free(b), free(img), free(w16), free(ref), free(abs_sum);
@@ -187,6 +198,51 @@ static void test_vector_kernels(const char *isa) {
     double e = 0;
     for (int i = 0; i < 19; i++) e = fmax(e, fabs(y[i] - (i + 0.5 * buf[i])));
     CHECK(e < 1e-6, "%s axpy: %.3g", isa, e);
+}
+
+/* every one of the 65,536 halves through the table's F16 widening (the loads the matvec
+ * and dot use): bit for bit the scalar half_f16_to_f32 for every half but NaN (zeros of
+ * both signs, subnormals, the largest finite, the infinities); a NaN may come out as NaN
+ * or as an infinity (kern_simd128.c says why), never as a finite number */
+static void test_widen_every_half(const char *isa) {
+    static uint16_t h[65536];
+    static float got[65536];
+    for (uint32_t i = 0; i < 65536; i++) h[i] = (uint16_t)i;
+    kern_widen(got, h, KERN_F16, 65536);
+    size_t bad = 0, nan_finite = 0, first_bad = 0;
+    for (uint32_t i = 0; i < 65536; i++) {
+        const float want = half_f16_to_f32(h[i]);
+        if (isnan(want)) {
+            nan_finite += isfinite(got[i]) != 0;
+        } else if (memcmp(&want, &got[i], sizeof want) != 0 && bad++ == 0) {
+            first_bad = i;
+        }
+    }
+    CHECK(bad == 0, "%s: F16 widening of every non-NaN half is exact (%zu differ, first 0x%04zx)", isa, bad, first_bad);
+    CHECK(nan_finite == 0, "%s: no NaN half widens to a finite number (%zu did)", isa, nan_finite);
+    /* an F16 matvec (decode), the unembedding's dots and a prefill over weights of 1.0 with
+     * one +Inf and one NaN: those columns come out +Inf and NaN, the others exactly 16 (a
+     * guarded table, kern_body.h, redoes such a call with its exact load) */
+    enum { WI = 16, WO = 24 };
+    static uint16_t wh[WI * WO], wt[WO * WI];
+    static float xs[3 * WI], ys[3 * WO];
+    for (size_t i = 0; i < WI * WO; i++) wh[i] = wt[i] = 0x3c00; /* 1.0 */
+    wh[5 * WO + 7] = wt[7 * WI + 5] = 0x7c00;                       /* +Inf */
+    wh[9 * WO + 13] = wt[13 * WI + 9] = 0x7e01;                     /* NaN */
+    for (size_t i = 0; i < 3 * WI; i++) xs[i] = 1.0f;
+    for (int pass = 0; pass < 3; pass++) {
+        const size_t T = pass == 2 ? 3 : 1;
+        if (pass == 1) kern_matmul_wt_dt(ys, xs, wt, KERN_F16, T, WI, WO);
+        else kern_matmul_dt(ys, xs, wh, KERN_F16, NULL, T, WI, WO);
+        size_t wrong = 0;
+        for (size_t t = 0; t < T; t++)
+            for (size_t j = 0; j < WO; j++) {
+                const float v = ys[t * WO + j];
+                wrong += j == 7 ? !(isinf(v) && v > 0) : j == 13 ? !isnan(v) : v != 16.0f;
+            }
+        CHECK(wrong == 0, "%s: F16 %s over an Inf and a NaN weight: Inf, NaN, and 16 elsewhere (%zu wrong)", isa,
+              pass == 0 ? "matvec" : pass == 1 ? "unembedding" : "prefill", wrong);
+    }
 }
 
 static float *ref_tensor(const SafeFile *f, const char *name, size_t n) {
@@ -310,6 +366,7 @@ int main(void) {
         }
         test_matvec_threads(names[k]);
         test_vector_kernels(names[k]);
+        test_widen_every_half(names[k]);
         test_exp_sums(names[k]);
         float *last = have_model ? test_forward_vectors(names[k], &m) : NULL;
         if (!first) {
