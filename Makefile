@@ -376,7 +376,8 @@ $(BUILD)/bench.js: $(BENCH_OBJ) $(ALL_LIBS)
 # bench-web: `bench --web` (the bounds, the decode targets of a 124M-shaped model, the
 # bundled model's window step) built with emcc, run in headless Chromium from a server on
 # 127.0.0.1 and, interleaved, natively (tests/web/bench_web.sh: the two side by side, with
-# the ratios). Prints figures, never fails; the machine may be loaded. BENCH_WEB_ROUNDS (2).
+# the ratios), then `make web` and the app's first frame from 127.0.0.1, cold and reloaded
+# (tests/web/first_frame.py). Prints figures, never fails; the machine may be loaded. BENCH_WEB_ROUNDS (2).
 BENCH_WEB_LDFLAGS = -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB \
                     --preload-file assets/models/stories16m@/assets/models/stories16m \
                     --preload-file assets/tokenizer@/assets/tokenizer
@@ -388,7 +389,8 @@ bench-web:
 	  OPENMP="-fopenmp-simd -isystem engine/no_openmp" ENGINE_PKGS="libpcre2-8 libcjson" \
 	  APP_PKGS="sdl2 SDL2_ttf harfbuzz" LEAVE_OUT="$(WASM_LEAVE_OUT)" LDFLAGS="$(BENCH_WEB_LDFLAGS)" \
 	  BENCH_NAME=bench.js bench-bin
-	@tests/web/bench_web.sh $(BUILD) build-wasm $(or $(BENCH_WEB_ROUNDS),2)
+	@$(MAKE) --no-print-directory web
+	@tests/web/bench_web.sh $(BUILD) build-wasm $(or $(BENCH_WEB_ROUNDS),2) build/web
 
 # install: the binary, its assets (fonts, tokenizer, bundled model), the lessons, a .desktop
 # entry and the man page under PREFIX (default /usr/local; DESTDIR for packagers). The

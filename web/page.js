@@ -80,6 +80,8 @@
       canvas.focus();
       setInterval(syncAddress, 400);
       window.inferscopeReady = true;
+      // from the start of the navigation (performance.now()'s origin): make bench-web reads it
+      window.inferscopeFirstFrameMs = performance.now();
       console.log('inferscope: first frame');
     }));
   }

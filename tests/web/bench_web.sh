@@ -6,11 +6,13 @@
 # the figures side by side: decode at context 16 of the 124M-shaped model per weight dtype
 # at one thread (web SIMD128 against the native default table; the bound is 2x), and the
 # bundled model's window step (the bound is 16 ms). Medians over the rounds, with ranges.
+# Then, with WEB_DIR (build/web) given, the app's first frame from a local server, cold and
+# reloaded (tests/web/first_frame.py; the bound is 3 s cold).
 # Prints; fails only when something does not run.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/web/local_server.sh
-native=$1 wasm=$2 rounds=${3:-2}
+native=$1 wasm=$2 rounds=${3:-2} web_dir=${4:-}
 for f in "$native/bench" "$wasm/bench.js" "$wasm/bench.wasm" "$wasm/bench.data"; do
   [ -f "$f" ] || { echo "bench-web: no $f"; exit 2; }
 done
@@ -58,3 +60,9 @@ for ctx in sorted(web[0][1]):
     if None in w or None in n: continue
     print("  ctx %4d: Chromium %s, native %s, ratio %s" % (ctx, med(w), med(n), med([a / b for a, b in zip(w, n)])))
 PY
+if [ -n "$web_dir" ]; then
+  kill "$server" 2>/dev/null
+  serve_dir "$web_dir" || exit 1
+  echo
+  python3 tests/web/first_frame.py "http://127.0.0.1:$port/index.html" 3 || exit 1
+fi
