@@ -277,7 +277,9 @@ $(BUILD)/web-single/inferscope.js: $(BUILD)/src/platforms/web/web_main.o $(ALL_L
 # test-web: build/web in headless Chromium over the DevTools protocol, served from
 # 127.0.0.1 (tests/fixtures/web_browser.py): first frame, steps, keys, a typed prompt,
 # every lesson to its end, E's download and its provenance, a ?state link, a dropped
-# figure; six screenshots against the native export of the same state (>= 99.5 % of the
+# figure, your own model chosen in the page's dialog (the reference tiny checkpoint: stored,
+# reopened from IndexedDB, a greedy step = the native `next`'s top token; a too-large one
+# refused); seven screenshots against the native export of the same state (>= 99.5 % of the
 # pixels the same within 1 %: SDL's blitters round text edges over colour 1-2 levels
 # differently in WebAssembly; the window's hints and its ms/step are not in an export).
 # Screenshots and differences in build/web-test/.
