@@ -64,6 +64,8 @@
     return (lessonName ? 'lesson=' + lessonName + '&' : '') + q;
   }
   window.inferscopeState = stateQuery; // for tests and the curious
+  // SDL's renderer in use: 'software' or 'opengles2' (WebGL), null before the first frame
+  window.inferscopeRenderer = () => { const p = Module._web_renderer_name(); return p ? Module.UTF8ToString(p) : null; };
 
   function start() {
     fillLessons();
@@ -80,7 +82,7 @@
       canvas.focus();
       setInterval(syncAddress, 400);
       window.inferscopeReady = true;
-      console.log('inferscope: first frame');
+      console.log('inferscope: first frame (renderer ' + window.inferscopeRenderer() + ')');
     }));
   }
 
