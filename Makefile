@@ -233,7 +233,7 @@ WEB_PRELOAD  := --preload-file assets/fonts@/assets/fonts --preload-file assets/
                 --preload-file assets/models/stories16m@/assets/models/stories16m --preload-file lessons@/lessons \
                 --exclude-file '*.md' --exclude-file '*.txt'
 WEB_LDFLAGS  := -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=134217728 -sTOTAL_STACK=8388608 \
-                -sEXPORTED_FUNCTIONS=_main,_malloc,_free,_web_state_query,_web_open_state,_web_open_figure,_web_key,_web_set_prompt,_web_show_beat \
+                -sEXPORTED_FUNCTIONS=_main,_malloc,_free,_web_state_query,_web_open_state,_web_open_figure,_web_key,_web_set_prompt,_web_show_beat,_web_renderer_name \
                 -sEXPORTED_RUNTIME_METHODS=callMain,FS,FS_createPath,FS_createDataFile,ENV,UTF8ToString,ccall,addRunDependency,removeRunDependency \
                 -sINVOKE_RUN=0 -sENVIRONMENT=web $(WEB_PRELOAD)
 web:
@@ -277,9 +277,14 @@ $(BUILD)/web-single/inferscope.js: $(BUILD)/src/platforms/web/web_main.o $(ALL_L
 # test-web: build/web in headless Chromium over the DevTools protocol, served from
 # 127.0.0.1 (tests/fixtures/web_browser.py): first frame, steps, keys, a typed prompt,
 # every lesson to its end, E's download and its provenance, a ?state link, a dropped
-# figure; six screenshots against the native export of the same state (>= 99.5 % of the
+# figure, your own model chosen in the page's dialog (the reference tiny checkpoint: stored,
+# reopened from IndexedDB, a greedy step = the native `next`'s top token; a too-large one
+# refused); at device pixel ratio 2 the canvas's backing store 2x its CSS size and SDL's
+# GLES2 renderer (WebGL: headless Chromium's SwiftShader, no flag needed beyond cdp.py's);
+# eight screenshots against the native export of the same state (>= 99.5 % of the
 # pixels the same within 1 %: SDL's blitters round text edges over colour 1-2 levels
-# differently in WebAssembly; the window's hints and its ms/step are not in an export).
+# differently in WebAssembly, and through WebGL rotated text (axis titles, key labels) is
+# filtered differently; the window's hints and its ms/step are not in an export).
 # Screenshots and differences in build/web-test/.
 test-web: deps-test web
 	@$(MAKE) --no-print-directory all

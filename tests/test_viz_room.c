@@ -147,6 +147,49 @@ static void compare_scales(const Session *s, int w, int h, float big, double min
     free(b.px);
 }
 
+/* A tablet held upright (768x1024 and 820x1180; the canvas is what the page's bar
+ * leaves): the attention panel is about as tall as its heatmap needs (the heatmap's rows
+ * at least 0.45 of the panel's height, every UI scale), the text under it in the left
+ * column, the bars the whole right column. Before, the attention took the left column
+ * down to the status line and its square heatmap filled the top quarter to third
+ * (0.24 at 250 %). Landscape keeps two columns with the text under the bars. */
+static void test_portrait(const Session *s) {
+    static const struct { int w, h; float ui; int upright; } cases[] = {
+        {768, 916, 1.0f, 1}, {820, 1072, 1.0f, 1}, {768, 916, 2.5f, 1}, {820, 1072, 1.5f, 1},
+        {1280, 720, 1.0f, 0}, {1920, 1080, 2.5f, 0}};
+    VizView view = frame_default_view();
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int w = cases[k].w, h = cases[k].h;
+        double ui = (double)cases[k].ui * 100;
+        Shot sh;
+        if (render_frame(s, &view, w, h, cases[k].ui, &sh)) continue;
+        free(sh.px);
+        const VizHit *att = panel_hit(VIZ_PANEL_ATTENTION), *pr = panel_hit(VIZ_PANEL_PROBS),
+                     *tx = panel_hit(VIZ_PANEL_TEXT);
+        if (!att || !pr || !tx) {
+            CHECK(0, "%dx%d at %.0f %%: every panel has its hit region", w, h, ui);
+            continue;
+        }
+        int y0 = h, y1 = 0; /* the heatmap's rows: its cells' extent */
+        for (int i = 0; i < hits.n; i++) {
+            if (hits.hit[i].kind != VIZ_HIT_ATTN_CELL) continue;
+            if (hits.hit[i].r.y < y0) y0 = hits.hit[i].r.y;
+            if (hits.hit[i].r.y + hits.hit[i].r.h > y1) y1 = hits.hit[i].r.y + hits.hit[i].r.h;
+        }
+        double picture = att->r.h > 0 && y1 > y0 ? (double)(y1 - y0) / att->r.h : 0.0;
+        int text_left = tx->r.x == att->r.x && tx->r.y > att->r.y;
+        printf("%dx%d at %.0f %%: attention %dx%d, heatmap %d px high (%.2f of it); text %dx%d %s; probs %d px high\n",
+               w, h, ui, att->r.w, att->r.h, y1 - y0, picture, tx->r.w, tx->r.h,
+               text_left ? "under the attention" : "under the bars", pr->r.h);
+        if (cases[k].upright)
+            CHECK(text_left && picture >= 0.45 && pr->r.h >= h * 3 / 4,
+                  "%dx%d at %.0f %%: text under the attention (%d), heatmap %.2f of the attention's height (want >= 0.45), "
+                  "bars %d px high (want the whole column)", w, h, ui, text_left, picture, pr->r.h);
+        else
+            CHECK(!text_left && tx->r.x == pr->r.x, "%dx%d at %.0f %%: landscape keeps the text under the bars", w, h, ui);
+    }
+}
+
 /* ---- ink ----------------------------------------------------------------------------- */
 
 static int near(const uint8_t *p, SDL_Color c) {
@@ -423,6 +466,7 @@ int main(void) {
     compare_scales(&s, 1920, 1080, 1.75f, 0.8, 0.95);
     compare_scales(&s, 1280, 720, 1.75f, 0.8, 0.6); /* the text panel needs its two lines */
     compare_scales(&s, 1280, 720, 2.5f, 0.5, 0.5); /* 512x288 at 100 %: not everything fits */
+    test_portrait(&s);
     test_single_panels(&s);
     test_compare_slide_type(&s);
     const char *longer = "Once upon a time, there was a little girl named Lily. She loved to";

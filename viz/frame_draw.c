@@ -16,6 +16,15 @@
 /* Width/height ratio above which the layout uses three columns instead of two
  * (ultra-wide screens and side-by-side projector setups). */
 #define FRAME_WIDE_ASPECT 2.2f
+/* Width/height ratio below which the window counts as upright (a tablet in portrait,
+ * 768x1024 or 820x1180): the attention column there is much taller than its square
+ * heatmap needs and left half of it empty, so the text moves under the attention and
+ * the bars take the whole right column. Decided on the whole target, not on what the
+ * status line leaves, so a window keeps its layout at every UI scale. */
+#define FRAME_TALL_ASPECT 0.9f
+/* Upright: the attention panel's height per pixel of its width (the square heatmap, its
+ * token labels below and title above; the head grid and legend beside it). */
+#define TALL_ATTENTION_ASPECT 0.72f
 /* The token strip and the text get what they need, within these fractions of the
  * column, so the pictures (heatmap, bars) get the rest at every UI scale: the strip
  * shows up to two rows of chips, the text 2 to 4 lines (then it scrolls). */
@@ -48,6 +57,11 @@ static int clamp_frac(int want, int total, float lo, float hi) {
  *     attention  | (probs)        (attention); the answer (probs) beside them,
  *                | text           the text so far under the answer
  * Three columns when the window is very wide: tokens over text | attention | probs.
+ * Upright (portrait): the text under the attention in the left column, the probs the
+ * whole right column:
+ *     tokens     | probs
+ *     attention  | (probs)
+ *     text       | (probs)
  * Column widths are fractions of the window; the strip and the text are as tall as
  * their content needs (bounded), so the heatmap and the bars keep their room when the
  * UI scale makes the text larger. */
@@ -107,6 +121,18 @@ static FrameLayout frame_layout(Viz *viz, Rect r, const VizFrame *f, int with_st
         L.panel[VIZ_PANEL_TEXT] = left;
         L.panel[beside] = col[1];
         L.panel[VIZ_PANEL_PROBS] = col[2];
+        return L;
+    }
+    if (r.h > 0 && (float)r.w / (float)r.h < FRAME_TALL_ASPECT) {
+        /* upright: the attention as tall as its picture needs at this width, the text
+         * under it in the left column, the bars the whole right column */
+        int att_h = (int)((float)left.w * TALL_ATTENTION_ASPECT);
+        int text_min = (int)((float)col[0].h * TEXT_MIN_FRAC);
+        if (att_h > left.h - gap - text_min) att_h = left.h - gap - text_min;
+        L.panel[beside] = rect_cut_top(&left, att_h);
+        rect_cut_top(&left, gap);
+        L.panel[VIZ_PANEL_TEXT] = left;
+        L.panel[VIZ_PANEL_PROBS] = col[1];
         return L;
     }
     L.panel[beside] = left;

@@ -64,6 +64,8 @@
     return (lessonName ? 'lesson=' + lessonName + '&' : '') + q;
   }
   window.inferscopeState = stateQuery; // for tests and the curious
+  // SDL's renderer in use: 'software' or 'opengles2' (WebGL), null before the first frame
+  window.inferscopeRenderer = () => { const p = Module._web_renderer_name(); return p ? Module.UTF8ToString(p) : null; };
 
   function start() {
     fillLessons();
@@ -82,7 +84,7 @@
       window.inferscopeReady = true;
       // from the start of the navigation (performance.now()'s origin): make bench-web reads it
       window.inferscopeFirstFrameMs = performance.now();
-      console.log('inferscope: first frame');
+      console.log('inferscope: first frame (renderer ' + window.inferscopeRenderer() + ')');
     }));
   }
 

@@ -225,3 +225,14 @@ void web_show_beat(int k) {
     AppRun *r = running();
     if (r && r->app->in_lesson) app_lesson_show(r->app, k - 1);
 }
+
+/* The name of the SDL renderer the window draws with ("software", or "opengles2" where
+ * the page asked for WebGL on a high-DPI screen), or NULL before the loop has started.
+ * SDL's own string (static, not to be freed): tests and the page's console ask which
+ * path ran, since the page only asks SDL for one and SDL may fall back. */
+const char *web_renderer_name(void) {
+    AppRun *r = running();
+    SDL_RendererInfo info;
+    if (!r || SDL_GetRendererInfo(r->win->ren, &info) != 0) return NULL;
+    return info.name;
+}
