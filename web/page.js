@@ -69,6 +69,14 @@
 
   function start() {
     fillLessons();
+    // main runs the lesson's every beat (lesson_check) or loads a model before its first
+    // frame, seconds in which the page cannot paint: say so first, then start a frame later
+    say(lessonName ? 'opening the lesson ' + lessonName + ': every beat is checked on the model first…'
+                   : params.get('model') ? 'loading the model ' + params.get('model') + '…' : 'starting…');
+    requestAnimationFrame(() => setTimeout(run, 0));
+  }
+
+  function run() {
     try { Module.callMain(args); } catch (e) { if (e !== 'unwind') throw e; }
     // two animation frames: the loop has drawn the first frame
     requestAnimationFrame(() => requestAnimationFrame(() => {
