@@ -99,6 +99,48 @@ static void radix_sort_desc(uint64_t *keys, int *ids, uint64_t *keys_tmp, int *i
     if (d != ids) memcpy(ids, d, n * sizeof *ids);
 }
 
+/* key_descending for a float: the same order on the same values, in 32 bits. */
+static uint32_t key32_descending(float x) {
+    if (x == 0.0f) x = 0.0f;
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    /* without a branch on the sign (half the logits are negative, in no pattern):
+     * negatives flip every bit, positives the sign bit only */
+    uint32_t flip = (uint32_t)-(int32_t)(b >> 31) | 0x80000000u;
+    return ~(b ^ flip);
+}
+
+/* LSD radix sort of v[0..n) by their high 32 bits (a key32_descending; the id in the low
+ * 32 bits keeps its incoming order among equal keys, as every pass is stable), 11 bits a
+ * pass: 3 passes of 8 bytes a token where (double key, id) took 5 of 12, and the three
+ * histograms counted in one read. A pass whose digit is the same for every value is
+ * skipped. Returns v or tmp, whichever holds the result. */
+static uint64_t *radix_sort_hi32(uint64_t *v, uint64_t *tmp, size_t n) {
+    enum { BITS = 11, DIGITS = 1 << BITS, PASSES = 3 };
+    static const unsigned SHIFT[PASSES] = {32, 32 + BITS, 32 + 2 * BITS};
+    uint32_t count[PASSES][DIGITS];
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = v[i];
+        for (int p = 0; p < PASSES; p++) count[p][(x >> SHIFT[p]) & (DIGITS - 1)]++;
+    }
+    uint64_t *src = v, *dst = tmp;
+    for (int p = 0; p < PASSES && n > 1; p++) {
+        uint32_t *cnt = count[p];
+        unsigned sh = SHIFT[p];
+        if (cnt[(src[0] >> sh) & (DIGITS - 1)] == n) continue;
+        uint32_t start = 0; /* exclusive prefix sum: the first output slot of each digit */
+        for (size_t b = 0; b < DIGITS; b++) {
+            uint32_t c = cnt[b];
+            cnt[b] = start;
+            start += c;
+        }
+        for (size_t i = 0; i < n; i++) dst[cnt[(src[i] >> sh) & (DIGITS - 1)]++] = src[i];
+        uint64_t *t = src; src = dst; dst = t;
+    }
+    return src;
+}
+
 /* ---- The chain's state ------------------------------------------------------------ */
 
 typedef struct Chain {
@@ -169,8 +211,27 @@ static int select_kth(uint64_t *v, size_t n, size_t k, uint64_t *out) {
 static void sort_rest(Sampler *s, size_t from, size_t to) {
     size_t n = to - from;
     int *ids = s->order + from;
+    if (s->cur_is_input) {
+        for (size_t i = 0; i < n; i++)
+            s->keys[i] = (uint64_t)key32_descending((float)s->cur[ids[i]]) << 32 | (uint32_t)ids[i];
+        const uint64_t *v = radix_sort_hi32(s->keys, s->keys_tmp, n);
+        for (size_t i = 0; i < n; i++) ids[i] = (int)(uint32_t)v[i];
+        return;
+    }
     for (size_t i = 0; i < n; i++) s->keys[i] = key_descending(s->cur[ids[i]]);
     radix_sort_desc(s->keys, ids, s->keys_tmp, s->order_tmp, n);
+}
+
+/* The sort key of token id (see Sampler.cur_is_input); a smaller key ranks first. */
+static uint64_t rank_key(const Sampler *s, int id) {
+    return s->cur_is_input ? (uint64_t)key32_descending((float)s->cur[id]) << 32 | (uint32_t)id
+                           : key_descending(s->cur[id]);
+}
+
+/* 1 if key ranks at or above bar, ties of the logit included (a packed key's id does not
+ * count: a head ends between two different logits). */
+static int key_in_head(const Sampler *s, uint64_t key, uint64_t bar) {
+    return s->cur_is_input ? key >> 32 <= bar >> 32 : key <= bar;
 }
 
 /* Makes order[0..want) (at least c->min_head, at most m) the head of the ranking by cur,
@@ -184,31 +245,60 @@ static void rank_head(Sampler *s, Chain *c, size_t want) {
     if (want > c->m) want = c->m;
     if (want == 0 || c->ranked >= want) return;
     size_t k = 0;
-    for (size_t id = 0; id < c->V; id++)
-        if (s->cut_at[id] == CUT_NONE) s->order[k++] = (int)id;
+    if (c->m == c->V) /* nothing cut: every id, without a test per id */
+        for (k = 0; k < c->V; k++) s->order[k] = (int)k;
+    else
+        for (size_t id = 0; id < c->V; id++)
+            if (s->cut_at[id] == CUT_NONE) s->order[k++] = (int)id;
     c->ranked = k; /* unless a head is selected below */
     if (k < RANK_ALL_BELOW || want > k / 8) {
         sort_rest(s, 0, k);
         return;
     }
-    for (size_t i = 0; i < k; i++) s->keys[i] = key_descending(s->cur[s->order[i]]);
+    for (size_t i = 0; i < k; i++) s->keys[i] = rank_key(s, s->order[i]);
     uint64_t bar = 0;
     memcpy(s->keys_tmp, s->keys, k * sizeof *s->keys); /* select reorders its copy */
     if (select_kth(s->keys_tmp, k, want - 1, &bar)) {
-        radix_sort_desc(s->keys, s->order, s->keys_tmp, s->order_tmp, k);
+        sort_rest(s, 0, k);
         return;
     }
-    size_t h = 0; /* head: keys <= bar (a smaller key is a larger logit) */
+    size_t h = 0; /* head: keys up to bar's logit (a smaller key is a larger logit) */
     for (size_t i = 0; i < k; i++)
-        if (s->keys[i] <= bar) {
-            s->keys_tmp[h] = s->keys[i];
-            s->order_tmp[h++] = s->order[i];
-        }
+        if (key_in_head(s, s->keys[i], bar)) s->order_tmp[h++] = s->order[i];
     for (size_t i = 0, t = h; i < k; i++)
-        if (s->keys[i] > bar) s->order_tmp[t++] = s->order[i];
+        if (!key_in_head(s, s->keys[i], bar)) s->order_tmp[t++] = s->order[i];
     memcpy(s->order, s->order_tmp, k * sizeof *s->order);
-    memcpy(s->keys, s->keys_tmp, h * sizeof *s->keys);
-    radix_sort_desc(s->keys, s->order, s->keys_tmp, s->order_tmp, h);
+    sort_rest(s, 0, h);
+    c->ranked = h;
+}
+
+/* Ranks what the record and the draw u need: the head of c->min_head ranks (rank_head),
+ * or every rank when u lies beyond anything that head can hold. Each survivor's p_final
+ * is e / S <= 1 / S (the largest e is exp(0) = 1), so the head's cum stays below
+ * min_head / S; on a flat distribution (random weights: u beyond the head at nearly every
+ * step) finish_chain would then rank the rest after the head, and sorting all at once
+ * skips selecting the head. The ranks are the same either way. One case differs: ties
+ * of the head's last logit make rank_head's head longer than min_head, and if u lands in
+ * that longer head, the head path leaves the ranks after it unranked (in id order); that
+ * is rebuilt here, so the record's sums run in the same order as the head path's. */
+static void rank_for_draw(Sampler *s, Chain *c, int greedy, double u) {
+    size_t want = c->min_head < c->m ? c->min_head : c->m;
+    int selects = c->ranked < want && c->m >= RANK_ALL_BELOW && want <= c->m / 8;
+    if (greedy || !selects || !(u >= (double)want / c->S * (1.0 + 1e-9))) {
+        rank_head(s, c, want);
+        return;
+    }
+    rank_head(s, c, c->m);
+    double bar = s->cur[s->order[want - 1]];
+    size_t h = want;
+    while (h < c->m && s->cur[s->order[h]] == bar) h++;
+    if (h == want) return;
+    const double *e = s->e[c->buf];
+    double run = 0.0; /* cum[h - 1] as finish_chain sums it */
+    for (size_t r = 0; r < h; r++) run += e[s->order[r]] / c->S;
+    if (!(u < run)) return;
+    for (size_t id = 0, t = h; id < c->V; id++)
+        if (s->cut_at[id] == CUT_NONE && s->cur[id] < bar) s->order[t++] = (int)id;
     c->ranked = h;
 }
 
@@ -289,6 +379,7 @@ static int apply_penalties(Sampler *s, Chain *c, const SamplerSettings *set) {
         s->pen_after[i] = after;
         if (after != before) {
             s->cur[id] = c->T == 1.0 ? after : after * c->T;
+            s->cur_is_input = 0;
             changed = 1;
         }
     }
@@ -417,26 +508,50 @@ static void fill_record(const Sampler *s, const Chain *c, const float *logits, s
     }
     double o_raw = 0.0, o_temp = 0.0, o_cut = 0.0, o_final = 0.0;
     const double *e_final = s->e[c->buf]; /* p_final of a survivor is e_final / S */
+    /* finish_chain left p_final[r] = e_final[order[r]] / S for the ranked survivors: the
+     * same division, read by rank instead of redone (and, when no cut came after the last
+     * softmax, p_temp is that too). Each sum still adds the same terms in rank order. */
+    size_t known = c->ranked < c->m ? c->ranked : c->m;
+    int temp_is_final = c->full_buf == c->buf && c->full_S == c->S;
+    /* A stage that cut nothing and wrote no new e[] sums the same terms as the one before
+     * it (the first: as the raw sum): same_as[j] names that stage (-1: the raw sum), and
+     * only the others are summed. Stages that change nothing (the default chain) then
+     * cost no pass over the vocabulary. */
+    int same_as[SAMPLER_N_STAGES + 1], n_sum = 0;
+    int sum_j[SAMPLER_N_STAGES + 1]; /* the stages summed, ascending */
+    for (int j = 0; j < rec->n_stages; j++) {
+        int kept_before = j ? rec->stages[j - 1].kept : (int)c->V;
+        int buf_before = j ? c->stage_buf[j - 1] : 0;
+        same_as[j] = rec->stages[j].kept == kept_before && c->stage_buf[j] == buf_before ? j - 1 : j;
+        if (same_as[j] == j) sum_j[n_sum++] = j;
+    }
     double o_stage[SAMPLER_N_STAGES + 1] = {0};
     for (size_t r = n; r < c->V; r++) {
         int id = s->order[r];
         o_raw += s->e[0][id];
-        double pt = p_temp_of(s, c, id);
+        double pf = r < known ? s->p_final[r] : e_final[id] / c->S;
+        double pt = r < known && temp_is_final ? pf : p_temp_of(s, c, id);
         o_temp += pt;
         if (r < c->m) {
             o_cut += pt;
-            o_final += e_final[id] / c->S;
+            o_final += pf;
         }
+        if (n_sum == 0) continue;
         int last = s->cut_at[id] == CUT_NONE ? rec->n_stages : s->cut_at[id];
-        for (int j = 0; j < last; j++) o_stage[j] += s->e[c->stage_buf[j]][id];
+        for (int i = 0; i < n_sum && sum_j[i] < last; i++)
+            o_stage[sum_j[i]] += s->e[c->stage_buf[sum_j[i]]][id];
     }
     rec->other_raw = o_raw / c->raw_S;
     rec->other_temp = o_temp;
     rec->other_cut = o_cut;
     rec->other_final = o_final;
-    for (int j = 0; j < rec->n_stages; j++) rec->stages[j].other = o_stage[j] / c->stage_S[j];
+    for (int j = 0; j < rec->n_stages; j++) {
+        if (same_as[j] != j) o_stage[j] = same_as[j] < 0 ? o_raw : o_stage[same_as[j]];
+        rec->stages[j].other = o_stage[j] / c->stage_S[j];
+    }
     rec->kept_mass = 0.0;
-    for (size_t r = 0; r < c->m; r++) rec->kept_mass += p_temp_of(s, c, s->order[r]);
+    for (size_t r = 0; r < c->m; r++)
+        rec->kept_mass += r < known && temp_is_final ? s->p_final[r] : p_temp_of(s, c, s->order[r]);
 }
 
 /* The penalised tokens into the record (the first SAMPLER_MAX_PENALISED by id). */
@@ -498,6 +613,7 @@ static void chain_init(Sampler *s, Chain *c, const float *logits) {
     c->V = c->m = (size_t)s->vocab_size;
     c->T = 1.0;
     for (size_t i = 0; i < c->V; i++) s->cur[i] = logits[i];
+    s->cur_is_input = 1;
     memset(s->cut_at, CUT_NONE, c->V);
     softmax_survivors(s, c, 0);
     c->next_buf = 1;
@@ -526,7 +642,6 @@ static void run_chain(Sampler *s, Chain *c, const SamplerSettings *set, SamplerR
         rec->kept_after_p = rec->kept_after_k;
     }
     rec->n_stages = j;
-    rank_head(s, c, c->min_head);
 }
 
 /* The final distribution over the ranked survivors and its running sums (the draw's
@@ -590,6 +705,7 @@ int sampler_run(Sampler *s, const SamplerSettings *set, const float *logits,
     c.min_head = n > RANK_HEAD_DRAW ? n : RANK_HEAD_DRAW;
     rec->logsumexp = c.mx + log(c.raw_S); /* log sum exp(l) = max + log sum exp(l - max) */
     run_chain(s, &c, set, rec);
+    rank_for_draw(s, &c, rec->greedy, u);
     finish_chain(s, &c, rec->greedy, u);
     rec->n_kept = (int)c.m;
     size_t pick = rec->greedy ? 0 : sampler_pick_cum(s->cum, c.ranked, u);

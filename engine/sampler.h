@@ -142,8 +142,9 @@ const SamplerPenalty *sampler_record_penalty(const SamplerRecord *rec, int id);
  * arrays follow the record's token order (order[r] is the id at rank r); the survivors
  * of the last run are ranks [0, n_final). Valid until the next sampler_run.
  * sampler_run ranks only the head it needs (the shown rows, the cuts, the draw: a greedy
- * or peaked step never sorts all 50,257 tokens), so order, p_final and cum are known for
- * ranks [0, n_ranked); sampler_rank_all ranks the rest, and sampler_draw_many calls it. */
+ * or peaked step never sorts all 50,257 tokens; a flat one, whose draw lands past any
+ * short head, sorts them all at once), so order, p_final and cum are known for ranks
+ * [0, n_ranked); sampler_rank_all ranks the rest, and sampler_draw_many calls it. */
 typedef struct Sampler {
     int vocab_size;       /* V */
     uint64_t runs;        /* successful sampler_run calls so far */
@@ -157,6 +158,9 @@ typedef struct Sampler {
     uint64_t *keys;       /* (V) sort keys (see sampler.c) */
     uint64_t *keys_tmp;   /* (V) radix-sort ping-pong buffer */
     double *cur;          /* (V, by id) the current logit numerator (logit / T applied) */
+    int cur_is_input;     /* 1 while cur holds the input logits unchanged (no penalty
+                             changed one): each is then a float, and the ranking sorts
+                             the float's 32-bit key with the id beside it in one uint64 */
     double *e[4];         /* (V, by id) unnormalised probabilities: raw, after the first
                              and the second logit-changing stage, full-vocab p_temp */
     uint8_t *cut_at;      /* (V, by id) index of the stage that cut the token, 255 = kept */

@@ -1,12 +1,19 @@
 /* test_lesson_facts.c — live numbers in lesson captions ({step_ms}, {params},
  * {gpt2 SIZE} ...) on the tiny reference model: the published GPT-2 shapes and a FLOP
  * count worked out by hand, formatting and cutting, a timing probe that leaves the
- * session exactly as it was, one measurement shared by all captions of a slide, and
- * unknown placeholders reported with FILE:LINE. */
+ * session exactly as it was, one measurement shared by all captions of a slide, a GPT-2
+ * size downloaded beside the running model timed by its own short decode (and a folder
+ * of that name holding another shape not), and unknown placeholders reported with
+ * FILE:LINE. */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
+#include "gpt2_save.h"
 #include "lesson_facts.h"
 
 static char model_dir[512];
@@ -84,7 +91,7 @@ static void test_captions(Session *s) {
     CHECK(lc.n == 4 && strcmp(lc.line[1] + 2, lc.line[3] + 2) == 0, "one timing per slide: '%s' vs '%s'", lc.line[1],
           lc.line[3]);
     /* shared across slides: a second slide reuses the first one's timing exactly */
-    LessonFacts run = {0, -1.0};
+    LessonFacts run = {.step_ms = -1.0};
     CHECK(lesson_facts_captions(&bv, s, &run, &lc, msg, sizeof msg) == 0 && run.measured == 1, "shared: %s", msg);
     char first[64];
     snprintf(first, sizeof first, "%s", lc.line[1]);
@@ -93,6 +100,75 @@ static void test_captions(Session *s) {
           "second slide reuses the timing: '%s' (first '%s')", lc.line[1], first);
     bv.captions[1] = "{nope}";
     CHECK(lesson_facts_captions(&bv, s, NULL, &lc, msg, sizeof msg) == -1 && strstr(msg, "{nope}"), "bad one: %s", msg);
+}
+
+/* {gpt2 SIZE} for a downloaded size is timed on that model, not estimated. In a folder
+ * of its own (the working directory moves there, so models/ is the test's): the session
+ * runs the tiny model from run/tiny; models/gpt2-124M holds a random 124M-shaped F16 model
+ * (250 MB, written here), found from the working directory as `make gpt2 SIZE=124M` puts
+ * it, and then beside the running model (run/gpt2-124M, from run/ where there is no
+ * models/); run/gpt2-355M holds the tiny model (another shape: still an estimate);
+ * gpt2-774M is nowhere (an estimate). */
+static void test_size_folders(void) {
+    char root[] = "/tmp/test_lesson_facts_XXXXXX", tiny[PATH_MAX], cwd[PATH_MAX], p[8][700];
+    if (!getcwd(cwd, sizeof cwd) || !mkdtemp(root) || !realpath(model_dir, tiny)) {
+        CHECK(0, "getcwd / mkdtemp / realpath %s", model_dir);
+        return;
+    }
+    const char *rel[8] = {"run", "models", "run/tiny", "models/gpt2-124M", "run/gpt2-355M", "run/gpt2-124M",
+                          "models/gpt2-124M/model.safetensors", "models/gpt2-124M/config.json"};
+    for (int i = 0; i < 8; i++) snprintf(p[i], sizeof p[i], "%s/%s", root, rel[i]);
+    Gpt2Config g124;
+    lesson_facts_gpt2_shape("124M", 4, &g124);
+    Gpt2Model m;
+    ErrorMsg err = {{0}};
+    int made = mkdir(p[0], 0700) == 0 && mkdir(p[1], 0700) == 0 && symlink(tiny, p[2]) == 0 &&
+               symlink(tiny, p[4]) == 0 && gpt2_model_init_random_as(&m, &g124, 5, KERN_F16, &err) == 0;
+    if (made) {
+        made = gpt2_model_save(&m, p[3], &err) == 0;
+        gpt2_model_free(&m);
+    }
+    CHECK(made, "the model folders: %s", err.text);
+    Session s;
+    if (made && session_open(&s, p[2], "assets/tokenizer", 0, GPT2_CAP_DEFAULT, &err) == 0) {
+        CHECK(session_set_prompt(&s, (const uint8_t *)"Once upon a time", 16, &err) == 0, "prompt: %s", err.text);
+        /* the timing itself: the folder's own model, only when it has the shape asked for */
+        CHECK(session_probe_folder_ms(tiny, &g124, 3) == -1.0, "the tiny model does not time as 124M");
+        CHECK(session_probe_folder_ms(tiny, &s.model.config, 3) > 0.0, "the tiny model times as itself");
+        CHECK(session_probe_folder_ms(root, &g124, 3) == -1.0 && session_probe_folder_ms(p[3], &g124, 0) == -1.0,
+              "no model in the folder, or no probes: -1");
+        const char *want = " per token here (measured: a short decode of gpt2-124M)";
+        char out[320], msg[200];
+        LessonFacts f = {.step_ms = -1.0};
+        CHECK(chdir(root) == 0 && lesson_facts_format("{gpt2 124M}", &s, &f, out, sizeof out, msg, sizeof msg) == 0 &&
+                  strstr(out, "GPT-2 124M: 12 layers \xC3\x97 12 heads, 124 M parameters, 247 MFLOP per token: ") &&
+                  strstr(out, want) && !strstr(out, "estimate"),
+              "a size in models/ is measured: '%s'", out);
+        CHECK(f.size_state[0] == 1 && f.size_ms[0] > 0.0, "its timing is kept: %d %g", f.size_state[0], f.size_ms[0]);
+        CHECK(lesson_facts_format("{gpt2 355M}|{gpt2 774M}", &s, &f, out, sizeof out, msg, sizeof msg) == 0 &&
+                  strstr(out, "GPT-2 355M") && strstr(out, "(estimate)|GPT-2 774M") &&
+                  strstr(strstr(out, "|"), "(estimate)") && !strstr(out, "measured"),
+              "another shape in gpt2-355M, and no gpt2-774M: estimates: '%s'", out);
+        CHECK(f.size_state[1] == -1 && f.size_state[2] == -1, "looked for once: %d %d", f.size_state[1],
+              f.size_state[2]);
+        f.size_ms[0] = 4321.0; /* a value no decode measures: the slide reuses its timing */
+        CHECK(lesson_facts_format("{gpt2 124M}", &s, &f, out, sizeof out, msg, sizeof msg) == 0 &&
+                  strstr(out, ": 4.32 s per token here (measured: a short decode of gpt2-124M)"),
+              "one timing per slide: '%s'", out);
+        LessonFacts g = {.step_ms = -1.0}; /* beside the running model, from where models/ is not */
+        CHECK(symlink(p[3], p[5]) == 0 && chdir(p[0]) == 0 &&
+                  lesson_facts_format("{gpt2 124M}", &s, &g, out, sizeof out, msg, sizeof msg) == 0 &&
+                  strstr(out, want) && g.size_state[0] == 1,
+              "a size beside the running model is measured: '%s'", out);
+        CHECK(chdir(cwd) == 0, "back to %s", cwd);
+        session_free(&s);
+    } else if (made) {
+        CHECK(0, "open %s: %s", p[2], err.text);
+    }
+    for (int i = 7; i >= 2; i--) unlink(p[i]);
+    for (int i = 3; i >= 0; i -= 2) rmdir(p[i]);
+    rmdir(p[0]);
+    CHECK(rmdir(root) == 0, "the test's folder %s is left empty", root);
 }
 
 int main(void) {
@@ -107,5 +183,6 @@ int main(void) {
     test_facts(&s);
     test_captions(&s);
     session_free(&s);
+    test_size_folders();
     return check_summary("test_lesson_facts");
 }

@@ -297,7 +297,7 @@ static void test_lesson_slides(void) {
         VizView view = frame_default_view();
         LessonBeatView bv = {0};
         snprintf(bv.note, sizeof bv.note, "%s", note);
-        LessonFacts facts = {0, -1.0};
+        LessonFacts facts = {.step_ms = -1.0};
         for (size_t k = 0; k < l.n_beats; k++) {
             if (lesson_goto_beat(&l, (int)k, &s, &view, &bv, &err)) {
                 CHECK(0, "%s", err.text);

@@ -197,7 +197,7 @@ static int export_lesson(const char *CMD, const char *path, const char *model_ov
     char *dot = strrchr(name, '.');
     if (dot) *dot = 0;
     int tty = isatty(STDERR_FILENO), written = 0;
-    LessonFacts facts = {0, -1.0}; /* one timing for the whole export: the slides agree */
+    LessonFacts facts = {.step_ms = -1.0}; /* one timing for the whole export: the slides agree */
     /* --format pdf: the slides are the pages of one document (the deck) */
     ExportPdfDeck *deck = NULL;
     if (rc == 0 && opt->format == EXPORT_PDF && export_pdf_deck_open(&deck, opt, &err)) rc = cli_fail(CMD, "%s", err.text);

@@ -1,6 +1,8 @@
 /* lesson_facts.c — live numbers in captions (see lesson_facts.h). The only model work
- * is the timing probe (session_probe_step_ms): a few steps past the end of the trace,
- * then forgotten, which leaves every row the slide shows untouched. */
+ * is timing: the probe (session_probe_step_ms), a few steps past the end of the trace,
+ * then forgotten, which leaves every row the slide shows untouched; and, for a GPT-2
+ * size downloaded beside the running model, a short decode of that model in its own
+ * trace, freed again. */
 #include "lesson_facts.h"
 
 #include <stdio.h>
@@ -20,6 +22,7 @@ static const struct { const char *size, *label; int n_layer, n_head, n_embd; } G
     {"1558M", "GPT-2 1.5B", 48, 25, 1600},
 };
 #define N_SIZES (sizeof GPT2_SIZES / sizeof GPT2_SIZES[0])
+_Static_assert(N_SIZES == LESSON_FACTS_SIZES, "LessonFacts keeps one timing per GPT-2 size");
 
 /* Placeholders, with 1 if they take a SIZE argument. */
 static const struct { const char *name; int arg; } NAMES[] = {
@@ -126,10 +129,31 @@ static int same_shape(const Gpt2Config *a, const Gpt2Config *b) {
            a->vocab_size == b->vocab_size;
 }
 
+/* Size i timed from its own folder (see LessonFacts), once: gpt2-SIZE beside the running
+ * model's folder, else in models/ (where `make gpt2 SIZE=...` puts it when the app runs
+ * from the repository, as it finds assets/: so also while a lesson shows the bundled
+ * model because 124M is not downloaded). */
+static double facts_size(Session *s, LessonFacts *f, int i, const Gpt2Config *c, char *folder, size_t cap) {
+    snprintf(folder, cap, "gpt2-%s", GPT2_SIZES[i].size);
+    if (f->size_state[i] == 0) {
+        const char *slash = strrchr(s->model.dir, '/');
+        char dirs[2][1200];
+        snprintf(dirs[0], sizeof dirs[0], "%.*s%s%s", slash ? (int)(slash - s->model.dir) : 0, s->model.dir,
+                 slash ? "/" : "", folder);
+        snprintf(dirs[1], sizeof dirs[1], "models/%s", folder);
+        f->size_ms[i] = -1.0;
+        for (int k = 0; k < 2 && f->size_ms[i] <= 0; k++)
+            if (k == 0 ? s->model.dir[0] != 0 : strcmp(dirs[0], dirs[1]) != 0)
+                f->size_ms[i] = session_probe_folder_ms(dirs[k], c, 5);
+        f->size_state[i] = f->size_ms[i] > 0 ? 1 : -1;
+    }
+    return f->size_state[i] == 1 ? f->size_ms[i] : -1.0;
+}
+
 static void fmt_gpt2(int i, Session *s, LessonFacts *f, char *buf, size_t cap) {
     Gpt2Config c;
     lesson_facts_gpt2_shape(GPT2_SIZES[i].size, strlen(GPT2_SIZES[i].size), &c);
-    char params[32], flops[32], t[64];
+    char params[32], flops[32], t[96], folder[32];
     fmt_si((double)gpt2_config_n_params(&c, 1), "", params, sizeof params);
     fmt_si(lesson_facts_flops(&c, 0), "FLOP", flops, sizeof flops);
     const Gpt2Config *run = &s->model.config;
@@ -138,6 +162,13 @@ static void fmt_gpt2(int i, Session *s, LessonFacts *f, char *buf, size_t cap) {
         fmt_ms(ms, t, sizeof t);
         snprintf(buf, cap, "%s: %d layers \xC3\x97 %d heads, %s parameters, %s per token: %s per token here (measured)",
                  GPT2_SIZES[i].label, c.n_layer, c.n_head, params, flops, t);
+        return;
+    }
+    double own = facts_size(s, f, i, &c, folder, sizeof folder);
+    if (own > 0) {
+        fmt_ms(own, t, sizeof t);
+        snprintf(buf, cap, "%s: %d layers \xC3\x97 %d heads, %s parameters, %s per token: %s per token here "
+                 "(measured: a short decode of %s)", GPT2_SIZES[i].label, c.n_layer, c.n_head, params, flops, t, folder);
         return;
     }
     if (ms > 0) {
@@ -190,7 +221,7 @@ static void expand(int which, const char *arg, size_t al, Session *s, LessonFact
 int lesson_facts_format(const char *text, Session *s, LessonFacts *facts, char *out, size_t cap, char *msg,
                         size_t msg_cap) {
     if (lesson_facts_validate(text, msg, msg_cap)) return -1;
-    LessonFacts local = {0, -1.0};
+    LessonFacts local = {.step_ms = -1.0};
     LessonFacts *f = facts ? facts : &local;
     size_t o = 0;
     const char *t = text;
@@ -232,7 +263,7 @@ int lesson_facts_check(const Lesson *l, ErrorMsg *err) {
 int lesson_facts_captions(const LessonBeatView *bv, Session *s, LessonFacts *facts, LessonCaptions *out, char *msg,
                           size_t cap) {
     out->n = 0;
-    out->facts = facts ? *facts : (LessonFacts){0, -1.0};
+    out->facts = facts ? *facts : (LessonFacts){.step_ms = -1.0};
     if (bv->note[0]) out->line[out->n++] = bv->note;
     for (int i = 0; i < bv->n_captions && i < LESSON_MAX_CAPTIONS; i++) {
         const char *c = bv->captions[i];

@@ -6,9 +6,13 @@
  *   {rate}         {flops} / {step_ms}, in GFLOP/s
  *   {train_flops}  what one training step on that token would cost (forward + backward ≈ 3×)
  *   {gpt2 SIZE}    SIZE = 124M | 355M | 774M | 1558M: layers, heads, parameters, FLOPs
- *                  per token and the time per token — measured when it is the running
- *                  model, otherwise an ESTIMATE (its weights ÷ the read speed measured
- *                  on the running model), labelled as such.
+ *                  per token and the time per token — MEASURED when it is the running
+ *                  model, or when a model of that shape is downloaded (the folder
+ *                  gpt2-SIZE next to the running model's, else models/gpt2-SIZE, where
+ *                  `make gpt2 SIZE=...` puts it: opened as --model opens it and timed by
+ *                  a short decode, session_probe_folder_ms); otherwise an ESTIMATE (its
+ *                  weights ÷ the read speed measured on the running model). Each
+ *                  labelled as such.
  * `{{` is a literal `{`. The formulas are the published GPT-2 shapes (Radford et al.
  * 2019) and the usual matrix-multiply count (2 FLOPs per multiply-add). Not the lesson
  * runner (lesson_run.c): it calls lesson_facts_format for a caption holding a `{`. */
@@ -23,9 +27,14 @@
 
 /* What one slide measured, shared by all its captions so that their numbers agree
  * (one timing per slide, not one per line). Zero it at the start of each slide. */
+#define LESSON_FACTS_SIZES 4 /* the GPT-2 sizes {gpt2 SIZE} knows */
 typedef struct LessonFacts {
     int measured;    /* 1 once step_ms was timed */
     double step_ms;  /* median single-token step, ms; -1 when the context had no room */
+    /* {gpt2 SIZE} of a size downloaded (see above), by size (124M first):
+     * 0 not looked for yet, 1 timed (size_ms), -1 no such folder or not that shape */
+    int size_state[LESSON_FACTS_SIZES];
+    double size_ms[LESSON_FACTS_SIZES];
 } LessonFacts;
 
 /* Checks every placeholder of a caption without a model (at parse time). Returns 0, or

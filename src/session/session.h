@@ -216,6 +216,14 @@ int session_draw_many(Session *s, int n, ErrorMsg *err);
  * full or probes < 1. For captions that show the cost of a token (lesson_facts.c). */
 double session_probe_step_ms(Session *s, int probes);
 
+/* The same timing for a model that is not the session's: the folder dir opened as
+ * --model opens it (weights as stored, mapped), a trace of 16 positions, a prefill of 4
+ * tokens, then the median ms of `probes` one-token steps, each undone; everything is
+ * freed again. -1 when dir has no model.safetensors, the model does not load, its shape
+ * (layers, heads, width, vocabulary) is not `want`'s (a folder named gpt2-1558M holding
+ * another model must not be timed as GPT-2 1.5B), or probes < 1. */
+double session_probe_folder_ms(const char *dir, const Gpt2Config *want, int probes);
+
 /* A batch of changes (a lesson beat, a restore): inside it the records (next, prev)
  * are not recomputed after every change, only once at session_batch_end. Nests. */
 void session_batch_begin(Session *s);
