@@ -298,6 +298,25 @@ static void test_text_api(void) {
               "a number keeps its %%: line '%s', rest '%s'", buf, pct + used);
         used = draw_wrap_line(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, "a \"b\" c", 1000, buf, sizeof buf);
         CHECK(strcmp(buf, "a \"b\" c") == 0, "a closing quote still ends a word: '%s'", buf);
+        /* the last line shown of a longer text says it is cut: whole words, then "…",
+         * within the width; a last line with nothing after it, or one that is not the last,
+         * has none (the attention panel's hint in a portrait window was cut silently) */
+        const char *hint = "Each row: how much one token reads from each earlier token";
+        int upto = viz_text_width(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, "Each row: how much one token");
+        used = draw_wrap_line_last(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, hint, upto + 2, 1, buf, sizeof buf);
+        size_t hl = strlen(buf);
+        CHECK(hl > 3 && strcmp(buf + hl - 3, "\xE2\x80\xA6") == 0 && strncmp(buf, "Each row: how much one", hl - 3) == 0 &&
+                  viz_text_width(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, buf) <= upto + 2 && strncmp(hint + used, "reads", 5) == 0,
+              "a cut last line ends with whole words and an ellipsis: '%s'", buf);
+        used = draw_wrap_line_last(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, hint, upto + 2, 0, buf, sizeof buf);
+        CHECK(strcmp(buf, "Each row: how much one token") == 0, "not the last line: no ellipsis: '%s'", buf);
+        used = draw_wrap_line_last(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, "short text  ", 1000, 1, buf, sizeof buf);
+        CHECK(strncmp(buf, "short text", 10) == 0 && !strstr(buf, "\xE2\x80\xA6"), "nothing left after it: no ellipsis: '%s'",
+              buf);
+        used = draw_wrap_line_last(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, "Extraordinarily long", 40, 1, buf, sizeof buf);
+        hl = strlen(buf);
+        CHECK(hl > 3 && strcmp(buf + hl - 3, "\xE2\x80\xA6") == 0 && viz_text_width(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, buf) <= 40,
+              "a first word too wide is cut with one ellipsis: '%s'", buf);
     }
     w = draw_fit_text(&viz, VIZ_FONT_SANS, VIZ_TEXT_BODY, "short", 80, buf, sizeof buf);
     CHECK(strcmp(buf, "short") == 0 && w > 0, "fits whole: %s", buf);

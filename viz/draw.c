@@ -285,11 +285,44 @@ int draw_count_lines(Viz *viz, VizFont font, VizTextSize size, const char *text,
     return lines;
 }
 
+/* The last line that fits when more text follows: its words up to one that leaves room for
+ * "…" (or, when not even its first word does, that word cut with "…"), so a cut sentence
+ * says it is cut. */
+static void end_with_ellipsis(Viz *viz, VizFont font, VizTextSize size, int max_w, char *buf, size_t cap) {
+    const size_t ell = sizeof ELLIPSIS - 1;
+    size_t n = strlen(buf);
+    if (n + ell >= cap) n = cap - ell - 1;
+    while (n > 0) {
+        char t[512 + sizeof ELLIPSIS];
+        memcpy(t, buf, n);
+        memcpy(t + n, ELLIPSIS, ell + 1);
+        if (viz_text_width(viz, font, size, t) <= max_w) {
+            memcpy(buf, t, n + ell + 1);
+            return;
+        }
+        while (n > 0 && buf[n - 1] != ' ') n--; /* back to the previous word's end */
+        while (n > 0 && buf[n - 1] == ' ') n--;
+    }
+    char word[512 + sizeof ELLIPSIS];
+    size_t w = strcspn(buf, " ");
+    if (w > 511) w = 511;
+    memcpy(word, buf, w);
+    memcpy(word + w, ELLIPSIS, ell + 1);
+    draw_fit_text(viz, font, size, word, max_w, buf, cap);
+}
+
+size_t draw_wrap_line_last(Viz *viz, VizFont font, VizTextSize size, const char *text, int max_w, int last,
+                           char *buf, size_t cap) {
+    size_t used = draw_wrap_line(viz, font, size, text, max_w, buf, cap);
+    if (last && text[used + strspn(text + used, " \n")] != '\0') end_with_ellipsis(viz, font, size, max_w, buf, cap);
+    return used;
+}
+
 int draw_wrapped_text(Viz *viz, Rect area, const char *text, const TextStyle *st, int line_h, int max_lines) {
     int rc = 0, line = 0;
     char buf[512];
     while (*text && line < max_lines) {
-        text += draw_wrap_line(viz, st->font, st->size, text, area.w, buf, sizeof buf);
+        text += draw_wrap_line_last(viz, st->font, st->size, text, area.w, line == max_lines - 1, buf, sizeof buf);
         Rect lr = {area.x, area.y + line * line_h, area.w, line_h};
         rc |= draw_text_in_rect(viz, lr, buf, st);
         line++;

@@ -107,9 +107,14 @@ int draw_hatch(Viz *viz, Rect r, Rect restore, int ox, int oy, int spacing, SDL_
  * included). A word wider than the line is cut between characters with "…". */
 size_t draw_wrap_line(Viz *viz, VizFont font, VizTextSize size, const char *text, int max_w, char *buf,
                       size_t cap);
+/* draw_wrap_line for a line that may be the last one shown: with last set and text left
+ * after it, the line ends with "…" (dropping words until it fits), so a cut says it is cut. */
+size_t draw_wrap_line_last(Viz *viz, VizFont font, VizTextSize size, const char *text, int max_w, int last,
+                           char *buf, size_t cap);
 /* Lines text needs at width max_w (at most max_lines). */
 int draw_count_lines(Viz *viz, VizFont font, VizTextSize size, const char *text, int max_w, int max_lines);
-/* Draws text wrapped into area, one line per line_h (aligned per st), at most max_lines. */
+/* Draws text wrapped into area, one line per line_h (aligned per st), at most max_lines;
+ * when text is left over, the last line ends with "…". */
 int draw_wrapped_text(Viz *viz, Rect area, const char *text, const TextStyle *st, int line_h, int max_lines);
 /* The largest VIZ_TEXT_DISPLAY size in [min_px, max_px] at which text wraps into
  * max_w × max_h without cutting a word (lines of the font's height). Leaves the display
