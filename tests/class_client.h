@@ -14,6 +14,9 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "class_http.h" /* CLASS_COOKIE_NAME */
+#include "class_room.h" /* CLASS_DEVICE_LEN */
+
 typedef struct ClassClient {
     int port;       /* the server's port on 127.0.0.1 */
     char host[32];  /* "127.0.0.1:PORT": the Host every request must name */
@@ -69,6 +72,19 @@ static inline long class_post(const ClassClient *cc, const char *src, const char
                      path, cc->host, cookie ? "Cookie: " : "", cookie ? cookie : "", cookie ? "\r\n" : "",
                      strlen(body), body);
     return class_exchange(cc, src, req, (size_t)n, out, cap);
+}
+
+/* A student joins room `code` as `name` (form-encoded) from src: 0 with the device token the
+ * answer's cookie carries in device (CLASS_DEVICE_LEN + 1 bytes), -1 when the join failed. */
+static inline int class_join(const ClassClient *cc, const char *src, const char *code, const char *name,
+                             char device[CLASS_DEVICE_LEN + 1]) {
+    char out[16384], body[160];
+    snprintf(body, sizeof body, "code=%s&name=%s", code, name);
+    if (class_post(cc, src, "/join", NULL, body, out, sizeof out) <= 0 || class_status_of(out) != 200) return -1;
+    const char *c = strstr(out, CLASS_COOKIE_NAME "=");
+    if (!c) return -1;
+    snprintf(device, CLASS_DEVICE_LEN + 1, "%s", c + strlen(CLASS_COOKIE_NAME) + 1);
+    return 0;
 }
 
 /* Malformed request number k (7 kinds, each naming the right Host unless it is about the

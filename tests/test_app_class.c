@@ -124,16 +124,22 @@ static void check_exports(AppState *app, AppClass *k, const char *dir) {
     free(svg);
 }
 
-static void test_room_in_window(void) {
-    static AppState app;
+/* The window's options on the bundled model with a room on `address` (loopback). */
+static AppOptions bundled_options(const char *address) {
     AppOptions opt = app_default_options();
     opt.model_dir = "assets/models/stories16m";
     opt.tok_dir = "assets/tokenizer";
     opt.assets_dir = "assets";
+    opt.class_address = address;
+    return opt;
+}
+
+static void test_room_in_window(void) {
+    static AppState app;
+    AppOptions opt = bundled_options("127.0.0.1:0"); /* loopback only */
     char dir[] = "/tmp/test_app_class.XXXXXX";
     CHECK(mkdtemp(dir) != NULL, "temp folder");
     opt.export_dir = dir;
-    opt.class_address = "127.0.0.1:0"; /* loopback only */
     memset(&app, 0, sizeof app);
     ErrorMsg err = {{0}};
     if (app_init(&app, &opt, &err)) {
@@ -249,11 +255,7 @@ done:
 
 static void test_bad_address(void) {
     static AppState app;
-    AppOptions opt = app_default_options();
-    opt.model_dir = "assets/models/stories16m";
-    opt.tok_dir = "assets/tokenizer";
-    opt.assets_dir = "assets";
-    opt.class_address = "127.0.0.1:99999";
+    AppOptions opt = bundled_options("127.0.0.1:99999");
     memset(&app, 0, sizeof app);
     ErrorMsg err = {{0}};
     if (app_init(&app, &opt, &err)) {
@@ -284,11 +286,7 @@ static void test_lesson_rounds(void) {
         if (rc == 0) lesson_free(&l);
     }
     static AppState app;
-    AppOptions opt = app_default_options();
-    opt.model_dir = "assets/models/stories16m";
-    opt.tok_dir = "assets/tokenizer";
-    opt.assets_dir = "assets";
-    opt.class_address = "127.0.0.1:0";
+    AppOptions opt = bundled_options("127.0.0.1:0");
     memset(&app, 0, sizeof app);
     ErrorMsg err = {{0}};
     const char *text = "prompt Once upon a time\nclass text\nclass round\npause\nclass reveal\nexpect next \",\"\n"

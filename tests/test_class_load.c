@@ -47,12 +47,9 @@ static void *run_worker(void *arg) {
     char out[16384], body[128], src[32], cookie[128];
     for (int i = w->first; i < w->first + w->n; i++) {
         snprintf(src, sizeof src, "127.1.%d.%d", i / 250, i % 250 + 1);
-        snprintf(body, sizeof body, "code=%s&name=student+%d", code, i);
-        if (post(src, "/join", NULL, body, out, sizeof out) <= 0 || class_status_of(out) != 200) continue;
-        const char *c = strstr(out, CLASS_COOKIE_NAME "=");
-        if (!c) continue;
+        snprintf(body, sizeof body, "student+%d", i);
+        if (class_join(&cc, src, code, body, w->device[i - w->first])) continue;
         w->joined++;
-        snprintf(w->device[i - w->first], CLASS_DEVICE_LEN + 1, "%s", c + strlen(CLASS_COOKIE_NAME) + 1);
         snprintf(cookie, sizeof cookie, CLASS_COOKIE_NAME "=%s", w->device[i - w->first]);
         snprintf(body, sizeof body, "text=%s", WORDS[i % 5]);
         if (post(src, "/guess", cookie, body, out, sizeof out) > 0 && class_status_of(out) == 200) w->guessed++;

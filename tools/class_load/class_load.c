@@ -35,14 +35,12 @@ typedef struct Students {
 
 static void *run_students(void *arg) {
     Students *w = arg;
-    char out[16384], body[128], src[32], cookie[128];
+    char out[16384], name[16], src[32], device[CLASS_DEVICE_LEN + 1], cookie[128];
     for (int i = w->first; i < w->first + w->n; i++) {
         snprintf(src, sizeof src, "127.1.%d.%d", i / 250, i % 250 + 1);
-        snprintf(body, sizeof body, "code=%s&name=s%d", code, i);
-        if (class_post(&cc, src, "/join", NULL, body, out, sizeof out) <= 0 || class_status_of(out) != 200) continue;
-        const char *c = strstr(out, CLASS_COOKIE_NAME "=");
-        if (!c) continue;
-        snprintf(cookie, sizeof cookie, CLASS_COOKIE_NAME "=%.*s", CLASS_DEVICE_LEN, c + strlen(CLASS_COOKIE_NAME) + 1);
+        snprintf(name, sizeof name, "s%d", i);
+        if (class_join(&cc, src, code, name, device)) continue;
+        snprintf(cookie, sizeof cookie, CLASS_COOKIE_NAME "=%s", device);
         if (class_post(&cc, src, "/guess", cookie, "text=there", out, sizeof out) > 0 && class_status_of(out) == 200)
             w->guessed++;
     }
