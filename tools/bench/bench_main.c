@@ -106,6 +106,7 @@ int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); /* show each figure as it is measured, even through a pipe */
     threads_wait_briefly(argv); /* the app's thread behaviour (threads_wait.c) */
     int all_isas = 0, decode_only = 0, big = 0, real_only = 0, web = 0;
+    int only_dt = -1; /* --weights: the real path in that dtype alone */
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -114,7 +115,8 @@ int main(int argc, char **argv) {
                    "       bench --decode        only the bounds and the decode targets (about 25 s)\n"
                    "       bench --real [--big]  only the bounds and the real path (model folders, session\n"
                    "                             steps); --big adds 774M and 1558M (the disk and RAM they\n"
-                   "                             need are printed first); --shape S: that shape alone\n"
+                   "                             need are printed first); --shape S: that shape alone;\n"
+                   "                             --weights f32|f16: that weight dtype alone\n"
                    "       bench --web           the bounds, the decode targets and the bundled model (make bench-web\n"
                    "                             runs it in a browser and natively, side by side)\n"
                    "       bench --write-model DIR --shape 124M|355M|774M|1558M [--weights f32|f16|bf16] [--seed S]\n");
@@ -133,6 +135,13 @@ int main(int argc, char **argv) {
                 return 2;
             }
         }
+        if (strcmp(argv[i], "--weights") == 0 && i + 1 < argc) {
+            ErrorMsg err;
+            if (cli_parse_weights(argv[++i], &only_dt, &err) || (only_dt != KERN_F32 && only_dt != KERN_F16)) {
+                fprintf(stderr, "bench: --weights '%s': the real path runs f32 or f16\n", argv[i]);
+                return 2;
+            }
+        }
         if (strcmp(argv[i], "--web") == 0) web = 1;
         if (strcmp(argv[i], "--lens") == 0) {
             print_cpu();
@@ -146,7 +155,7 @@ int main(int argc, char **argv) {
     if (bench_buf_init(&fb, f32_bytes)) printf("bench: no memory for the floor buffer\n");
     print_bounds(&fb, f32_bytes);
     if (!real_only) bench_decode(&fb, all_isas, decode_only || web);
-    if (!decode_only && !web) bench_real(&fb, cli_tokenizer_dir(), big, only);
+    if (!decode_only && !web) bench_real(&fb, cli_tokenizer_dir(), big, only, only_dt);
     bench_buf_free(&fb);
     if (decode_only || real_only) return 0;
     if (web) {

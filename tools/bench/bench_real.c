@@ -225,7 +225,7 @@ static void one_model(const struct BenchShape *sh, KernDtype dt, const char *roo
     bench_remove_model(dir);
 }
 
-void bench_real(const BenchBuf *fb, const char *tok_dir, int big, const char *only) {
+void bench_real(const BenchBuf *fb, const char *tok_dir, int big, const char *only, int only_dt) {
     const char *tmp = getenv("TMPDIR");
     char root[256];
     snprintf(root, sizeof root, "%s/inferscope-real.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -260,7 +260,8 @@ void bench_real(const BenchBuf *fb, const char *tok_dir, int big, const char *on
     }
     for (size_t k = 0; k < n; k++)
         for (int d = 0; d < 2 && (!only || strcmp(only, SHAPES[k].name) == 0); d++)
-            one_model(&SHAPES[k], d ? KERN_F16 : KERN_F32, root, tok_dir, fb);
+            if (only_dt < 0 || only_dt == (d ? KERN_F16 : KERN_F32))
+                one_model(&SHAPES[k], d ? KERN_F16 : KERN_F32, root, tok_dir, fb);
     rmdir(root);
     kern_set_threads(2);
 }

@@ -13,7 +13,7 @@ int bench_shape_config(const char *name, Gpt2Config *cfg);
 void bench_remove_model(const char *dir);
 
 /* 124M and 355M, F32 and F16 (big: also 774M and 1558M; only: that shape alone, NULL =
- * all), judged by fb's stream rate. */
-void bench_real(const BenchBuf *fb, const char *tok_dir, int big, const char *only);
+ * all; only_dt: KERN_F32 or KERN_F16 alone, -1 = both), judged by fb's stream rate. */
+void bench_real(const BenchBuf *fb, const char *tok_dir, int big, const char *only, int only_dt);
 
 #endif
