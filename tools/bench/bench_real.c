@@ -215,9 +215,12 @@ static void one_model(const struct BenchShape *sh, KernDtype dt, const char *roo
             const Fig *l = c ? l1k : l16, *d = c ? lng : f;
             printf("          ctx %4d:", c ? CTX_LONG : CTX_SHORT);
             for (int th = 0; th < 2; th++) {
-                double q = d[th].ms > 0 ? l[th].ms / d[th].ms : 0;
-                printf(" %d thr %7.1f ms (%4.2fx floor) %.2fx %s%s", th + 1, l[th].ms, l[th].x, q,
-                       l[th].ms > 0 ? verdict(q, 1.15) : "-", th ? "\n" : " |");
+                /* q: the times' ratio (the bound's); qx: the ratio of each to its own rounds'
+                 * floor, which cancels a change of the machine's bandwidth between the two
+                 * runs (on the 2-core VM one run's five 2-thread rounds of 774M F32 gave 0.92-1.61x) */
+                double q = d[th].ms > 0 ? l[th].ms / d[th].ms : 0, qx = d[th].x > 0 ? l[th].x / d[th].x : 0;
+                printf(" %d thr %7.1f ms (%4.2fx floor) %.2fx %s (floor-relative %.2fx)%s", th + 1, l[th].ms, l[th].x, q,
+                       l[th].ms > 0 ? verdict(q, 1.15) : "-", qx, th ? "\n" : " |");
             }
         }
         session_free(&s);
