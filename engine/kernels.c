@@ -107,19 +107,19 @@ static const void *w_at(const void *w, KernDtype dt, size_t idx) {
 #define KERN_PAR_MIN ((size_t)1 << 15)
 /* Widest output the two-halves split keeps on the stack (GPT-2 XL's MLP is 6,400). */
 #define KERN_SPLIT_MAX_OUT 8192
-/* Bytes of each row per step of the one-thread path (the browser's only path): the runs of
- * a row the kernel reads before it switches rows. Longer runs keep the hardware prefetcher
- * on one stream longer; the columns (2,048 of F32, 4,096 of F16: all of 124M's and 355M's
- * half-precision rows) keep the partial row on the stack and the accumulators within L2.
- * 8 KB against 4 KB (2026-12-07, 2-core Zen VM, interleaved runs, the median of each):
- * native 768 x 3072 F16 matvec 0.383 -> 0.317 ms, F32 0.695 -> 0.650; 124M decode at one
- * thread 1.41 / 1.33 / 1.32 -> 1.27 / 1.21 / 1.17x the floor in F16, 1.23 / 1.17 / 1.19 ->
- * 1.13 / 1.12 / 1.09x in F32; SIMD128 under Node, 768 x 3072 F16 0.80 -> 0.71 ms. (2 KB
- * runs, the first choice for half weights, were slower again: twice the row switches.) */
-#define KERN_SPLIT_BYTES 8192
-#define KERN_SPLIT_CHUNK 4096 /* the most columns a step takes (KERN_SPLIT_BYTES of 2-byte weights) */
-
-/* y = b + x W, computed as (b + x[0..mid) W[0..mid)) + x[mid..in) W[mid..in): the rows
+/* The one-thread path (the browser's only path) reads whole rows, as each of two threads
+ * does (below): the longer the run of a row before the kernel switches rows, the longer the
+ * hardware prefetcher stays on one stream. Only a row wider than the stack's partial row
+ * (GPT-2 XL's MLP is 6,400 wide) goes in pieces. Measured against runs of 8 KB and 4 KB
+ * (2026-12-07, 2-core Zen VM, interleaved runs, medians): native 768 x 3072 matvec F16
+ * 0.383 (4 KB) -> 0.317 ms, F32 0.695 (4 KB) / 0.64 (8 KB) -> 0.55 ms (whole rows);
+ * 124M decode at one thread F16 1.32-1.41 -> 1.17-1.27x the floor (8 KB); SIMD128 under
+ * Node, 768 x 3072 F16 0.80 -> 0.71 ms, decode 2.42-2.67 -> 2.23-2.39x its floor. Whole
+ * F32 rows against 8 KB runs did not show in 124M's decode beside this VM's +-10 % (F32
+ * 1.13-1.22 / 1.01-1.18x). (2 KB runs, the first choice for half weights, were slower
+ * again: twice the row switches.)
+ *
+ * y = b + x W, computed as (b + x[0..mid) W[0..mid)) + x[mid..in) W[mid..in): the rows
  * are cut in two halves at `mid` whatever the thread count, so every thread count gives
  * the same bits. Why halves of rows, not ranges of columns: in Conv1D layout a column
  * range is a short run of every row, and two threads each reading every other run of the
@@ -128,13 +128,14 @@ static const void *w_at(const void *w, KernDtype dt, size_t idx) {
  * 5.6 -> 3.9-4.3 ms). With two threads each streams one contiguous half. */
 static size_t split_mid(size_t in) { return in / 2 / 4 * 4; /* 4: the kernel's rows per pass */ }
 
-/* One thread: both halves, a chunk of columns at a time, the second half's partial in a
- * stack row. The kernel's sum for a column does not depend on the column range it is
- * given (ranges start at multiples of 16), so this is bit for bit the parallel split. */
+/* One thread: both halves, one after the other, of whole rows (of pieces of 8,192 columns
+ * past that width), the second half's partial in a stack row. The kernel's sum for a
+ * column does not depend on the column range it is given (ranges start at multiples of
+ * 16), so this is bit for bit the parallel split. */
 static void matvec_serial(KernMatvecFn fn, float *y, const float *x, const void *w, KernDtype dt, const float *b,
                           size_t in, size_t out) {
-    const size_t mid = split_mid(in), chunk = KERN_SPLIT_BYTES / kern_dtype_size(dt);
-    _Alignas(64) float part[KERN_SPLIT_CHUNK];
+    const size_t mid = split_mid(in), chunk = KERN_SPLIT_MAX_OUT;
+    _Alignas(64) float part[KERN_SPLIT_MAX_OUT];
     for (size_t c0 = 0; c0 < out; c0 += chunk) {
         size_t c1 = out - c0 < chunk ? out : c0 + chunk;
         fn(y, x, w, b, mid, out, c0, c1);

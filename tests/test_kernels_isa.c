@@ -117,8 +117,8 @@ static void test_matmuls(const char *isa, const Weights *w) {
 /* The decode matvec with 1, 2 and 3 threads: the rows are cut in two fixed halves and the
  * halves added, so every thread count must give the same bits, and those bits must be a
  * correct product (float64 reference). Large enough to run in parallel; IN odd (the halves
- * and the rows past blocks of 4), OUT past a one-thread chunk (2,048 columns of F32, 4,096 of
- * F16/BF16: 8200 crosses four and two) and not a multiple of 16; 1045 = 130 x 8 + 4 + 1 columns.
+ * and the rows past blocks of 4), OUT past the one-thread path's widest whole row (8,192
+ * columns: 8200 crosses it) and not a multiple of 16; 1045 = 130 x 8 + 4 + 1 columns.
  * out = 8200 is past the widest split output: the one-thread path, still correct. */
 static void test_matvec_threads(const char *isa) {
     const size_t shapes[3][2] = {{1203, 1041}, {7, 8200}, {37, 1045}};
