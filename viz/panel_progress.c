@@ -14,13 +14,16 @@ int draw_progress_screen(Viz *viz, Rect r, const VizFrame *f) {
     int line_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_TITLE);
     int status_h = f->status ? viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY) : 0;
     int gap = viz_px(viz, 16), bar_h = viz_px(viz, 14);
-    int w = r.w - 2 * viz_px(viz, 40);
+    int margin = viz_px(viz, 40), w = r.w - 2 * margin;
     if (w > viz_px(viz, 900)) w = viz_px(viz, 900);
     int h = title_h + (title_h ? gap : 0) + line_h + gap + bar_h + (status_h ? gap + status_h : 0);
     Rect c = rect_center(r, w, h);
     if (f->title) {
         TextStyle ts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_CAPTION, .color = th->text, .halign = VIZ_ALIGN_CENTER};
-        rc |= draw_text_in_rect(viz, rect_cut_top(&c, title_h), f->title, &ts);
+        /* the title may use the whole width: a long one is cut only where the window ends */
+        Rect t = rect_cut_top(&c, title_h);
+        t.x = r.x + margin, t.w = r.w - 2 * margin;
+        rc |= draw_text_in_rect(viz, t, f->title, &ts);
         rect_cut_top(&c, gap);
     }
     TextStyle ls = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_TITLE, .color = th->text, .halign = VIZ_ALIGN_CENTER};
