@@ -253,6 +253,9 @@ static void test_fails(void) {
         int rc = app_lesson_start(&app, &l, "", &err);
         CHECK(rc == -1 && strcmp(err.text, bad_msg) == 0 && !app.in_lesson && !app.lesson_checking,
               "headless: -1 with the one call's message: '%s'", err.text);
+        /* no window to close (the page's case too): the app stays, the line on its status */
+        CHECK(!app.quit && app.status_is_error && strcmp(app.status, bad_msg) == 0, "headless: stays, status '%s'",
+              app.status);
     }
     app_free(&app);
 
