@@ -1,5 +1,5 @@
 /* app_window.h — the app and its window on SDL's dummy video driver, for the tests that
- * run the window's frames (test_app_frame, test_app_lesson_check): opened as app_run
+ * run the window's frames (test_app_frame, test_app_lesson_check, test_app_keys): opened as app_run
  * opens them, input given as SDL events pushed into the queue a frame reads. Header-only
  * (static): each test takes what it uses. The caller sets SDL_VIDEODRIVER=dummy. */
 #ifndef APP_WINDOW_H
@@ -11,10 +11,11 @@
 #include "app.h"
 #include "check.h"
 
-/* The app on the model in model_dir (the repository's tokenizer and assets), no window;
- * 0 or -1 (checked). */
-static inline int test_app_open(AppState *app, const char *model_dir, uint64_t seed) {
+/* The app on the model in model_dir (the repository's tokenizer and assets), no window,
+ * with the trace budget given (SESSION_TRACE_AUTO: the default); 0 or -1 (checked). */
+static inline int test_app_open_budget(AppState *app, const char *model_dir, uint64_t seed, size_t trace_budget) {
     AppOptions opt = app_default_options();
+    opt.trace_budget = trace_budget;
     opt.model_dir = model_dir;
     opt.tok_dir = "assets/tokenizer";
     opt.assets_dir = "assets";
@@ -24,6 +25,10 @@ static inline int test_app_open(AppState *app, const char *model_dir, uint64_t s
     int rc = app_init(app, &opt, &err);
     CHECK(rc == 0, "app_init: %s", err.text);
     return rc;
+}
+
+static inline int test_app_open(AppState *app, const char *model_dir, uint64_t seed) {
+    return test_app_open_budget(app, model_dir, seed, SESSION_TRACE_AUTO);
 }
 
 /* The app and its 1280x720 window; 0 or -1 (checked; the app is freed then). */

@@ -70,16 +70,21 @@ static int same_beat(const BeatIds *a, const BeatIds *b, int k) {
     return a->n[k] == b->n[k] && memcmp(a->ids[k], b->ids[k], (size_t)a->n[k] * sizeof a->ids[k][0]) == 0;
 }
 
+/* The tiny model's session; 0 or -1 (checked). */
+static int open_session(Session *s) {
+    ErrorMsg err = {{0}};
+    int rc = session_open(s, model_dir, "assets/tokenizer", 0, GPT2_CAP_DEFAULT, &err);
+    CHECK(rc == 0, "open: %s", err.text);
+    return rc;
+}
+
 static BeatIds ref; /* the one call's beats */
 static char bad_msg[sizeof ((ErrorMsg *)0)->text]; /* the one call's message for BAD */
 
 static void test_reference(void) {
     Session s;
     ErrorMsg err = {{0}};
-    if (session_open(&s, model_dir, "assets/tokenizer", 0, GPT2_CAP_DEFAULT, &err)) {
-        CHECK(0, "open: %s", err.text);
-        return;
-    }
+    if (open_session(&s)) return;
     Lesson l;
     if (parse(LESSON, &l) == 0) {
         CHECK(l.n_beats == N_BEATS, "%d beats: %zu", N_BEATS, l.n_beats);
@@ -109,10 +114,7 @@ static void test_reference(void) {
 static void test_steps(int disturb) {
     Session s;
     ErrorMsg err = {{0}};
-    if (session_open(&s, model_dir, "assets/tokenizer", 0, GPT2_CAP_DEFAULT, &err)) {
-        CHECK(0, "open: %s", err.text);
-        return;
-    }
+    if (open_session(&s)) return;
     Lesson l;
     if (parse(LESSON, &l)) { session_free(&s); return; }
     VizView v = frame_default_view();
