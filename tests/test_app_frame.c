@@ -12,48 +12,10 @@
 
 #include "app.h"
 #include "app_jobs.h"
+#include "app_window.h"
 #include "check.h"
 
 static char model_dir[512];
-
-static int open_app(AppState *app) {
-    AppOptions opt = app_default_options();
-    opt.model_dir = model_dir;
-    opt.tok_dir = "assets/tokenizer";
-    opt.assets_dir = "assets";
-    opt.seed = 7;
-    memset(app, 0, sizeof *app);
-    ErrorMsg err = {{0}};
-    int rc = app_init(app, &opt, &err);
-    CHECK(rc == 0, "app_init: %s", err.text);
-    return rc;
-}
-
-/* The app and its window on the dummy driver, as app_run opens them; 0 or -1 (checked). */
-static int open_window(AppState *app, AppWindow *w) {
-    memset(w, 0, sizeof *w);
-    if (open_app(app)) return -1;
-    ErrorMsg err = {{0}};
-    if (app_window_open(w, app, 1280, 720, &err) == 0) return 0;
-    CHECK(0, "app_window_open: %s", err.text);
-    app_free(app);
-    return -1;
-}
-
-static void push_key(SDL_Keycode k) {
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_KEYDOWN;
-    e.key.keysym.sym = k;
-    CHECK(SDL_PushEvent(&e) == 1, "SDL_PushEvent: %s", SDL_GetError());
-}
-
-static void push_quit(void) {
-    SDL_Event e;
-    memset(&e, 0, sizeof e);
-    e.type = SDL_QUIT;
-    CHECK(SDL_PushEvent(&e) == 1, "SDL_PushEvent: %s", SDL_GetError());
-}
 
 /* Frames (1 ms apart) until no job runs and no input waits; the number of frames, or
  * -1 when that never happened within the bound (a frame that does not poll its jobs). */
@@ -98,7 +60,7 @@ static void test_platform_jobs(void) {
 static void test_frames(void) {
     static AppState app;
     AppWindow w;
-    if (open_window(&app, &w)) return;
+    if (test_window_open(&app, &w, model_dir, 7)) return;
     app.async = 1; /* as app_run: jobs through the platform */
     int n0 = session_len(&app.session);
 
@@ -111,7 +73,7 @@ static void test_frames(void) {
     /* Space: the frame applies it, the step starts as a job, the frame asks to wake soon.
      * A step of the bundled model can finish before the same frame polls the job (the
      * events come first, then app_jobs_poll): then the frame has already applied it. */
-    push_key(SDLK_SPACE);
+    test_push_key(SDLK_SPACE);
     wait = app_frame(&app, &w);
     int running = app.busy == 1 && wait == APP_FRAME_BUSY_MS && platform_job_running(&app.job_worker);
     int done_here = app.busy == 0 && session_len(&app.session) == n0 + 1;
@@ -119,8 +81,8 @@ static void test_frames(void) {
           session_len(&app.session));
     /* two more while it runs: the next frame sees them before it polls, so they wait
      * in the queue and are applied after the step, in order */
-    push_key(SDLK_SPACE);
-    push_key(SDLK_SPACE);
+    test_push_key(SDLK_SPACE);
+    test_push_key(SDLK_SPACE);
     int frames = frames_until_idle(&app, &w);
     CHECK(frames > 0, "frames see the jobs finish (%d frames)", frames);
     CHECK(session_len(&app.session) == n0 + 3, "three Space presses, three tokens: %d -> %d", n0,
@@ -132,7 +94,7 @@ static void test_frames(void) {
     char dir[] = "/tmp/inferscope-test-frame-XXXXXX";
     if (mkdtemp(dir)) {
         app.export_dir = dir;
-        push_key(SDLK_e);
+        test_push_key(SDLK_e);
         app_frame(&app, &w);
         const char *p = strstr(app.status, "exported ");
         struct stat st;
@@ -145,8 +107,8 @@ static void test_frames(void) {
 
     /* quit while a step runs: the frames go on until it is done, then stop */
     int n1 = session_len(&app.session);
-    push_key(SDLK_SPACE);
-    push_quit();
+    test_push_key(SDLK_SPACE);
+    test_push_quit();
     wait = app_frame(&app, &w);
     CHECK(app.quit && (app.busy ? wait == APP_FRAME_BUSY_MS : wait == PLATFORM_FRAME_STOP),
           "quit with a job running: busy %d, wait %d", app.busy, wait);
@@ -179,7 +141,7 @@ static int event_frame(void *arg) {
     SDL_Event e;
     while (SDL_PollEvent(&e)) c->saw_event += e.type == SDL_KEYDOWN;
     if (++c->frames == 2) return PLATFORM_FRAME_STOP;
-    push_key(SDLK_SPACE); /* arrives during the wait that follows */
+    test_push_key(SDLK_SPACE); /* arrives during the wait that follows */
     return 10000;
 }
 
@@ -220,11 +182,11 @@ static int loop_frame(void *arg) {
 static void test_desktop_loop(void) {
     static AppState app;
     AppWindow w;
-    if (open_window(&app, &w)) return;
+    if (test_window_open(&app, &w, model_dir, 7)) return;
     app.async = 1;
     int n0 = session_len(&app.session);
-    push_key(SDLK_SPACE);
-    push_quit();
+    test_push_key(SDLK_SPACE);
+    test_push_quit();
     LoopCtx c = {&app, &w, 0};
     platform_run_loop(loop_frame, &c);
     CHECK(c.frames >= 2 && c.frames <= 4000 && app.quit && !app.busy && session_len(&app.session) == n0 + 1,

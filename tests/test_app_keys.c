@@ -12,6 +12,7 @@
 #include "app.h"
 #include "app_export.h"
 #include "app_jobs.h"
+#include "app_window.h"
 #include "check.h"
 #include "offscreen.h"
 #include "panels.h"
@@ -66,17 +67,7 @@ static void click(AppState *app, int x, int y) {
 }
 
 static int open_app_budget(AppState *app, uint64_t seed, size_t trace_budget) {
-    AppOptions opt = app_default_options();
-    opt.trace_budget = trace_budget;
-    opt.model_dir = model_dir;
-    opt.tok_dir = "assets/tokenizer";
-    opt.assets_dir = "assets";
-    opt.seed = seed;
-    memset(app, 0, sizeof *app);
-    ErrorMsg err = {{0}};
-    int rc = app_init(app, &opt, &err);
-    CHECK(rc == 0, "app_init: %s", err.text);
-    return rc;
+    return test_app_open_budget(app, model_dir, seed, trace_budget);
 }
 
 static int open_app(AppState *app, uint64_t seed) { return open_app_budget(app, seed, SESSION_TRACE_AUTO); }

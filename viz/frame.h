@@ -159,6 +159,10 @@ typedef struct VizFrame {
     int n_captions;
     const char *question;         /* an open question (bars hidden until reveal) */
     const char *beat_label;       /* "3 / 12" in the corner */
+    const char *progress;         /* set: model work that must end before anything is shown
+                                   * ("checking the lesson on the model: beat 3 of 12"), drawn
+                                   * alone with the title, a bar and the status, no panels */
+    int progress_done, progress_total; /* the bar: parts done of how many */
 
     /* --- Text panel marks (src/session/text_marks.c fills them when view.text_mode asks) --- */
     const TokenStat *tok_stats;   /* (n_pos) how expected token i was after tokens [0, i);

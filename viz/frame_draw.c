@@ -222,6 +222,7 @@ int draw_frame(Viz *viz, Rect r, const VizFrame *f, VizHits *hits) {
     const SDL_Color black = {0, 0, 0, 255};
     rc |= draw_fill_rect(viz, r, f->view.blank ? black : viz->theme->background);
     if (f->view.blank) return rc ? -1 : 0; /* presenter blanked the screen: black */
+    if (f->progress) return (draw_progress_screen(viz, r, f) | rc) ? -1 : 0;
     /* the lesson bands above and below the figure, never over it */
     Rect body = r;
     rect_cut_top(&body, lesson_overlay_top(viz, f));

@@ -109,6 +109,11 @@ int compare_panel_fit(Viz *viz, Rect r, const VizFrame *f, ComparePanelFit *fit)
  * time of the last step; f->status (or an error, drawn as such) on the right. */
 int draw_status_line(Viz *viz, Rect r, const VizFrame *f);
 
+/* Instead of the panels while a long piece of model work runs before anything can be
+ * shown (f->progress set): f->title, f->progress with a bar of progress_done of
+ * progress_total, and f->status under it (panel_progress.c). */
+int draw_progress_screen(Viz *viz, Rect r, const VizFrame *f);
+
 /* The key overlay (`?`): every row of f->keys, on a translucent card over r, in body
  * text, or in small text when that is what keeps every action whole. */
 int draw_help_overlay(Viz *viz, Rect r, const VizFrame *f);

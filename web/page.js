@@ -69,11 +69,24 @@
 
   function start() {
     fillLessons();
-    // main runs the lesson's every beat (lesson_check) or loads a model before its first
-    // frame, seconds in which the page cannot paint: say so first, then start a frame later
-    say(lessonName ? 'opening the lesson ' + lessonName + ': every beat is checked on the model first…'
-                   : params.get('model') ? 'loading the model ' + params.get('model') + '…' : 'starting…');
+    // a stored model loads in main, seconds in which the page cannot paint: say so first,
+    // then start a frame later. A lesson no longer waits: the window opens at once and
+    // draws its check (every beat run on the model, a beat per frame) itself.
+    if (!params.get('model')) return run();
+    say('loading the model ' + params.get('model') + '…');
     requestAnimationFrame(() => setTimeout(run, 0));
+  }
+
+  // The lesson is ready when its check is done (the state has no `checking` any more):
+  // make bench-web and the tests read the time, from the start of the navigation.
+  function watchLesson() {
+    const q = stateQuery();
+    if (q !== null && !/(^|&)checking=/.test(q)) {
+      window.inferscopeLessonReadyMs = performance.now();
+      console.log('inferscope: lesson ' + lessonName + (/(^|&)beat=/.test(q) ? ' ready' : ' did not open (see the window)'));
+      return;
+    }
+    requestAnimationFrame(watchLesson);
   }
 
   function run() {
@@ -93,6 +106,7 @@
       // from the start of the navigation (performance.now()'s origin): make bench-web reads it
       window.inferscopeFirstFrameMs = performance.now();
       console.log('inferscope: first frame (renderer ' + window.inferscopeRenderer() + ')');
+      if (lessonName) watchLesson();
     }));
   }
 
@@ -107,7 +121,8 @@
 
   function syncAddress() {
     const q = stateQuery();
-    if (q === null || q === lastQuery) return;
+    // not while a lesson is checked: its link is the beat it will show, written once it does
+    if (q === null || q === lastQuery || /(^|&)checking=/.test(q)) return;
     lastQuery = q;
     history.replaceState(null, '', '?' + q);
   }

@@ -191,7 +191,8 @@ static void draw_once(AppState *app, AppWindow *w) {
     app->frame_ms_last = platform_now_ms() - t0;
     if (app->frame_ms_last > app->frame_ms_max) app->frame_ms_max = app->frame_ms_last;
     app->n_frames++;
-    if (w->hits_out) write_hits(app, w->hits_out, ow, oh, &w->hits_hash);
+    /* a lesson being checked passes through the states of its beats: not one to wait for */
+    if (w->hits_out && !app->lesson_checking) write_hits(app, w->hits_out, ow, oh, &w->hits_hash);
 }
 
 int app_frame(AppState *app, AppWindow *w) {
@@ -200,6 +201,9 @@ int app_frame(AppState *app, AppWindow *w) {
     app_jobs_poll(app);
     app_inside_poll(app);
     drain_queue(app);
+    /* a lesson being checked: its next beat once the frame on screen shows the last one
+     * done (in the browser the job runs within this frame: one drawn frame, one beat) */
+    if (!app->dirty) app_lesson_check_next(app);
     if (app->busy) {
         /* a slow step (big GPT-2, long prompt): say so in the title, keep the frame */
         if (!w->title_busy && platform_now_ms() - app->busy_since_ms > 150) {
@@ -237,7 +241,7 @@ int app_frame(AppState *app, AppWindow *w) {
     app_class_poll(app); /* the votes arrive from the network, not as events */
     if (app->dirty) draw_once(app, w);
     app_inside_start(app); /* what that frame found missing, behind the next frames */
-    if (platform_job_running(&app->inside_worker)) return APP_FRAME_BUSY_MS;
+    if (platform_job_running(&app->inside_worker) || app->lesson_checking) return APP_FRAME_BUSY_MS;
     return app->klass ? APP_CLASS_POLL_MS : APP_FRAME_IDLE_MS;
 }
 
@@ -331,5 +335,7 @@ int app_run(AppState *app, int width, int height, ErrorMsg *err) {
         fprintf(stderr, "inferscope: %d frames, last %.2f ms, slowest %.2f ms; last forward step %.2f ms\n",
                 app->n_frames, app->frame_ms_last, app->frame_ms_max, app->session.last_step_ms);
     app_window_close(&w);
+    /* a lesson whose check failed closed the window: its error is the app's */
+    if (app->lesson_failed) return error_set(err, "%s", app->lesson_error.text);
     return 0;
 }

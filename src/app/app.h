@@ -95,6 +95,8 @@ typedef enum AppJobKind {
     JOB_ABLATE, /* head (layer, head) flipped in the mask on screen, then ACT_ABLATE */
     JOB_BEAT,   /* presenter mode: lesson beat `beat` rebuilt, its live captions measured */
     JOB_COMPARE,/* the compare panel's columns for the prompt (session_compare_update) */
+    JOB_CHECK,  /* a lesson opening: its next beat run and its `expect` lines checked
+                 * (lesson_check_step), one beat per job so the window draws between them */
 } AppJobKind;
 
 typedef struct AppJob {
@@ -135,6 +137,7 @@ typedef struct AppState {
     VizKeyHelp help[APP_HELP_MAX]; /* rows of the key overlay, from the key table */
     int n_help;
     char status_line[APP_STATUS_MAX + APP_EDIT_MAX + 64]; /* composed per frame */
+    char progress_line[128];  /* a lesson check's progress, composed per frame */
     const char *assets_dir;   /* borrowed from the options (fonts) */
     const char *export_dir;   /* borrowed: where E writes figures (NULL = exporter's default) */
     Sha256Cache sha_cache;    /* the weights' hash for figure provenance, computed once */
@@ -150,6 +153,11 @@ typedef struct AppState {
     AppInput queue[APP_QUEUE_MAX]; /* input that arrived while busy, oldest first */
     int n_queued;
     int in_lesson;            /* 1: presenter mode (app_lesson.c) */
+    int lesson_checking;      /* 1 while the lesson is checked beat by beat before presenter
+                               * mode starts (JOB_CHECK; in_lesson is 0 until it is done) */
+    int lesson_first_beat;    /* the beat shown when the check is done (0; a link's ?beat=) */
+    int lesson_failed;        /* 1: the check failed (lesson_error says where and why) */
+    ErrorMsg lesson_error;    /* "FILE:LINE: problem" of a failed check */
     Lesson lesson;            /* owned while in_lesson */
     LessonBeatView beat;      /* the beat on screen: captions, question, counter */
     LessonCaptions beat_caps; /* its caption lines with the live numbers filled in */
@@ -163,10 +171,30 @@ typedef struct AppState {
     const char *model_dir, *tok_dir; /* borrowed from the options: the room's own tokenizer */
 } AppState;
 
-/* Presenter mode (app_lesson.c). app_lesson_start takes ownership of *lesson (also on
- * error), checks every beat against the model (errors "FILE:LINE: problem") and shows
- * beat 1. note: a line shown with every beat (e.g. the model fallback), or "". */
+/* Presenter mode (app_lesson.c). app_lesson_open takes ownership of *lesson (also on
+ * error), checks what needs no model (lesson_facts_check: -1 with err) and starts the
+ * check of every beat against the model, which the window's frames go on with one beat
+ * per job (app_lesson_check_next) while they draw the progress; when the last beat has
+ * held, beat 1 (or lesson_first_beat) is shown. A beat that fails ends it with
+ * lesson_failed / lesson_error ("FILE:LINE: problem", also on the status line; where the
+ * app may end itself the window closes with it, as the app did before it opened).
+ * note: a line shown with every beat (e.g. the model fallback), or "". */
+int app_lesson_open(AppState *app, Lesson *lesson, const char *note, ErrorMsg *err);
+/* Starts the next beat's check when one is due and no job runs (the frame calls it once
+ * what it drew shows the progress). */
+void app_lesson_check_next(AppState *app);
+/* JOB_CHECK's follow-up (app_jobs.c): rc as lesson_check_step's. */
+void app_lesson_checked(AppState *app, int rc, const ErrorMsg *err);
+/* 1 (and the status line says why) when the intent must wait for the lesson's check:
+ * everything that moves a beat or changes the session or the view; quitting, full
+ * screen and the theme do not wait. 0 when no check runs. */
+int app_lesson_refuses(AppState *app, AppIntent intent);
+/* app_lesson_open and the whole check at once (no window: tests, a caller that waits):
+ * returns when beat 1 is shown, or -1 with the check's error. */
 int app_lesson_start(AppState *app, Lesson *lesson, const char *note, ErrorMsg *err);
+/* The check's progress line ("checking the lesson on the model: beat 3 of 12") into
+ * buf; 0 when no check runs (buf ""). */
+int app_lesson_progress(const AppState *app, char *buf, size_t cap);
 /* Shows beat k (clamped to the lesson): a JOB_BEAT, so the replay and the live numbers
  * run off the event loop like any model work. The presenter keys (PageDown, PageUp,
  * Home ... rows of the key table marked `presenter`) come here through app_update. */

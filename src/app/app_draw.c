@@ -34,7 +34,13 @@ int app_draw(AppState *app, Viz *viz, Rect r) {
     f.keys = app->help;
     f.n_keys = app->n_help;
     const char *caps[LESSON_MAX_CAPTIONS + 1];
-    if (app->in_lesson) {
+    if (app_lesson_progress(app, app->progress_line, sizeof app->progress_line)) {
+        /* the lesson is being checked: its title and how far, not the half-built beats */
+        f.title = app->lesson.title;
+        f.progress = app->progress_line;
+        f.progress_done = (int)lesson_check_done(&app->lesson);
+        f.progress_total = (int)app->lesson.n_beats;
+    } else if (app->in_lesson) {
         /* a slide, drawn exactly as `export --lesson` draws it: no interaction hints, and
          * only an error (or the prompt being edited) in the status line */
         app_lesson_frame(app, &f, caps, LESSON_MAX_CAPTIONS + 1);

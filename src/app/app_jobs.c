@@ -2,7 +2,7 @@
  * through the platform (platform.h: natively one short-lived thread per job, in the
  * browser within the frame), its completion polled by the frame. While a job runs only
  * the worker touches the Session (and, for a lesson beat, the lesson and the beat
- * overlay): the frame does not draw and keeps input other than quit and window events
+ * overlay, and for a lesson's opening check its snapshots): the frame does not draw and keeps input other than quit and window events
  * for after the job (app.c). */
 #include <string.h>
 
@@ -50,6 +50,7 @@ static void job_run(AppState *app, AppJob *j) {
     case JOB_ABLATE: j->rc = job_ablate(s, j); break;
     case JOB_BEAT: j->rc = job_beat(app, j); break;
     case JOB_COMPARE: j->rc = session_compare_update(s, &j->err); break;
+    case JOB_CHECK: j->rc = lesson_check_step(&app->lesson, s, &j->view, &app->beat, &j->err); break;
     default: j->rc = 0; break;
     }
 }
@@ -58,6 +59,11 @@ static void job_run(AppState *app, AppJob *j) {
 static void job_finish(AppState *app, const AppJob *j) {
     Session *s = &app->session;
     app->dirty = 1;
+    if (j->kind == JOB_CHECK) {
+        /* rc 1 is "more beats", not a failure; may start the first beat's job (last) */
+        app_lesson_checked(app, j->rc, &j->err);
+        return;
+    }
     /* the compare panel on screen follows the prompt: a step, a new prompt or a beat
      * that changed it starts the columns again (this job is over: app->busy is 0) */
     if (j->kind != JOB_COMPARE) app_compare_refresh(app);

@@ -1,11 +1,12 @@
 /* app_jobs.h — the work that runs the model (the Actions of action.h that do model work:
  * a step, a forced token, switching to a branch, a new prompt; a head's ablation
- * flipped; a lesson beat rebuilt) as "jobs": split into the model work (job_run, safe on
- * a worker thread) and the follow-up on the app (job_finish: the status line, closing
- * the editor; main thread). In the window (app->async) a job runs through the platform
- * (platform.h: natively its own thread while the loop keeps handling events, so a slow
- * step on a big GPT-2 never freezes the window; in the browser within a frame); without
- * one (tests, headless) it runs inline. No SDL drawing. */
+ * flipped; a lesson beat rebuilt; one beat of a lesson's opening check) as "jobs":
+ * split into the model work (job_run, safe on a worker thread) and the follow-up on the
+ * app (job_finish: the status line, closing the editor; main thread). In the window
+ * (app->async) a job runs through the platform (platform.h: natively its own thread
+ * while the loop keeps handling events, so a slow step on a big GPT-2 never freezes the
+ * window; in the browser within a frame); without one (tests, headless) it runs inline.
+ * No SDL drawing. */
 #ifndef APP_JOBS_H
 #define APP_JOBS_H
 

@@ -235,7 +235,7 @@ int app_main(int argc, char **argv) {
         figure_state_free(&fig);
         return cli_fail("window", "%s", err.text);
     }
-    if (lesson_path && app_lesson_start(&app, &lesson, note, &err)) {
+    if (lesson_path && app_lesson_open(&app, &lesson, note, &err)) {
         app_free(&app);
         return cli_fail("window", "%s", err.text);
     }

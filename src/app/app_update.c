@@ -560,7 +560,8 @@ void app_update(AppState *app, const AppInput *in) {
                 return;
             }
         }
-        const KeyCommand *b = keys_lookup_mode(in->key, in->mod, app->in_lesson);
+        const KeyCommand *b = keys_lookup_mode(in->key, in->mod, app->in_lesson || app->lesson_checking);
+        if (b && app_lesson_refuses(app, b->intent)) return;
         if (b) apply_intent(app, b->intent, b->arg);
         return;
     }

@@ -281,6 +281,8 @@ struct LessonReplay {
     size_t n_blob, cap_blob;
     uint8_t *pre_prompt;       /* the session's prompt before the lesson's first `prompt` */
     size_t pre_prompt_len;
+    int live;                  /* 1: the last lesson_check_step left the session at the end of
+                                * the last snapshot (the next step goes on from there) */
     LessonReplayStats stats;
 };
 
@@ -412,14 +414,30 @@ static int restore_snapshot(const Lesson *l, LessonReplay *r, size_t k, Session 
     return 0;
 }
 
-/* Runs beats n_snap .. k from the last snapshot (or a clean start), one snapshot per beat. */
+/* 1 when s still holds what the last snapshot holds, as the previous check step left it
+ * (nothing ran on it since): the next beat goes on from the session as it is. A session
+ * changed meanwhile is restored as usual, so this only saves work, never decides a result. */
+static int session_still_at(const BeatSnap *sn, const Session *s) {
+    if (sn->has_state != (s->n_branches > 0) || sn->seed != s->seed ||
+        memcmp(&sn->settings, &s->settings, sizeof sn->settings) != 0)
+        return 0;
+    return !sn->has_state || (sn->n_branches == s->n_branches && sn->cur == s->cur && sn->n_pos == session_len(s) &&
+                              sn->n_prompt == s->n_prompt && sn->pending_salt == s->pending_salt);
+}
+
+/* Runs beats n_snap .. k from the last snapshot (or a clean start), one snapshot per beat.
+ * go_on: the session is where the previous check step left it (LessonReplay.live): that
+ * snapshot's view and run state are taken back without restoring the session. */
 static int run_beats(const Lesson *l, LessonReplay *r, size_t k, Session *s, VizView *view, LessonBeatView *bv,
-                     ErrorMsg *err) {
+                     int go_on, ErrorMsg *err) {
     RunState rs = {.last_question = NULL, .have_prompt = 0, .prompt_dir = SIZE_MAX, .ablate_dir = SIZE_MAX,
                    .compare_dir = SIZE_MAX};
     int rc = 0;
     session_batch_begin(s);
-    if (r->n_snap) {
+    if (r->n_snap && go_on && session_still_at(&r->snap[r->n_snap - 1], s)) {
+        *view = r->snap[r->n_snap - 1].view;
+        rs = r->snap[r->n_snap - 1].rs;
+    } else if (r->n_snap) {
         rc = restore_snapshot(l, r, r->n_snap - 1, s, view, bv, &rs, err);
     } else {
         /* a clean start: default settings, seed 0, default view */
@@ -447,7 +465,8 @@ static int run_beats(const Lesson *l, LessonReplay *r, size_t k, Session *s, Viz
     return rc;
 }
 
-int lesson_goto_beat(Lesson *l, int k, Session *s, VizView *view, LessonBeatView *bv, ErrorMsg *err) {
+/* lesson_goto_beat; go_on: lesson_check_step's (run_beats). */
+static int goto_beat(Lesson *l, int k, Session *s, VizView *view, LessonBeatView *bv, int go_on, ErrorMsg *err) {
     if (k < 0 || (size_t)k >= l->n_beats) return error_set(err, "%s: there is no beat %d (it has %zu)", l->path, k + 1, l->n_beats);
     if (l->replay && l->replay->owner != s) lesson_replay_free(l);
     if (!l->replay) {
@@ -456,12 +475,13 @@ int lesson_goto_beat(Lesson *l, int k, Session *s, VizView *view, LessonBeatView
         l->replay->owner = s;
     }
     LessonReplay *r = l->replay;
+    r->live = 0;
     char note[sizeof bv->note];
     snprintf(note, sizeof note, "%s", bv->note);
     int keep_top_n = view->top_n;
     RunState rs;
     int rc = (size_t)k < r->n_snap ? restore_snapshot(l, r, (size_t)k, s, view, bv, &rs, err)
-                                   : run_beats(l, r, (size_t)k, s, view, bv, err);
+                                   : run_beats(l, r, (size_t)k, s, view, bv, go_on, err);
     if (keep_top_n > 0) view->top_n = keep_top_n;
     snprintf(bv->note, sizeof bv->note, "%s", note);
     bv->beat = k;
@@ -470,12 +490,36 @@ int lesson_goto_beat(Lesson *l, int k, Session *s, VizView *view, LessonBeatView
     return rc;
 }
 
-int lesson_check(Lesson *l, Session *s, VizView *view, LessonBeatView *bv, ErrorMsg *err) {
+int lesson_goto_beat(Lesson *l, int k, Session *s, VizView *view, LessonBeatView *bv, ErrorMsg *err) {
+    return goto_beat(l, k, s, view, bv, 0, err);
+}
+
+void lesson_check_begin(Lesson *l) {
     /* from scratch every time: the lesson runs, and its claims are checked, once per beat */
     lesson_replay_free(l);
-    if (lesson_goto_beat(l, (int)l->n_beats - 1, s, view, bv, err)) {
+}
+
+size_t lesson_check_done(const Lesson *l) { return l->replay ? l->replay->n_snap : 0; }
+
+int lesson_check_step(Lesson *l, Session *s, VizView *view, LessonBeatView *bv, ErrorMsg *err) {
+    const LessonReplay *r = l->replay && l->replay->owner == s ? l->replay : NULL;
+    size_t k = r ? r->n_snap : 0;
+    if (k >= l->n_beats) return 0;
+    if (goto_beat(l, (int)k, s, view, bv, r && r->live, err)) {
         lesson_replay_free(l);
         return -1;
     }
+    l->replay->live = 1;
+    return l->replay->n_snap < l->n_beats ? 1 : 0;
+}
+
+int lesson_check(Lesson *l, Session *s, VizView *view, LessonBeatView *bv, ErrorMsg *err) {
+    lesson_check_begin(l);
+    /* one batch around every beat: the records (next, prev) are computed once, at the end */
+    session_batch_begin(s);
+    int rc;
+    while ((rc = lesson_check_step(l, s, view, bv, err)) > 0) continue;
+    session_batch_end(s);
+    if (rc) return -1;
     return lesson_goto_beat(l, 0, s, view, bv, err);
 }

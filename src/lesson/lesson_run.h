@@ -42,8 +42,19 @@ int lesson_goto_beat(Lesson *l, int k, Session *s, VizView *view, LessonBeatView
 
 /* Runs every beat once from a clean start, so a lesson with an error is reported
  * before it is shown (never opened half-way), and keeps the snapshots. Leaves the
- * session at beat 0. */
+ * session at beat 0. The one call of the steps below (export --lesson, tests). */
 int lesson_check(Lesson *l, Session *s, VizView *view, LessonBeatView *bv, ErrorMsg *err);
+
+/* lesson_check a beat at a time, for a window that draws between beats (a long lesson
+ * is seconds of model work). begin forgets the snapshots; each step runs the next beat
+ * (its `expect` lines checked) from where the previous step left the session and keeps
+ * its snapshot: 1 when beats remain, 0 after the last (the session at the lesson's end;
+ * lesson_goto_beat(l, 0, ...) shows the first), -1 with lesson_check's "FILE:LINE:
+ * problem" (the snapshots freed). A session changed between two steps is restored from
+ * the last snapshot first, so the result is the one call's. done: beats run so far. */
+void lesson_check_begin(Lesson *l);
+int lesson_check_step(Lesson *l, Session *s, VizView *view, LessonBeatView *bv, ErrorMsg *err);
+size_t lesson_check_done(const Lesson *l);
 
 /* What the replay has done since the cache was (re)built: for tests that hold the
  * "work in proportion to the beat" promise without timing anything. */

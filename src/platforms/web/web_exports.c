@@ -45,7 +45,12 @@ char *web_state_query(void) {
     if (!r) return NULL;
     AppState *app = r->app;
     StrBuf b = {0};
-    if (app->in_lesson) {
+    if (app->lesson_checking) {
+        /* the beat it will show, and how many beats have held so far (the page waits for
+         * the lesson until `checking` is gone) */
+        strbuf_addf(&b, "beat=%d&beats=%zu&checking=%zu", app->lesson_first_beat + 1, app->lesson.n_beats,
+                    lesson_check_done(&app->lesson));
+    } else if (app->in_lesson) {
         strbuf_addf(&b, "beat=%d&beats=%d", app->beat.beat + 1, app->beat.n_beats);
     } else {
         int ow = 0, oh = 0;
@@ -223,7 +228,8 @@ void web_set_prompt(const char *utf8) {
 /* Presenter mode: shows beat k (1-based, as the link and the counter say). */
 void web_show_beat(int k) {
     AppRun *r = running();
-    if (r && r->app->in_lesson) app_lesson_show(r->app, k - 1);
+    if (r && r->app->lesson_checking) r->app->lesson_first_beat = k - 1; /* shown when it is done */
+    else if (r && r->app->in_lesson) app_lesson_show(r->app, k - 1);
 }
 
 /* The name of the SDL renderer the window draws with ("software", or "opengles2" where
