@@ -10,20 +10,25 @@ int draw_progress_screen(Viz *viz, Rect r, const VizFrame *f) {
     const Theme *th = viz->theme;
     int rc = draw_set_clip(viz, NULL);
     rc |= draw_fill_rect(viz, r, th->background);
-    int title_h = f->title ? viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_CAPTION) : 0;
+    /* the title may use the whole width and wraps (a projector's 250 % cut the sampling
+     * lab's after "many…"): up to 3 lines, the last ending in "…" only past that */
+    enum { TITLE_LINES = 3 };
+    int margin = viz_px(viz, 40), title_w = r.w - 2 * margin;
+    int title_line_h = viz_line_height(viz, VIZ_FONT_BOLD, VIZ_TEXT_CAPTION);
+    int title_n = f->title ? draw_count_lines(viz, VIZ_FONT_BOLD, VIZ_TEXT_CAPTION, f->title, title_w, TITLE_LINES) : 0;
+    int title_h = title_n * title_line_h;
     int line_h = viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_TITLE);
     int status_h = f->status ? viz_line_height(viz, VIZ_FONT_SANS, VIZ_TEXT_BODY) : 0;
     int gap = viz_px(viz, 16), bar_h = viz_px(viz, 14);
-    int margin = viz_px(viz, 40), w = r.w - 2 * margin;
+    int w = r.w - 2 * margin;
     if (w > viz_px(viz, 900)) w = viz_px(viz, 900);
     int h = title_h + (title_h ? gap : 0) + line_h + gap + bar_h + (status_h ? gap + status_h : 0);
     Rect c = rect_center(r, w, h);
     if (f->title) {
         TextStyle ts = {.font = VIZ_FONT_BOLD, .size = VIZ_TEXT_CAPTION, .color = th->text, .halign = VIZ_ALIGN_CENTER};
-        /* the title may use the whole width: a long one is cut only where the window ends */
         Rect t = rect_cut_top(&c, title_h);
-        t.x = r.x + margin, t.w = r.w - 2 * margin;
-        rc |= draw_text_in_rect(viz, t, f->title, &ts);
+        t.x = r.x + margin, t.w = title_w;
+        rc |= draw_wrapped_text(viz, t, f->title, &ts, title_line_h, TITLE_LINES);
         rect_cut_top(&c, gap);
     }
     TextStyle ls = {.font = VIZ_FONT_SANS, .size = VIZ_TEXT_TITLE, .color = th->text, .halign = VIZ_ALIGN_CENTER};
