@@ -2,8 +2,8 @@
  * through the platform (platform.h: natively one short-lived thread per job, in the
  * browser within the frame), its completion polled by the frame. While a job runs only
  * the worker touches the Session (and, for a lesson beat, the lesson and the beat
- * overlay, and for a lesson's opening check its snapshots): the frame does not draw and keeps input other than quit and window events
- * for after the job (app.c). */
+ * overlay, and for a lesson's opening check its snapshots): the frame does not draw and
+ * keeps input other than quit and window events for after the job (app.c). */
 #include <string.h>
 
 #include "app_jobs.h"
