@@ -189,7 +189,9 @@ static void test_desktop_loop(void) {
     test_push_quit();
     LoopCtx c = {&app, &w, 0};
     platform_run_loop(loop_frame, &c);
-    CHECK(c.frames >= 2 && c.frames <= 4000 && app.quit && !app.busy && session_len(&app.session) == n0 + 1,
+    /* one frame is enough when the step's worker ends before that frame reaches the quit
+     * (seen under load: "ran 1 frames ... 5 tokens"); the count is not the point */
+    CHECK(c.frames >= 1 && c.frames <= 4000 && app.quit && !app.busy && session_len(&app.session) == n0 + 1,
           "the loop ran %d frames: stepped once, then stopped at quit (%d tokens)", c.frames,
           session_len(&app.session));
     app_window_close(&w);

@@ -29,7 +29,7 @@ if [ "${1:-}" = "--inner" ]; then
     # the first frame is drawn when its hit list appears (bounded wait)
     wait_state "$out/$name.hits" '^state n_pos=4 '
     # the window that drew the first frame (not a transient one SDL replaced)
-    WID=$(xdotool search --name '^inferscope' | tail -n 1)
+    WID=$(xdotool search --onlyvisible --name '^inferscope' | tail -n 1)
     sleep 0.3
   }
   stop_app() { # bounded wait for the app to exit after q, then its exit status
@@ -38,7 +38,13 @@ if [ "${1:-}" = "--inner" ]; then
     if kill -0 "$APP_PID" 2>/dev/null; then kill "$APP_PID"; echo "killed" >>"$out/$name.log"; fi
     wait "$APP_PID"; echo $? >"$out/$name.rc"; APP_PID=
   }
-  press() { xdotool key --window "$WID" --delay 20 "$@"; }
+  # a window SDL replaced after the search (X's BadWindow, seen under load: every key of
+  # the lesson run lost) is looked up again, the visible one
+  own_window() {
+    xdotool getwindowname "$WID" >/dev/null 2>&1 ||
+      WID=$(xdotool search --onlyvisible --name '^inferscope' | tail -n 1)
+  }
+  press() { own_window; xdotool key --window "$WID" --delay 20 "$@"; }
   # waits (bounded) until the app's state line matches the regex $2 (hits file $1)
   wait_state() {
     for _ in $(seq 1 $((300 * SLOW))); do head -n 1 "$1" 2>/dev/null | grep -Eq "$2" && return 0; sleep 0.1; done
@@ -72,6 +78,7 @@ if [ "${1:-}" = "--inner" ]; then
     read -r x3 y3 tok3 < <(bar "$out/mouse.hits" 2)
     echo "${tok2:-none}" >"$out/mouse.rank2"
     echo "${tok3:-none}" >"$out/mouse.rank3"
+    own_window
     [ -n "${x2:-}" ] && xdotool mousemove --window "$WID" "$x2" "$y2" click 1
     wait_state "$out/mouse.hits" 'n_pos=5 '
     press Left
@@ -92,6 +99,9 @@ if [ "${1:-}" = "--inner" ]; then
   # Run C: presenter mode; PageDown twice, PageUp once -> beat 2 of 3, rebuilt exactly
   printf 'title E2E lesson\nprompt Once upon a time\nseed 3\ncaption one\npause\nstep 5\ncaption two\npause\nstep 2\ncaption three\n' >"$out/e2e.lesson"
   if start_app lesson --lesson "$out/e2e.lesson"; then
+    # the window checks the lesson beat by beat first (keys wait until it is done): beat 1
+    # shown (the state line says beat=-1 while checking) before any key
+    wait_state "$out/lesson.hits" ' beat=0 '
     press Next
     wait_state "$out/lesson.hits" 'n_pos=9 '
     press Next
