@@ -190,7 +190,8 @@ test-arm64:
 # Engine tests not here: test_map_guard (fork and SIGBUS: Node has neither; mmap there is
 # a copy) and test_big_model_mmap (a 6.4 GB file: 32-bit sizes, at most 4 GB of memory).
 WASM_TESTS := $(filter-out test_map_guard,$(ARM64_TESTS)) test_attn_explain test_head_scores test_lens \
-              test_ngram_index test_seq_metrics test_settings_spec test_token_stats test_trace_lean test_model_stream
+              test_ngram_index test_seq_metrics test_settings_spec test_token_stats test_trace_lean test_model_stream \
+              test_sampler_rank
 # Tests that link viz/ and src/ and need no window. Not here (each fails or cannot link
 # under Node; the reason is theirs): export.o needs the PDF backend (cairo), so
 # test_ablation, test_app_frame, test_app_keys, test_attn_lines, test_export,

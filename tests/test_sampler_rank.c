@@ -147,6 +147,39 @@ static void test_tied_head(Sampler *s) {
     check_run(s, tied + 0.5 * (1.0 - tied), V, "a draw past a tied head");
 }
 
+/* The head of 256 is found by a radix select over the keys (sampler.c, select_kth): here
+ * the logits share their sign, exponent and top mantissa bits (all in [1, 1 + 2^-10)),
+ * so the select narrows through several digits, and in the second case they take 40
+ * values only, so the 256th ends inside a run of ties that the head keeps whole. The head
+ * is the tokens at or above the 256th largest logit, counted here by a plain sort. */
+static int by_float_desc(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x < y) - (x > y);
+}
+
+static size_t head_of(size_t want) {
+    static float sorted[V];
+    memcpy(sorted, g_logits, sizeof sorted);
+    qsort(sorted, V, sizeof *sorted, by_float_desc);
+    size_t h = want;
+    while (h < V && sorted[h] == sorted[want - 1]) h++;
+    return h;
+}
+
+static void test_narrow_head(Sampler *s) {
+    Rng rng;
+    rng_seed(&rng, 19);
+    for (int i = 0; i < V; i++) g_logits[i] = 1.0f + (float)ldexp(rng_uniform(&rng), -10);
+    g_logits[777] = 8.0f; /* peaked, so that a draw at u 0.01 lands in the head */
+    size_t h = head_of(256); /* floats near 1 are 2^-23 apart: a few ties, not many */
+    check_run(s, 0.01, h, "a head selected among logits sharing their top bits");
+    for (int i = 0; i < V; i++) g_logits[i] = 1.0f + (float)ldexp((double)(rng_next_u32(&rng) % 40), -12);
+    g_logits[777] = 8.0f;
+    h = head_of(256);
+    CHECK(h > 256, "40 distinct logits: the head of 256 has %zu tokens (a tie run past it wanted)", h);
+    check_run(s, 0.01, h, "a head selected inside a run of ties among 40 values");
+}
+
 /* The ranking on awkward values: -0 and +0 are equal (the lower id first), -inf ranks last,
  * subnormals and both signs in order; through the float keys (input logits) and, with a
  * repetition penalty that changes a few logits, the double keys. */
@@ -192,6 +225,7 @@ int main(void) {
     }
     test_flat(&s);
     test_tied_head(&s);
+    test_narrow_head(&s);
     test_awkward_values(&s);
     sampler_free(&s);
     return check_summary("test_sampler_rank");

@@ -48,6 +48,7 @@ int bench_shape_config(const char *name, Gpt2Config *cfg) {
 
 typedef struct Fig {
     double ms, x, x_lo, x_hi; /* medians over the rounds; range of x */
+    double fwd;               /* median of the steps' forward pass (gpt2_step and its check) */
     long computed, timed;     /* steps that ran the model / steps timed (a redo row is no step) */
 } Fig;
 
@@ -60,7 +61,7 @@ static uint64_t g_seed = 1000;
  * figure says if one was). `frame` adds the window's frame_fill after each step. */
 static Fig time_steps(Session *s, const BenchBuf *fb, double model_bytes, int threads, int frame) {
     Fig f = {0};
-    double ms[ROUNDS], x[ROUNDS], t[STEPS];
+    double ms[ROUNDS], x[ROUNDS], fw[ROUNDS], t[STEPS], tf[STEPS];
     ErrorMsg err;
     kern_set_threads(threads);
     thread_governor_init(&s->threads, threads); /* generate's governor, on this many at most */
@@ -76,6 +77,7 @@ static Fig time_steps(Session *s, const BenchBuf *fb, double model_bytes, int th
             if (session_step(s, &err)) break;
             if (frame) frame_fill(&vf, s, &view);
             t[n] = (bench_now() - t0) * 1e3;
+            tf[n] = s->last_step_ms;
         }
         f.computed += s->n_steps - before;
         f.timed += n;
@@ -83,10 +85,12 @@ static Fig time_steps(Session *s, const BenchBuf *fb, double model_bytes, int th
         s->memo_len = session_len(s); /* no redo rows: the next round runs the model again */
         if (n == 0) break;
         ms[r] = bench_median(t, (size_t)n);
+        fw[r] = bench_median(tf, (size_t)n);
         x[r] = ms[r] / fl;
     }
     if (r == 0) return f;
     f.ms = bench_median(ms, (size_t)r);
+    f.fwd = bench_median(fw, (size_t)r);
     f.x = bench_median(x, (size_t)r); /* sorted: [0] min, [r-1] max */
     f.x_lo = x[0];
     f.x_hi = x[r - 1];
@@ -167,6 +171,11 @@ static void one_model(const struct BenchShape *sh, KernDtype dt, const char *roo
     printf("        ctx %4d default:", CTX_SHORT);
     for (int th = 0; th < 2; th++) print_fig(th ? "| 2 thr" : "1 thr", &f[th], 1.3);
     printf("\n");
+    /* where a step goes: the forward pass against the rest of session_step (the sampler's
+     * record over the vocabulary, the trace's bookkeeping), medians of the same steps */
+    printf("        ctx %4d of a step, the forward pass: 1 thr %.1f of %.1f ms | 2 thr %.1f of %.1f ms "
+           "(the rest: the sampler's record, the session)\n",
+           CTX_SHORT, f[0].fwd, f[0].ms, f[1].fwd, f[1].ms);
     if (cfg.n_layer == 48 && dt == KERN_F16)
         printf("        XL F16 tokens/s: 1 thread %.1f (>= 8 %s), 2 threads %.1f (>= 15 %s)\n", 1e3 / f[0].ms,
                1e3 / f[0].ms >= 8 ? "PASS" : "FAIL", 1e3 / f[1].ms, 1e3 / f[1].ms >= 15 ? "PASS" : "FAIL");
