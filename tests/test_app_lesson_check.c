@@ -160,16 +160,12 @@ static int open_window(AppState *app, AppWindow *w) {
     return 0;
 }
 
-/* The window: the progress first, each beat's progress drawn before the next beat runs
- * (a slice of 0 ms: one beat a job), keys refused meanwhile, then beat 1 as the one call
- * leaves it. */
+/* The window: the progress first, each beat's progress drawn before the next beat runs,
+ * keys refused meanwhile, then beat 1 as the one call leaves it. */
 static void test_window(void) {
     static AppState app;
     AppWindow w;
     if (open_window(&app, &w)) return;
-    CHECK(app.check_slice_ms == APP_CHECK_SLICE_MS, "app_init's slice is APP_CHECK_SLICE_MS (%g ms)",
-          app.check_slice_ms);
-    app.check_slice_ms = 0;
     Lesson l;
     ErrorMsg err = {{0}};
     if (parse(LESSON, &l) || app_lesson_open(&app, &l, "", &err)) {
@@ -248,45 +244,6 @@ static void test_window(void) {
     app_free(&app);
 }
 
-/* A slice longer than the whole check: one job runs every beat, so the only progress
- * drawn is the first frame's (none done), and beat 1 is the one call's all the same. */
-static void test_window_one_slice(void) {
-    static AppState app;
-    AppWindow w;
-    if (open_window(&app, &w)) return;
-    app.check_slice_ms = 1e9;
-    Lesson l;
-    ErrorMsg err = {{0}};
-    if (parse(LESSON, &l) || app_lesson_open(&app, &l, "", &err)) {
-        CHECK(0, "open: %s", err.text);
-        app_window_close(&w);
-        app_free(&app);
-        return;
-    }
-    int max_drawn_done = 0, frames = 0;
-    while ((app.lesson_checking || app.busy || app.n_queued || !app.in_lesson) && frames++ < 200000) {
-        int before = app.n_frames;
-        app_frame(&app, &w);
-        if (app.n_frames > before && app.lesson_checking) {
-            int done = (int)lesson_check_done(&app.lesson);
-            if (done > max_drawn_done) max_drawn_done = done;
-        }
-        if (app.lesson_failed) break;
-        SDL_Delay(1);
-    }
-    CHECK(app.in_lesson && !app.lesson_checking && max_drawn_done == 0,
-          "one slice: presenter mode with no beat's progress drawn on the way (in lesson %d, %d done at most)",
-          app.in_lesson, max_drawn_done);
-    app_jobs_wait(&app);
-    BeatIds got;
-    const SessionBranch *b = &app.session.branch[app.session.cur];
-    got.n[0] = session_len(&app.session) < 64 ? session_len(&app.session) : 64;
-    memcpy(got.ids[0], b->ids, (size_t)got.n[0] * sizeof b->ids[0]);
-    CHECK(same_beat(&got, &ref, 0), "one slice: beat 1 as the one call's (%d tokens, %d)", got.n[0], ref.n[0]);
-    app_window_close(&w);
-    app_free(&app);
-}
-
 /* A false claim: the one call's message, headless (app_lesson_start) and in the window,
  * which then leaves presenter mode unentered and ends (as before it opened). */
 static void test_fails(void) {
@@ -332,7 +289,6 @@ int main(void) {
     test_steps(0);
     test_steps(1);
     test_window();
-    test_window_one_slice();
     test_fails();
     return check_summary("test_app_lesson_check");
 }

@@ -95,9 +95,8 @@ typedef enum AppJobKind {
     JOB_ABLATE, /* head (layer, head) flipped in the mask on screen, then ACT_ABLATE */
     JOB_BEAT,   /* presenter mode: lesson beat `beat` rebuilt, its live captions measured */
     JOB_COMPARE,/* the compare panel's columns for the prompt (session_compare_update) */
-    JOB_CHECK,  /* a lesson opening: its next beats run and their `expect` lines checked
-                 * (lesson_check_step) for up to check_slice_ms, so the window draws
-                 * between them */
+    JOB_CHECK,  /* a lesson opening: its next beat run and its `expect` lines checked
+                 * (lesson_check_step), one beat per job so the window draws between them */
 } AppJobKind;
 
 typedef struct AppJob {
@@ -157,8 +156,6 @@ typedef struct AppState {
     int lesson_checking;      /* 1 while the lesson is checked beat by beat before presenter
                                * mode starts (JOB_CHECK; in_lesson is 0 until it is done) */
     int lesson_first_beat;    /* the beat shown when the check is done (0; a link's ?beat=) */
-    double check_slice_ms;    /* a JOB_CHECK runs beats until this long has passed (app_init:
-                               * APP_CHECK_SLICE_MS; 0: one beat a job) */
     int lesson_failed;        /* 1: the check failed (lesson_error says where and why) */
     ErrorMsg lesson_error;    /* "FILE:LINE: problem" of a failed check */
     Lesson lesson;            /* owned while in_lesson */
@@ -176,8 +173,8 @@ typedef struct AppState {
 
 /* Presenter mode (app_lesson.c). app_lesson_open takes ownership of *lesson (also on
  * error), checks what needs no model (lesson_facts_check: -1 with err) and starts the
- * check of every beat against the model, which the window's frames go on with a slice of
- * beats per job (app_lesson_check_next, check_slice_ms) while they draw the progress; when the last beat has
+ * check of every beat against the model, which the window's frames go on with one beat
+ * per job (app_lesson_check_next) while they draw the progress; when the last beat has
  * held, beat 1 (or lesson_first_beat) is shown. A beat that fails ends it with
  * lesson_failed / lesson_error ("FILE:LINE: problem", also on the status line; where the
  * app may end itself the window closes with it, as the app did before it opened).
@@ -253,11 +250,6 @@ void app_window_close(AppWindow *w);
  * runs (to see it finish soon after it does). */
 #define APP_FRAME_IDLE_MS 500
 #define APP_FRAME_BUSY_MS 5
-/* How long a lesson check's job runs beats before the window draws its progress: short
- * beats go several to a frame (in the browser a job runs inside the frame, and at one
- * beat a job each beat cost at least two frames: 11-sampling-lab was ready 0.9 s later),
- * and the bar still moves ten times a second. */
-#define APP_CHECK_SLICE_MS 100.0
 
 /* One frame of the window, what the platform's loop calls (platform_run_loop): apply
  * the input events SDL has queued, poll the jobs, apply the input kept while one ran,

@@ -41,16 +41,6 @@ static int job_beat(AppState *app, AppJob *j) {
     return 0;
 }
 
-/* JOB_CHECK: the lesson's next beats checked until check_slice_ms has passed (at least
- * one); rc as lesson_check_step's: 1 more to come, 0 the last has held, -1 failed. */
-static int job_check(AppState *app, AppJob *j) {
-    const double t0 = platform_now_ms();
-    int rc;
-    do rc = lesson_check_step(&app->lesson, &app->session, &j->view, &app->beat, &j->err);
-    while (rc > 0 && platform_now_ms() - t0 < app->check_slice_ms);
-    return rc;
-}
-
 /* The model work (runs on the worker thread): actions through action_apply, no view. */
 static void job_run(AppState *app, AppJob *j) {
     Session *s = &app->session;
@@ -60,7 +50,7 @@ static void job_run(AppState *app, AppJob *j) {
     case JOB_ABLATE: j->rc = job_ablate(s, j); break;
     case JOB_BEAT: j->rc = job_beat(app, j); break;
     case JOB_COMPARE: j->rc = session_compare_update(s, &j->err); break;
-    case JOB_CHECK: j->rc = job_check(app, j); break;
+    case JOB_CHECK: j->rc = lesson_check_step(&app->lesson, s, &j->view, &app->beat, &j->err); break;
     default: j->rc = 0; break;
     }
 }

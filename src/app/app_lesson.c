@@ -33,9 +33,8 @@ int app_lesson_open(AppState *app, Lesson *lesson, const char *note, ErrorMsg *e
         return -1;
     }
     /* every beat is run once before the first is shown (a lesson with an error is never
-     * opened half-way), but a slice of beats at a time (check_slice_ms): a long lesson is
-     * seconds of model work, in which the window draws how far it got instead of not
-     * opening */
+     * opened half-way), but a beat at a time: a long lesson is seconds of model work, in
+     * which the window draws how far it got instead of not opening */
     lesson_check_begin(&app->lesson);
     app->lesson_checking = 1;
     app->lesson_first_beat = 0;

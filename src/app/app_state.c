@@ -72,7 +72,6 @@ int app_init(AppState *app, const AppOptions *opt, ErrorMsg *err) {
         return -1;
     }
     app->view = frame_default_view();
-    app->check_slice_ms = APP_CHECK_SLICE_MS;
     /* the last layer's heads are usually the most readable place to start */
     app->view.layer = app->session.model.config.n_layer - 1;
     app->ui_scale = opt->ui_scale;
