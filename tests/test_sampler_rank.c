@@ -152,17 +152,15 @@ static void test_tied_head(Sampler *s) {
  * so the select narrows through several digits, and in the second case they take 40
  * values only, so the 256th ends inside a run of ties that the head keeps whole. The head
  * is the tokens at or above the 256th largest logit, counted here by a plain sort. */
-static int by_float_desc(const void *a, const void *b) {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x < y) - (x > y);
-}
-
 static size_t head_of(size_t want) {
-    static float sorted[V];
-    memcpy(sorted, g_logits, sizeof sorted);
-    qsort(sorted, V, sizeof *sorted, by_float_desc);
+    static int order[V];
+    for (int i = 0; i < V; i++) {
+        g_z[i] = g_logits[i];
+        order[i] = i;
+    }
+    qsort(order, V, sizeof *order, by_z_desc);
     size_t h = want;
-    while (h < V && sorted[h] == sorted[want - 1]) h++;
+    while (h < V && g_z[order[h]] == g_z[order[want - 1]]) h++;
     return h;
 }
 
